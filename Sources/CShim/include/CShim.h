@@ -1,0 +1,96 @@
+// The C that Swift cannot express. Every symbol carries the `cshim_` prefix.
+#ifndef CSHIM_H
+#define CSHIM_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+/// Runs `body(bodyArgument)` between `pthread_cleanup_push(cleanup, cleanupArgument)` and
+/// `pthread_cleanup_pop(1)`: `cleanup` runs exactly once, when `body` returns or when the
+/// thread is cancelled inside it. The push/pop pair are macros that open and close one C
+/// block, so they cannot be written in Swift.
+void cshim_run_with_cleanup(void (*cleanup)(void *), void *cleanupArgument,
+                            void (*body)(void *), void *bodyArgument);
+
+/// Creates a thread that runs `body(argument)` inside `cshim_run_with_cleanup(cleanup,
+/// argument, body, argument)`, so `cleanup(argument)` runs exactly once, when `body` returns
+/// or when the thread is cancelled. Returns 0 or `pthread_create`'s errno value; on error
+/// neither function is called.
+int cshim_thread_create(pthread_t *thread, const pthread_attr_t *attributes,
+                        void (*body)(void *), void (*cleanup)(void *), void *argument);
+
+/// `PTHREAD_CANCELED`, which Swift cannot import (it is a cast of -1 to a pointer).
+void *cshim_pthread_canceled(void);
+
+/// Names the calling thread (truncated to the platform's limit, 15 bytes on Linux).
+/// Returns 0 or an errno value.
+int cshim_set_current_thread_name(const char *name);
+
+/// Copies the calling thread's name into `buffer`. Returns 0 or an errno value.
+int cshim_get_current_thread_name(char *buffer, size_t length);
+
+/// Pins the calling thread to one CPU. Returns 0, or an errno value (ENOTSUP where the
+/// platform has no affinity API).
+int cshim_pin_current_thread_to_cpu(int cpu);
+
+/// The number of threads in this process, or -1 where it cannot be read.
+long cshim_process_thread_count(void);
+
+// MARK: Monotonic time
+
+/// Nanoseconds on the monotonic clock that `cshim_cond_timedwait_monotonic` and
+/// `cshim_sleep_until_monotonic` measure against (`CLOCK_MONOTONIC` on Linux,
+/// `CLOCK_UPTIME_RAW` on Darwin).
+uint64_t cshim_monotonic_now_ns(void);
+
+/// Sleeps until the monotonic clock reaches `deadline_ns`. A cancellation point. Returns
+/// 0, or an errno value other than EINTR (interruptions are resumed).
+int cshim_sleep_until_monotonic(uint64_t deadline_ns);
+
+/// Initializes `condition` so that timed waits measure the monotonic clock.
+/// Returns 0 or an errno value.
+int cshim_cond_init_monotonic(pthread_cond_t *condition);
+
+/// Waits on `condition` until `deadline_ns` on the monotonic clock. Returns 0, ETIMEDOUT,
+/// or another errno value. A cancellation point.
+int cshim_cond_timedwait_monotonic(pthread_cond_t *condition, pthread_mutex_t *mutex,
+                                   uint64_t deadline_ns);
+
+// MARK: The runtime seam's fast path
+
+/// How many controlled executions are active in the process. Read with relaxed ordering on
+/// every seam operation: while it is zero, no thread can be controlled and the seam takes
+/// the plain path.
+extern _Atomic long cshim_seam_active_controllers;
+
+/// The seam's per-thread controller slot (an unretained pointer owned by the seam).
+extern _Thread_local void *cshim_seam_thread_controller;
+
+static inline bool cshim_seam_any_active(void) {
+    return atomic_load_explicit(&cshim_seam_active_controllers, memory_order_relaxed) != 0;
+}
+
+static inline void cshim_seam_activate(void) {
+    atomic_fetch_add_explicit(&cshim_seam_active_controllers, 1, memory_order_seq_cst);
+}
+
+static inline void cshim_seam_deactivate(void) {
+    atomic_fetch_sub_explicit(&cshim_seam_active_controllers, 1, memory_order_seq_cst);
+}
+
+static inline void *cshim_seam_current(void) {
+    return cshim_seam_thread_controller;
+}
+
+static inline void cshim_seam_set_current(void *controller) {
+    cshim_seam_thread_controller = controller;
+}
+
+#endif

@@ -1,0 +1,155 @@
+import CShim
+
+/// The runtime seam: the small set of operations through which every primitive of this
+/// package touches shared state.
+///
+/// Each operation is the plain OS operation plus one predictable branch (is any
+/// controlled execution active in the process?). When the calling thread is controlled
+/// (see ``SeamController``), the operation goes to its controller instead, which is how
+/// a harness turns every operation into a scheduling point.
+///
+/// The operations are: ``SeamMutex`` (plain and recursive), ``SeamCondition``,
+/// ``SeamAtomic``, ``spawnThread(attributes:_:)`` with ``SeamThread/join(file:line:)`` and
+/// ``SeamThread/cancel(file:line:)``, ``cancellationPoint(file:line:)``,
+/// ``yield(file:line:)``, ``now()``, ``sleep(until:file:line:)`` and
+/// ``resume(_:with:file:line:)``. Build your own primitives on these and nothing else,
+/// and the harness can test them.
+public enum Seam {
+    /// The controller of the calling thread, or `nil` when the thread is not controlled.
+    @available(*, noasync, message: "a task may change threads between suspension points")
+    @inlinable
+    public static var currentController: (any SeamController)? { controllerForCurrentThread() }
+
+    /// The calling thread's identity under its controller, or `nil` when the thread is not
+    /// controlled.
+    @available(*, noasync, message: "a task may change threads between suspension points")
+    public static var currentThread: SeamThreadID? {
+        guard cshim_seam_any_active(), let raw = cshim_seam_current() else { return nil }
+        return Unmanaged<ControllerSlot>.fromOpaque(raw).takeUnretainedValue().thread
+    }
+
+    /// Runs `body` on the calling thread with `controller` receiving its seam operations as
+    /// thread `thread`, then restores what was installed before. Threads spawned through
+    /// the seam inside `body` are controlled by `controller` too, for their whole life.
+    @available(*, noasync, message: "a task may change threads between suspension points")
+    public static func withController<Result, Failure: Error>(
+        _ controller: any SeamController,
+        thread: SeamThreadID,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let slot = ControllerSlot(controller: controller, thread: thread)
+        let previous = cshim_seam_current()
+        cshim_seam_activate()
+        cshim_seam_set_current(Unmanaged.passUnretained(slot).toOpaque())
+        defer {
+            cshim_seam_set_current(previous)
+            cshim_seam_deactivate()
+            withExtendedLifetime(slot) {}
+        }
+        return try body()
+    }
+
+    /// Offers the processor to another thread (`sched_yield`).
+    @inlinable
+    public static func yield(file: StaticString = #fileID, line: UInt = #line) {
+        if let controller = controllerForCurrentThread() {
+            controller.yield(at: SeamLocation(fileID: file, line: line))
+        } else {
+            sched_yield()
+        }
+    }
+
+    /// A deferred-cancellation point (`pthread_testcancel`): if cancellation of the calling
+    /// thread was requested and is enabled, the thread exits here, running its cleanup
+    /// handlers.
+    @inlinable
+    public static func cancellationPoint(file: StaticString = #fileID, line: UInt = #line) {
+        if let controller = controllerForCurrentThread() {
+            controller.cancellationPoint(at: SeamLocation(fileID: file, line: line))
+        }
+        pthread_testcancel()
+    }
+
+    /// The current instant of the monotonic clock; the controller's clock (virtual time,
+    /// under a harness) on a controlled thread.
+    @inlinable
+    public static func now() -> SeamInstant {
+        if let controller = controllerForCurrentThread() {
+            return controller.now()
+        }
+        return .realNow
+    }
+
+    /// Returns at or after `deadline` on ``now()``'s clock. A cancellation point.
+    @inlinable
+    public static func sleep(until deadline: SeamInstant, file: StaticString = #fileID, line: UInt = #line) {
+        if let controller = controllerForCurrentThread() {
+            controller.sleep(until: deadline, at: SeamLocation(fileID: file, line: line))
+            pthread_testcancel()
+        } else {
+            let error = cshim_sleep_until_monotonic(deadline.nanoseconds)
+            precondition(error == 0, "Seam.sleep(until:) failed with error \(error)")
+        }
+    }
+
+    /// Sleeps for `duration` on ``now()``'s clock. A cancellation point.
+    @inlinable
+    public static func sleep(for duration: Duration, file: StaticString = #fileID, line: UInt = #line) {
+        sleep(until: now().advanced(by: duration), file: file, line: line)
+    }
+
+    /// Resumes `continuation` with `result`, telling the controller first.
+    @inlinable
+    public static func resume<Value, Failure: Error>(
+        _ continuation: CheckedContinuation<Value, Failure>,
+        with result: sending Result<Value, Failure>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        noteResume(file: file, line: line)
+        continuation.resume(with: result)
+    }
+
+    /// Resumes `continuation` with `result`, telling the controller first.
+    @inlinable
+    public static func resume<Value, Failure: Error>(
+        _ continuation: UnsafeContinuation<Value, Failure>,
+        with result: sending Result<Value, Failure>,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        noteResume(file: file, line: line)
+        continuation.resume(with: result)
+    }
+
+    @inlinable
+    static func noteResume(file: StaticString, line: UInt) {
+        if let controller = controllerForCurrentThread() {
+            controller.willResumeContinuation(at: SeamLocation(fileID: file, line: line))
+        }
+    }
+
+    /// The fast path of every operation: one relaxed load while no controller is active.
+    @inlinable
+    static func controllerForCurrentThread() -> (any SeamController)? {
+        guard _slowPath(cshim_seam_any_active()) else { return nil }
+        return installedController()
+    }
+
+    @usableFromInline
+    static func installedController() -> (any SeamController)? {
+        guard let raw = cshim_seam_current() else { return nil }
+        return Unmanaged<ControllerSlot>.fromOpaque(raw).takeUnretainedValue().controller
+    }
+}
+
+/// What the seam's thread-local slot points at: a thread's controller and its identity there.
+final class ControllerSlot {
+    let controller: any SeamController
+    let thread: SeamThreadID
+
+    init(controller: any SeamController, thread: SeamThreadID) {
+        self.controller = controller
+        self.thread = thread
+    }
+}

@@ -1,0 +1,124 @@
+/// Where in the source a seam operation was performed: what a harness shows for each step
+/// of a schedule.
+public struct SeamLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The `#fileID` of the call site.
+    public let fileID: String
+    /// The line of the call site.
+    public let line: UInt
+
+    /// Creates a location; seam operations create one from their `#fileID` and `#line`
+    /// default arguments, and only when a controller is installed.
+    public init(fileID: StaticString, line: UInt) {
+        self.fileID = "\(fileID)"
+        self.line = line
+    }
+
+    public var description: String { "\(fileID):\(line)" }
+}
+
+/// A thread as a ``SeamController`` knows it. Issued by the controller; meaningless to any
+/// other controller.
+public struct SeamThreadID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The controller's number for the thread.
+    public let rawValue: Int
+
+    /// Wraps a controller-issued number.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { "T\(rawValue)" }
+}
+
+/// How a condition wait ended. Like POSIX, `.signalled` includes spurious wake-ups: a waiter
+/// re-checks its predicate.
+public enum SeamWaitResult: Sendable, Hashable {
+    /// Woken by a signal or broadcast, or spuriously.
+    case signalled
+    /// The deadline passed first.
+    case timedOut
+}
+
+/// What an atomic operation on a ``SeamAtomic`` does to its cell.
+public enum SeamAtomicAccess: Sendable, Hashable, CustomStringConvertible {
+    /// Reads the cell.
+    case load
+    /// Writes the cell.
+    case store
+    /// Reads and writes the cell in one indivisible step (exchange, compare-and-exchange, update).
+    case readModifyWrite
+
+    public var description: String {
+        switch self {
+        case .load: "load"
+        case .store: "store"
+        case .readModifyWrite: "read-modify-write"
+        }
+    }
+}
+
+/// Receives every operation of the runtime seam performed on a thread it controls.
+///
+/// A thread is controlled when it runs inside ``Seam/withController(_:thread:_:)`` or was
+/// spawned through ``Seam/spawnThread(attributes:_:)`` by a controlled thread. Each
+/// operation then calls exactly one requirement here, on the thread that performs it, and
+/// the controller carries it out: a scheduler models locks, conditions, joins and time
+/// itself, so that it knows who can run and decides who does; an observer performs the
+/// real operation and records it (``SeamPassthroughController``).
+///
+/// Requirements that take a location are scheduling points: the calling thread may be
+/// parked there while others run. `threadDidStart` is the first point of a new thread and
+/// `threadWillExit` its last.
+public protocol SeamController: AnyObject, Sendable {
+    /// Acquires `mutex` for the calling thread, blocking while another thread holds it.
+    /// A recursive mutex held by the caller is acquired again.
+    func lock(_ mutex: SeamMutex, at location: SeamLocation)
+    /// Acquires `mutex` if that needs no waiting; returns whether it did.
+    func tryLock(_ mutex: SeamMutex, at location: SeamLocation) -> Bool
+    /// Releases one acquisition of `mutex`, which the calling thread holds.
+    func unlock(_ mutex: SeamMutex, at location: SeamLocation)
+
+    /// Releases `mutex` (held by the caller), waits on `condition` until signalled, woken
+    /// spuriously or past `deadline`, and re-acquires `mutex` before returning.
+    func wait(
+        on condition: SeamCondition,
+        releasing mutex: SeamMutex,
+        deadline: SeamInstant?,
+        at location: SeamLocation
+    ) -> SeamWaitResult
+    /// Wakes at least one waiter of `condition`, if any.
+    func signal(_ condition: SeamCondition, at location: SeamLocation)
+    /// Wakes every waiter of `condition`.
+    func broadcast(_ condition: SeamCondition, at location: SeamLocation)
+
+    /// Called just before an atomic operation on `cell`; the seam then performs it. Under
+    /// a scheduler that runs one thread at a time, the operation is indivisible from the
+    /// other threads' point of view.
+    func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation)
+
+    /// Called in the parent before it creates an OS thread; returns the new thread's identity.
+    func threadWillSpawn(at location: SeamLocation) -> SeamThreadID
+    /// Called in the parent when creating the OS thread for `thread` failed.
+    func threadSpawnFailed(_ thread: SeamThreadID)
+    /// Called first on the new thread, before its body.
+    func threadDidStart(_ thread: SeamThreadID)
+    /// Called last on a thread, after its body returned or it was cancelled and its
+    /// cleanup handlers ran. The thread performs no seam operation after this.
+    func threadWillExit(_ thread: SeamThreadID)
+    /// Blocks until `thread` has exited (the seam then reaps the OS thread).
+    func join(_ thread: SeamThreadID, at location: SeamLocation)
+    /// Called just before the seam requests cancellation of `thread` with `pthread_cancel`.
+    func willCancel(_ thread: SeamThreadID, at location: SeamLocation)
+    /// Called at an explicit cancellation point, just before the seam's `pthread_testcancel`.
+    func cancellationPoint(at location: SeamLocation)
+
+    /// Offers the processor to another thread.
+    func yield(at location: SeamLocation)
+    /// The controller's current time on the monotonic clock.
+    func now() -> SeamInstant
+    /// Returns at or after `deadline` on the controller's clock.
+    func sleep(until deadline: SeamInstant, at location: SeamLocation)
+
+    /// Called just before a continuation is resumed through ``Seam/resume(_:with:file:line:)``.
+    func willResumeContinuation(at location: SeamLocation)
+}
