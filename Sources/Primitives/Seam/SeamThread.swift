@@ -50,23 +50,52 @@ public struct SeamThread: @unchecked Sendable {
 }
 
 extension Seam {
+    /// A thread entry point that holds no references: a C function and its argument.
+    public typealias ThreadEntry = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
     /// Starts a POSIX thread with `attributes` (or the defaults) that runs `body`.
     ///
     /// When the caller is controlled, the new thread is controlled by the same controller
     /// for its whole life: it starts with ``SeamController/threadDidStart(_:)`` and ends
     /// with ``SeamController/threadWillExit(_:)``, whether `body` returns or the thread
-    /// is cancelled. The seam keeps no Swift frame holding a reference across `body`, so a
-    /// cancelled thread leaks nothing of the seam's; `body` itself must not rely on `defer`
-    /// or on releases in frames that cancellation unwinds (register C cleanups instead,
-    /// as ``IOThread`` does).
+    /// is cancelled.
+    ///
+    /// A thread that may be cancelled should start with
+    /// ``spawnThread(attributes:file:line:entry:argument:)`` instead: Swift copies a closure
+    /// to call it, and in unoptimized builds a cancelled thread never releases that copy, so
+    /// what `body` captured is leaked.
     public static func spawnThread(
         attributes: UnsafePointer<pthread_attr_t>? = nil,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ body: @escaping @Sendable () -> Void
     ) -> Result<SeamThread, SeamThreadError> {
+        spawn(attributes: attributes, body: .closure(body), location: SeamLocation(fileID: file, line: line))
+    }
+
+    /// Starts a POSIX thread with `attributes` (or the defaults) that calls
+    /// `entry(argument)`, controlled as with ``spawnThread(attributes:file:line:_:)``.
+    ///
+    /// The seam holds no Swift reference in the frames around `entry`, so cancelling the
+    /// thread leaks nothing of the seam's: the caller owns `argument` and releases it from a
+    /// cleanup registered with `cshim_run_with_cleanup`, which runs on cancellation too.
+    public static func spawnThread(
+        attributes: UnsafePointer<pthread_attr_t>? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        entry: ThreadEntry,
+        argument: UnsafeMutableRawPointer?
+    ) -> Result<SeamThread, SeamThreadError> {
+        spawn(attributes: attributes, body: .function(entry, argument), location: SeamLocation(fileID: file, line: line))
+    }
+
+    private static func spawn(
+        attributes: UnsafePointer<pthread_attr_t>?,
+        body: ThreadStart.Body,
+        location: SeamLocation
+    ) -> Result<SeamThread, SeamThreadError> {
         let controller = controllerForCurrentThread()
-        let controlledID = controller?.threadWillSpawn(at: SeamLocation(fileID: file, line: line))
+        let controlledID = controller?.threadWillSpawn(at: location)
         let start = ThreadStart(body: body, controller: controller, thread: controlledID)
         let argument = Unmanaged.passRetained(start).toOpaque()
         var handle = pthread_t()
@@ -83,10 +112,15 @@ extension Seam {
 /// What a spawned thread needs: its body and, when controlled, its controller and identity.
 /// Retained once for the thread and released by its C cleanup.
 private final class ThreadStart {
-    let body: @Sendable () -> Void
+    enum Body {
+        case closure(@Sendable () -> Void)
+        case function(Seam.ThreadEntry, UnsafeMutableRawPointer?)
+    }
+
+    let body: Body
     let slot: ControllerSlot?
 
-    init(body: @escaping @Sendable () -> Void, controller: (any SeamController)?, thread: SeamThreadID?) {
+    init(body: Body, controller: (any SeamController)?, thread: SeamThreadID?) {
         self.body = body
         if let controller, let thread {
             slot = ControllerSlot(controller: controller, thread: thread)
@@ -101,10 +135,14 @@ private final class ThreadStart {
             cshim_seam_set_current(Unmanaged.passUnretained(slot).toOpaque())
             slot.controller.threadDidStart(slot.thread)
         }
-        body()
+        switch body {
+        case .closure(let closure):
+            closure()
+        case .function(let entry, let argument):
+            entry(argument)
+        }
     }
 }
-
 private func threadBody(_ argument: UnsafeMutableRawPointer?) {
     Unmanaged<ThreadStart>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.run() }
 }

@@ -139,6 +139,24 @@ struct SeamTests {
         }
     }
 
+    @Test("a cancelled thread started with a C entry leaks nothing, in any build")
+    func cancelledEntryThreadLeaksNothing() throws {
+        let counter = LifetimeCounter()
+        for _ in 0..<200 {
+            let argument = Unmanaged.passRetained(counter.make()).toOpaque()
+            let thread = try Seam.spawnThread(entry: { argument in
+                cshim_run_with_cleanup(
+                    { Unmanaged<LifetimeCounter.Tracked>.fromOpaque($0!).release() }, argument,
+                    { _ in while true { Seam.cancellationPoint() } }, nil
+                )
+            }, argument: argument).get()
+            try thread.cancel()
+            try thread.join()
+        }
+        #expect(counter.createdCount == 200)
+        #expect(counter.liveCount == 0)
+    }
+
     /// Swift copies a closure to call it; in unoptimized builds that copy lives in a frame
     /// that cancellation unwinds without releasing it, so only optimized builds are leak-free.
     @Test(
