@@ -1,19 +1,37 @@
 /// Where in the source a seam operation was performed: what a harness shows for each step
 /// of a schedule.
 public struct SeamLocation: Sendable, Hashable, CustomStringConvertible {
-    /// The `#fileID` of the call site.
-    public let fileID: String
+    private let staticFileID: StaticString
     /// The line of the call site.
     public let line: UInt
 
     /// Creates a location; seam operations create one from their `#fileID` and `#line`
-    /// default arguments, and only when a controller is installed.
+    /// default arguments, and only when a controller is installed. Costs no allocation.
     public init(fileID: StaticString, line: UInt) {
-        self.fileID = "\(fileID)"
+        staticFileID = fileID
         self.line = line
     }
 
+    /// The `#fileID` of the call site (`Module/File.swift`).
+    public var fileID: String { "\(staticFileID)" }
+
+    /// The file name alone, without its module.
+    public var fileName: Substring {
+        let fileID = fileID
+        guard let slash = fileID.lastIndex(of: "/") else { return fileID[...] }
+        return fileID[fileID.index(after: slash)...]
+    }
+
     public var description: String { "\(fileID):\(line)" }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.line == rhs.line && lhs.fileID == rhs.fileID
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fileID)
+        hasher.combine(line)
+    }
 }
 
 /// A thread as a ``SeamController`` knows it. Issued by the controller; meaningless to any

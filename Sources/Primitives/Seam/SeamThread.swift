@@ -89,6 +89,20 @@ extension Seam {
         spawn(attributes: attributes, body: .function(entry, argument), location: SeamLocation(fileID: file, line: line))
     }
 
+    /// Starts a POSIX thread controlled by `controller` as `thread`, whatever controls the
+    /// caller: how a controller starts the first thread of an execution. The thread begins
+    /// with ``SeamController/threadDidStart(_:)`` and ends with
+    /// ``SeamController/threadWillExit(_:)`` (also when cancelled or ended with
+    /// `pthread_exit`); ``SeamController/threadWillSpawn(at:)`` is not called.
+    public static func spawnThread(
+        controlledBy controller: any SeamController,
+        as thread: SeamThreadID,
+        attributes: UnsafePointer<pthread_attr_t>? = nil,
+        _ body: @escaping @Sendable () -> Void
+    ) -> Result<SeamThread, SeamThreadError> {
+        create(attributes: attributes, body: .closure(body), controller: controller, controlledID: thread)
+    }
+
     private static func spawn(
         attributes: UnsafePointer<pthread_attr_t>?,
         body: ThreadStart.Body,
@@ -96,6 +110,15 @@ extension Seam {
     ) -> Result<SeamThread, SeamThreadError> {
         let controller = controllerForCurrentThread()
         let controlledID = controller?.threadWillSpawn(at: location)
+        return create(attributes: attributes, body: body, controller: controller, controlledID: controlledID)
+    }
+
+    private static func create(
+        attributes: UnsafePointer<pthread_attr_t>?,
+        body: ThreadStart.Body,
+        controller: (any SeamController)?,
+        controlledID: SeamThreadID?
+    ) -> Result<SeamThread, SeamThreadError> {
         let start = ThreadStart(body: body, controller: controller, thread: controlledID)
         let argument = Unmanaged.passRetained(start).toOpaque()
         var handle = pthread_t()
