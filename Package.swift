@@ -6,11 +6,14 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Primitives", targets: ["Primitives"]),
+        .library(name: "Harness", targets: ["Harness"]),
     ],
     targets: [
         .target(name: "CShim"),
         .target(name: "Primitives", dependencies: ["CShim"]),
-        .testTarget(name: "Conformance", dependencies: ["Primitives", "CShim"]),
+        .target(name: "Harness", dependencies: ["Primitives", "CShim"]),
+        .testTarget(name: "Conformance", dependencies: ["Primitives", "Harness", "CShim"]),
+        .testTarget(name: "Fuzz", dependencies: ["Primitives", "Harness"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,11 @@
 
 #include "CShim.h"
 
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#endif
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,4 +178,102 @@ int cshim_cond_timedwait_monotonic(pthread_cond_t *condition, pthread_mutex_t *m
 #else
 #error "cshim_cond_timedwait_monotonic: unsupported platform"
 #endif
+}
+
+// MARK: Parking
+
+enum { CSHIM_PARKER_IDLE = 0, CSHIM_PARKER_PERMITTED = 1, CSHIM_PARKER_SLEEPING = 2 };
+
+#if defined(__APPLE__)
+extern int __ulock_wait(uint32_t operation, void *address, uint64_t value, uint32_t timeout_us);
+extern int __ulock_wake(uint32_t operation, void *address, uint64_t value);
+#define CSHIM_UL_COMPARE_AND_WAIT 1
+#define CSHIM_ULF_NO_ERRNO 0x01000000
+#endif
+
+/// Sleeps while the word holds `expected`, at most `timeout_ns` (0: no limit).
+static void cshim_word_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t timeout_ns) {
+#if defined(__linux__)
+    struct timespec interval = {
+        .tv_sec = (time_t)(timeout_ns / 1000000000ull),
+        .tv_nsec = (long)(timeout_ns % 1000000000ull),
+    };
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, expected,
+            timeout_ns == 0 ? NULL : &interval, NULL, 0);
+#elif defined(__APPLE__)
+    uint64_t microseconds = timeout_ns / 1000;
+    __ulock_wait(CSHIM_UL_COMPARE_AND_WAIT | CSHIM_ULF_NO_ERRNO, (void *)word, expected,
+                 timeout_ns == 0 ? 0 : (uint32_t)(microseconds > UINT32_MAX ? UINT32_MAX : (microseconds == 0 ? 1 : microseconds)));
+#else
+#error "cshim_word_wait: unsupported platform"
+#endif
+}
+
+static void cshim_word_wake(_Atomic uint32_t *word) {
+#if defined(__linux__)
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+#elif defined(__APPLE__)
+    __ulock_wake(CSHIM_UL_COMPARE_AND_WAIT | CSHIM_ULF_NO_ERRNO, (void *)word, 0);
+#else
+#error "cshim_word_wake: unsupported platform"
+#endif
+}
+
+static inline void cshim_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/// Consumes a permit if there is one.
+static bool cshim_try_consume(cshim_parker *parker) {
+    uint32_t expected = CSHIM_PARKER_PERMITTED;
+    return atomic_compare_exchange_strong_explicit(&parker->state, &expected, CSHIM_PARKER_IDLE,
+                                                   memory_order_acquire, memory_order_relaxed);
+}
+
+static bool cshim_park_until(cshim_parker *parker, uint32_t spins, uint64_t deadline_ns) {
+    for (uint32_t i = 0; i < spins; i++) {
+        if (cshim_try_consume(parker)) {
+            return true;
+        }
+        cshim_cpu_relax();
+    }
+    for (;;) {
+        if (cshim_try_consume(parker)) {
+            return true;
+        }
+        uint32_t expected = CSHIM_PARKER_IDLE;
+        atomic_compare_exchange_strong_explicit(&parker->state, &expected, CSHIM_PARKER_SLEEPING,
+                                                memory_order_relaxed, memory_order_relaxed);
+        uint64_t timeout = 0;
+        if (deadline_ns != 0) {
+            uint64_t now = cshim_monotonic_now_ns();
+            if (now >= deadline_ns) {
+                uint32_t sleeping = CSHIM_PARKER_SLEEPING;
+                atomic_compare_exchange_strong_explicit(&parker->state, &sleeping, CSHIM_PARKER_IDLE,
+                                                        memory_order_relaxed, memory_order_relaxed);
+                return cshim_try_consume(parker);
+            }
+            timeout = deadline_ns - now;
+        }
+        cshim_word_wait(&parker->state, CSHIM_PARKER_SLEEPING, timeout);
+    }
+}
+
+void cshim_park(cshim_parker *parker, uint32_t spins) {
+    cshim_park_until(parker, spins, 0);
+}
+
+bool cshim_park_with_timeout(cshim_parker *parker, uint64_t timeout_ns) {
+    return cshim_park_until(parker, 0, cshim_monotonic_now_ns() + timeout_ns);
+}
+
+void cshim_unpark(cshim_parker *parker) {
+    uint32_t previous = atomic_exchange_explicit(&parker->state, CSHIM_PARKER_PERMITTED, memory_order_release);
+    if (previous == CSHIM_PARKER_SLEEPING) {
+        cshim_word_wake(&parker->state);
+    }
 }

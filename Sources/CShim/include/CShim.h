@@ -63,6 +63,25 @@ int cshim_cond_init_monotonic(pthread_cond_t *condition);
 int cshim_cond_timedwait_monotonic(pthread_cond_t *condition, pthread_mutex_t *mutex,
                                    uint64_t deadline_ns);
 
+// MARK: Parking, for handing control between threads
+
+/// A parking word: `cshim_park` waits until `cshim_unpark` permits the thread to go on.
+/// Zero-initialize it. One waiter per word.
+typedef struct {
+    _Atomic uint32_t state;
+} cshim_parker;
+
+/// Waits until the parker is permitted, spinning `spins` times before sleeping in the
+/// kernel, then consumes the permit. Not a cancellation point.
+void cshim_park(cshim_parker *parker, uint32_t spins);
+
+/// Like `cshim_park`, giving up after `timeout_ns` nanoseconds. Returns whether it was
+/// permitted (and consumed the permit).
+bool cshim_park_with_timeout(cshim_parker *parker, uint64_t timeout_ns);
+
+/// Permits the parker's thread to go on (now, or at its next `cshim_park`).
+void cshim_unpark(cshim_parker *parker);
+
 // MARK: The runtime seam's fast path
 
 /// How many controlled executions are active in the process. Read with relaxed ordering on

@@ -1,0 +1,45 @@
+/// Why an execution failed.
+public enum ExecutionFailure: Sendable, Hashable, CustomStringConvertible {
+    /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
+    case invariant(message: String, thread: Int, file: String, line: UInt)
+    /// No thread could run while some had not finished; `waits` says who waits for what, and
+    /// `cycle` names a lock-order cycle when there is one.
+    case deadlock(waits: [String], cycle: [Int]?)
+    /// The scenario's body returned and its threads could not all finish.
+    case threadsStillRunning(waits: [String])
+    /// The execution took more steps than its bound: a livelock or an endless loop.
+    case stepBoundExceeded(Int)
+    /// A thread's body threw.
+    case threadThrew(thread: Int, error: String)
+    /// A thread did not reach a scheduling point for too long: blocked outside the seam.
+    case stalled(thread: Int, seconds: Double)
+    /// More threads than the harness can control at once.
+    case tooManyThreads(Int)
+    /// A replayed token no longer fits the code.
+    case replayDiverged(step: Int, detail: String)
+
+    public var description: String {
+        switch self {
+        case let .invariant(message, thread, file, line):
+            return "invariant failed on T\(thread) at \(file):\(line): \(message)"
+        case let .deadlock(waits, cycle):
+            var text = "deadlock: no thread can run\n" + waits.map { "  " + $0 }.joined(separator: "\n")
+            if let cycle {
+                text += "\n  lock-order cycle: " + (cycle + [cycle[0]]).map { "T\($0)" }.joined(separator: " → ")
+            }
+            return text
+        case let .threadsStillRunning(waits):
+            return "threads still running when the scenario ended\n" + waits.map { "  " + $0 }.joined(separator: "\n")
+        case let .stepBoundExceeded(bound):
+            return "step bound of \(bound) exceeded: a livelock or an endless loop"
+        case let .threadThrew(thread, error):
+            return "T\(thread) threw: \(error)"
+        case let .stalled(thread, seconds):
+            return "T\(thread) ran for \(seconds) s without reaching a scheduling point: blocked outside the seam?"
+        case let .tooManyThreads(limit):
+            return "the scenario started more than \(limit) threads"
+        case let .replayDiverged(step, detail):
+            return "replay diverged at step \(step): \(detail)"
+        }
+    }
+}

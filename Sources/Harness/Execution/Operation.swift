@@ -1,0 +1,115 @@
+import Primitives
+
+/// What a thread does at one step of a schedule.
+public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case start = 0, lock, tryLock, unlock, wait, reacquire, signal, broadcast
+    case atomicLoad, atomicStore, atomicReadModifyWrite
+    case spawn, join, cancel, cancellationPoint, yield, sleep, resume, exit
+    /// The scheduler woke a condition waiter without a signal, as POSIX allows.
+    case spuriousWake
+    /// Nothing could run, so the virtual clock advanced to the earliest deadline.
+    case advanceClock
+
+    public var description: String {
+        switch self {
+        case .start: "start"
+        case .lock: "lock"
+        case .tryLock: "tryLock"
+        case .unlock: "unlock"
+        case .wait: "wait"
+        case .reacquire: "wake+relock"
+        case .signal: "signal"
+        case .broadcast: "broadcast"
+        case .atomicLoad: "load"
+        case .atomicStore: "store"
+        case .atomicReadModifyWrite: "rmw"
+        case .spawn: "spawn"
+        case .join: "join"
+        case .cancel: "cancel"
+        case .cancellationPoint: "cancel-point"
+        case .yield: "yield"
+        case .sleep: "sleep"
+        case .resume: "resume"
+        case .exit: "exit"
+        case .spuriousWake: "spurious-wake"
+        case .advanceClock: "advance-clock"
+        }
+    }
+}
+
+/// An operation a thread waits to perform at its scheduling point.
+enum PendingOperation {
+    case start
+    case lock(ObjectIdentifier, recursive: Bool)
+    case tryLock(ObjectIdentifier, recursive: Bool)
+    case unlock(ObjectIdentifier)
+    case wait(condition: ObjectIdentifier, mutex: ObjectIdentifier, deadline: UInt64?)
+    case reacquire(mutex: ObjectIdentifier)
+    case signal(ObjectIdentifier)
+    case broadcast(ObjectIdentifier)
+    case atomic(ObjectIdentifier, SeamAtomicAccess)
+    case spawn
+    case join(Int)
+    case cancel(Int)
+    case cancellationPoint
+    case yield
+    case sleep(until: UInt64)
+    case resume
+
+    var kind: OperationKind {
+        switch self {
+        case .start: .start
+        case .lock: .lock
+        case .tryLock: .tryLock
+        case .unlock: .unlock
+        case .wait: .wait
+        case .reacquire: .reacquire
+        case .signal: .signal
+        case .broadcast: .broadcast
+        case .atomic(_, .load): .atomicLoad
+        case .atomic(_, .store): .atomicStore
+        case .atomic(_, .readModifyWrite): .atomicReadModifyWrite
+        case .spawn: .spawn
+        case .join: .join
+        case .cancel: .cancel
+        case .cancellationPoint: .cancellationPoint
+        case .yield: .yield
+        case .sleep: .sleep
+        case .resume: .resume
+        }
+    }
+
+    /// The shared object the operation touches, if any.
+    var object: ObjectIdentifier? {
+        switch self {
+        case .lock(let object, _), .tryLock(let object, _), .unlock(let object), .signal(let object),
+             .broadcast(let object), .atomic(let object, _), .reacquire(let object):
+            object
+        case .wait(let condition, _, _):
+            condition
+        case .start, .spawn, .join, .cancel, .cancellationPoint, .yield, .sleep, .resume:
+            nil
+        }
+    }
+}
+
+/// One step of an execution's schedule.
+public struct TraceStep: Sendable, Hashable {
+    /// The thread that took the step, or `nil` for the scheduler's own steps.
+    public let thread: Int?
+    /// What it did.
+    public let kind: OperationKind
+    /// The shared object it touched, named in order of first use (`mutex#1`), or the thread
+    /// it acted on (`T2`).
+    public let target: String?
+    /// Where in the source the step was taken.
+    public let location: SeamLocation?
+
+    /// A one-line description: operation, target and location.
+    public var summary: String {
+        var text = kind.description
+        if let target { text += " \(target)" }
+        if let location { text += " @\(location.fileName):\(location.line)" }
+        return text
+    }
+}

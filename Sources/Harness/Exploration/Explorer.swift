@@ -1,0 +1,132 @@
+import Foundation
+import Primitives
+
+/// Runs the executions of one exploration, one after another.
+struct Explorer {
+    let scenario: String
+    let options: ExplorationOptions
+    let body: @Sendable (Scenario) throws -> Void
+
+    func run() -> ExplorationReport {
+        let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
+        let strategyTag = options.replay?.strategy ?? options.strategy.tag
+        var strategy = options.strategy.makeScheduler(seed: seed)
+        var limits = Execution.Limits()
+        limits.maxSteps = options.maxSteps
+        limits.maxThreads = options.maxThreads
+        limits.spuriousWakeups = options.spuriousWakeups
+        limits.stallTimeout = options.stallTimeout
+        let budget = options.replay == nil ? options.schedules : 1
+        let start = ContinuousClock.now
+        var progress = ProgressLine(scenario: scenario, strategy: options.strategy, seed: seed, budget: budget, interval: options.progressInterval)
+        var executed = 0
+        var exhausted = false
+        var failure: HarnessFailure?
+        let body = self.body
+        for index in 0..<budget {
+            let executionIndex = options.replay?.execution ?? index
+            guard strategy.beginExecution(executionIndex) else {
+                exhausted = true
+                break
+            }
+            let execution = Execution(strategy: strategy, replay: options.replay?.steps, limits: limits)
+            execution.run {
+                let scenario = Scenario()
+                Harness.runReportingErrors { try body(scenario) }
+                scenario.joinAll()
+            }
+            executed += 1
+            if let reason = execution.failure {
+                let steps = execution.trace.map { EncodedStep(thread: $0.thread, kind: $0.kind) }
+                let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
+                failure = HarnessFailure(scenario: scenario, reason: reason, token: token, trace: execution.trace)
+                break
+            }
+            if let replay = options.replay, execution.trace.count != replay.stepCount {
+                let reason = ExecutionFailure.replayDiverged(
+                    step: execution.trace.count,
+                    detail: "the execution ended after \(execution.trace.count) steps; the token has \(replay.stepCount)"
+                )
+                failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: execution.trace)
+                break
+            }
+            strategy = execution.finalStrategy
+            strategy.endExecution(steps: execution.trace.count)
+            progress.update(done: executed, failures: 0)
+        }
+        if !exhausted, failure == nil, executed == budget, case .exhaustive = options.strategy.kind, options.replay == nil {
+            exhausted = !strategy.beginExecution(executed)
+        }
+        progress.finish(done: executed, failures: failure == nil ? 0 : 1)
+        return ExplorationReport(
+            scenario: scenario,
+            strategy: options.strategy,
+            seed: seed,
+            schedulesRun: executed,
+            exhausted: exhausted,
+            failure: failure,
+            elapsed: ContinuousClock.now - start
+        )
+    }
+}
+
+/// What one exploration found.
+public struct ExplorationReport: Sendable {
+    /// The scenario's name.
+    public let scenario: String
+    /// The strategy it ran.
+    public let strategy: Strategy
+    /// The campaign's seed.
+    public let seed: UInt64
+    /// How many schedules ran.
+    public let schedulesRun: Int
+    /// Whether an exhaustive strategy covered every schedule within its bound.
+    public let exhausted: Bool
+    /// The first failure, if any; exploration stops there.
+    public let failure: HarnessFailure?
+    /// The wall time the exploration took.
+    public let elapsed: Duration
+
+    /// Schedules per second of wall time.
+    public var schedulesPerSecond: Double {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? Double(schedulesRun) / seconds : 0
+    }
+}
+
+/// Progress lines on standard error for long campaigns.
+struct ProgressLine {
+    let scenario: String
+    let strategy: Strategy
+    let seed: UInt64
+    let budget: Int
+    let interval: Double?
+    private let start = ContinuousClock.now
+    private var lastPrinted = ContinuousClock.now
+
+    init(scenario: String, strategy: Strategy, seed: UInt64, budget: Int, interval: Double?) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.seed = seed
+        self.budget = budget
+        self.interval = interval
+    }
+
+    mutating func update(done: Int, failures: Int) {
+        guard let interval, ContinuousClock.now - lastPrinted >= .milliseconds(Int64(interval * 1000)) else { return }
+        lastPrinted = ContinuousClock.now
+        print(done: done, failures: failures)
+    }
+
+    func finish(done: Int, failures: Int) {
+        if interval != nil { print(done: done, failures: failures) }
+    }
+
+    private func print(done: Int, failures: Int) {
+        let elapsed = ContinuousClock.now - start
+        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-9)
+        let rate = Int(Double(done) / seconds)
+        let line = "harness: \(scenario) [\(strategy) seed 0x\(String(seed, radix: 16))] \(done)/\(budget) schedules, \(rate)/s, \(failures) failures\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}

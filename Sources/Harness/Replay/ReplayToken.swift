@@ -1,0 +1,137 @@
+import Foundation
+
+/// One step of a schedule as a replay token stores it: who took it, and what it did.
+struct EncodedStep: Hashable, Sendable, CustomStringConvertible {
+    let thread: Int?
+    let kind: OperationKind
+
+    var description: String { "\(thread.map { "T\($0)" } ?? "scheduler") \(kind)" }
+}
+
+/// Names one execution of one scenario exactly: replaying it follows the recorded schedule
+/// step by step and reports the first step where the code no longer does what it did.
+///
+/// Its text form is `H1.<scenario>.<strategy>.<seed>.<execution>.<steps>`: the format
+/// version, a hash of the scenario's name, the strategy and seed that found it (for the
+/// reader; replay does not need them), the execution's number in its campaign, and the
+/// schedule, two bytes a step, in unpadded base64url.
+public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
+    /// The version of the text form this type reads and writes.
+    public static let formatVersion = 1
+
+    /// The hash of the scenario's name (FNV-1a, 32 bits).
+    public let scenarioHash: UInt32
+    /// The strategy that found the schedule, as ``Strategy/description`` spells it.
+    public let strategy: String
+    /// The campaign's seed.
+    public let seed: UInt64
+    /// The execution's number in its campaign, from 0.
+    public let execution: Int
+    let steps: [EncodedStep]
+
+    /// The number of steps in the schedule.
+    public var stepCount: Int { steps.count }
+
+    init(scenario: String, strategy: String, seed: UInt64, execution: Int, steps: [EncodedStep]) {
+        scenarioHash = Self.hash(scenario)
+        self.strategy = strategy
+        self.seed = seed
+        self.execution = execution
+        self.steps = steps
+    }
+
+    /// Reads a token from its text form; throws an error that says what is wrong with it.
+    public init(parsing text: String) throws(ReplayTokenError) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fields = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+        guard fields.count == 6 else {
+            throw .malformed("expected 6 fields separated by '.', found \(fields.count) in '\(trimmed)'")
+        }
+        guard fields[0].hasPrefix("H"), let version = Int(fields[0].dropFirst()) else {
+            throw .malformed("a token starts with 'H' and its format version, not '\(fields[0])'")
+        }
+        guard version == Self.formatVersion else {
+            throw .unsupportedVersion(version)
+        }
+        guard let scenarioHash = UInt32(fields[1], radix: 16) else {
+            throw .malformed("the scenario field '\(fields[1])' is not hexadecimal")
+        }
+        guard !fields[2].isEmpty else { throw .malformed("the strategy field is empty") }
+        guard let seed = UInt64(fields[3], radix: 16) else {
+            throw .malformed("the seed field '\(fields[3])' is not hexadecimal")
+        }
+        guard let execution = Int(fields[4]), execution >= 0 else {
+            throw .malformed("the execution field '\(fields[4])' is not a whole number")
+        }
+        guard let bytes = Self.decodeBase64URL(fields[5]), bytes.count % 2 == 0 else {
+            throw .malformed("the steps field is not base64url of whole steps")
+        }
+        var steps: [EncodedStep] = []
+        steps.reserveCapacity(bytes.count / 2)
+        for index in stride(from: 0, to: bytes.count, by: 2) {
+            guard let kind = OperationKind(rawValue: bytes[index + 1]) else {
+                throw .malformed("step \(index / 2) has an unknown operation code \(bytes[index + 1])")
+            }
+            steps.append(EncodedStep(thread: bytes[index] == 0xFF ? nil : Int(bytes[index]), kind: kind))
+        }
+        self.scenarioHash = scenarioHash
+        self.strategy = String(fields[2])
+        self.seed = seed
+        self.execution = execution
+        self.steps = steps
+    }
+
+    public var description: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(steps.count * 2)
+        for step in steps {
+            bytes.append(step.thread.map { UInt8(truncatingIfNeeded: $0) } ?? 0xFF)
+            bytes.append(step.kind.rawValue)
+        }
+        let encoded = Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        let scenario = String(scenarioHash, radix: 16)
+        return "H\(Self.formatVersion).\(scenario).\(strategy).\(String(seed, radix: 16)).\(execution).\(encoded)"
+    }
+
+    /// Whether the token was recorded for the scenario named `name`.
+    public func fits(scenario name: String) -> Bool { scenarioHash == Self.hash(name) }
+
+    static func hash(_ text: String) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash &*= 0x0100_0193
+        }
+        return hash
+    }
+
+    private static func decodeBase64URL(_ text: Substring) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).map { [UInt8]($0) }
+    }
+}
+
+/// Why a replay token could not be used.
+public enum ReplayTokenError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The text is not a token; the message says what is wrong.
+    case malformed(String)
+    /// The token was written by another version of the format.
+    case unsupportedVersion(Int)
+    /// The token was recorded for another scenario.
+    case otherScenario(token: UInt32, scenario: String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let reason):
+            "malformed replay token: \(reason)"
+        case .unsupportedVersion(let version):
+            "replay token format H\(version) is not supported; this harness reads H\(ReplayToken.formatVersion)"
+        case let .otherScenario(token, scenario):
+            "the replay token was recorded for another scenario (hash \(String(token, radix: 16))), not '\(scenario)' (hash \(String(ReplayToken.hash(scenario), radix: 16)))"
+        }
+    }
+}

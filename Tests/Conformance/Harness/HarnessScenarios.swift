@@ -1,0 +1,58 @@
+import Harness
+import Primitives
+
+/// Small scenarios with and without known bugs, shared by the harness's own tests.
+enum HarnessScenarios {
+    /// Two threads each add 1 with an unlocked load then store: one preemption loses an update.
+    @Sendable static func lostUpdate(_ scenario: Scenario) {
+        let counter = SeamAtomic(0)
+        for _ in 0..<2 {
+            scenario.spawn { counter.store(counter.load() + 1) }
+        }
+        scenario.joinAll()
+        Harness.check(counter.load() == 2, "an increment was lost: the counter is \(counter.load())")
+    }
+
+    /// Three threads each add 1 five times under a mutex: no bug.
+    @Sendable static func lockedIncrements(_ scenario: Scenario) {
+        let mutex = SeamMutex()
+        let counter = UncheckedBox(0)
+        for _ in 0..<3 {
+            scenario.spawn {
+                for _ in 0..<5 { mutex.withLock { counter.value += 1 } }
+            }
+        }
+        scenario.joinAll()
+        Harness.check(counter.value == 15, "the counter is \(counter.value), not 15")
+    }
+
+    /// Two threads take two mutexes in opposite orders.
+    @Sendable static func lockOrderInversion(_ scenario: Scenario) {
+        let first = SeamMutex()
+        let second = SeamMutex()
+        scenario.spawn { first.withLock { second.withLock {} } }
+        scenario.spawn { second.withLock { first.withLock {} } }
+    }
+
+    /// A waiter checks its flag without the lock before waiting: the signal can be lost.
+    @Sendable static func lostWakeup(_ scenario: Scenario) {
+        let mutex = SeamMutex()
+        let condition = SeamCondition()
+        let ready = SeamAtomic(false)
+        scenario.spawn {
+            if !ready.load() {
+                mutex.withLock { condition.wait(on: mutex) }
+            }
+        }
+        scenario.spawn {
+            ready.store(true)
+            condition.signal()
+        }
+    }
+}
+
+/// A value shared by controlled threads, which the harness runs one at a time.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
