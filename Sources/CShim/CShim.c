@@ -87,6 +87,16 @@ int cshim_pin_current_thread_to_cpu(int cpu) {
 #endif
 }
 
+int cshim_current_cpu(void) {
+#if defined(__linux__)
+    return sched_getcpu();
+#elif defined(__APPLE__)
+    return -1;
+#else
+#error "cshim_current_cpu: unsupported platform"
+#endif
+}
+
 long cshim_process_thread_count(void) {
 #if defined(__linux__)
     FILE *status = fopen("/proc/self/status", "r");

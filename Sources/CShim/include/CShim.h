@@ -40,6 +40,9 @@ int cshim_get_current_thread_name(char *buffer, size_t length);
 /// platform has no affinity API).
 int cshim_pin_current_thread_to_cpu(int cpu);
 
+/// The CPU the calling thread runs on, or -1 where the platform does not say.
+int cshim_current_cpu(void);
+
 /// The number of threads in this process, or -1 where it cannot be read.
 long cshim_process_thread_count(void);
 

@@ -15,6 +15,9 @@ final class Execution: SeamController, @unchecked Sendable {
         var spuriousWakeups = true
         var stallTimeout: Duration = .seconds(20)
         var spinsBeforeSleeping: UInt32 = 4_000
+        /// The CPU every thread of the execution is pinned to, so that a handoff wakes a
+        /// thread on the same CPU (about 6 µs on Linux, against 70 µs across CPUs).
+        var cpu: Int32? = nil
     }
 
     private enum Decision {
@@ -150,6 +153,9 @@ final class Execution: SeamController, @unchecked Sendable {
     func threadDidStart(_ thread: SeamThreadID) {
         withCancellationDisabled {
             let me = thread.rawValue
+            if me == 0, let cpu = limits.cpu {
+                _ = cshim_pin_current_thread_to_cpu(cpu)
+            }
             cshim_park(parkers + me, limits.spinsBeforeSleeping)
             if aborting { exitForAbort(me) }
             _ = perform(me)

@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 import Primitives
 
@@ -16,6 +17,11 @@ struct Explorer {
         limits.maxThreads = options.maxThreads
         limits.spuriousWakeups = options.spuriousWakeups
         limits.stallTimeout = options.stallTimeout
+        let cpu = cshim_current_cpu()
+        if cpu >= 0 {
+            limits.cpu = cpu
+            limits.spinsBeforeSleeping = 0
+        }
         let budget = options.replay == nil ? options.schedules : 1
         let start = ContinuousClock.now
         var progress = ProgressLine(scenario: scenario, strategy: options.strategy, seed: seed, budget: budget, interval: options.progressInterval)

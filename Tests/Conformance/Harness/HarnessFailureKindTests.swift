@@ -1,0 +1,228 @@
+import Harness
+import Primitives
+import Testing
+
+@Suite("Harness: what counts as a failure")
+struct HarnessFailureKindTests {
+    private func failure(
+        _ name: String,
+        _ options: ExplorationOptions = ExplorationOptions(schedules: 200, seed: 11),
+        _ body: @escaping @Sendable (Scenario) throws -> Void
+    ) throws -> HarnessFailure {
+        try #require(try Harness.run(name, options: options, body).failure)
+    }
+
+    @Test("an endless loop exceeds the step bound")
+    func stepBound() throws {
+        let failure = try failure("spin", ExplorationOptions(schedules: 1, maxSteps: 500)) { _ in
+            let flag = SeamAtomic(false)
+            while !flag.load() { Seam.yield() }
+        }
+        #expect(failure.reason == .stepBoundExceeded(500))
+    }
+
+    @Test("an error thrown by a thread fails the execution and names the thread")
+    func thrownError() throws {
+        struct Broken: Error {}
+        let failure = try failure("throws") { scenario in
+            scenario.spawn { throw Broken() }
+        }
+        guard case .threadThrew(let thread, let error) = failure.reason else {
+            Issue.record("expected a thrown error, got \(failure.reason)")
+            return
+        }
+        #expect(thread == 1)
+        #expect(error.contains("Broken"))
+    }
+
+    @Test("a thread that cannot finish after the body returned is reported with what it waits for")
+    func threadsStillRunning() throws {
+        let failure = try failure("leaked thread", ExplorationOptions(schedules: 1)) { _ in
+            let mutex = SeamMutex()
+            let condition = SeamCondition()
+            _ = Seam.spawnThread { mutex.withLock { condition.wait(on: mutex) } }
+        }
+        guard case .threadsStillRunning(let waits) = failure.reason else {
+            Issue.record("expected threads still running, got \(failure.reason)")
+            return
+        }
+        #expect(waits.count == 1)
+        #expect(waits[0].hasPrefix("T1 waits on condition#1"))
+    }
+
+    @Test("unlocking a mutex the thread does not hold is reported, not a crash")
+    func misuse() throws {
+        let failure = try failure("misuse", ExplorationOptions(schedules: 1)) { _ in
+            SeamMutex().unlock()
+        }
+        #expect("\(failure.reason)".contains("which it does not hold"))
+    }
+
+    @Test("a predicate-free condition wait is caught through spurious wake-ups")
+    func spuriousWakeups() throws {
+        let failure = try failure("spurious", ExplorationOptions(schedules: 2_000, seed: 5)) { scenario in
+            let mutex = SeamMutex()
+            let condition = SeamCondition()
+            let ready = UncheckedBox(false)
+            scenario.spawn {
+                mutex.withLock {
+                    if !ready.value { condition.wait(on: mutex) }
+                    Harness.check(ready.value, "woke before the flag was set")
+                }
+            }
+            scenario.spawn {
+                Seam.yield()
+                mutex.withLock { ready.value = true }
+                condition.signal()
+            }
+        }
+        #expect("\(failure.reason)".contains("woke before the flag was set"))
+        #expect(failure.trace.contains { $0.kind == .spuriousWake })
+    }
+
+    @Test("without spurious wake-ups the same scenario passes")
+    func noSpuriousWakeups() throws {
+        let options = ExplorationOptions(schedules: 500, seed: 5, spuriousWakeups: false)
+        let report = try Harness.run("no spurious", options: options) { scenario in
+            let mutex = SeamMutex()
+            let condition = SeamCondition()
+            let ready = UncheckedBox(false)
+            scenario.spawn {
+                mutex.withLock {
+                    if !ready.value { condition.wait(on: mutex) }
+                    Harness.check(ready.value, "woke before the flag was set")
+                }
+            }
+            scenario.spawn {
+                mutex.withLock { ready.value = true }
+                condition.signal()
+            }
+        }
+        #expect(report.failure == nil)
+    }
+}
+
+@Suite("Harness: virtual time")
+struct HarnessVirtualTimeTests {
+    @Test("an hour of sleeping takes no wall time, and sleepers wake in deadline order")
+    func sleepsAreInstant() throws {
+        let wall = ContinuousClock.now
+        let report = try Harness.run("sleepers", options: ExplorationOptions(schedules: 50, seed: 2)) { scenario in
+            let order = UncheckedBox<[Int]>([])
+            let mutex = SeamMutex()
+            let start = Seam.now()
+            for (index, minutes) in [60, 20, 40].enumerated() {
+                scenario.spawn {
+                    Seam.sleep(for: .seconds(minutes * 60))
+                    mutex.withLock { order.value.append(index) }
+                }
+            }
+            scenario.joinAll()
+            Harness.check(order.value == [1, 2, 0], "woke in the order \(order.value)")
+            Harness.check(Seam.now() >= start.advanced(by: .seconds(3600)), "the clock did not reach an hour")
+        }
+        #expect(report.failure == nil)
+        #expect(ContinuousClock.now - wall < .seconds(60))
+    }
+
+    @Test("a timed condition wait times out at its deadline when nobody signals")
+    func timedWait() throws {
+        let report = try Harness.run("timed wait", options: ExplorationOptions(schedules: 20)) { _ in
+            let mutex = SeamMutex()
+            let condition = SeamCondition()
+            let deadline = Seam.now().advanced(by: .seconds(5))
+            let result = mutex.withLock { condition.wait(on: mutex, deadline: deadline) }
+            Harness.check(result == .timedOut, "the wait ended with \(result)")
+            Harness.check(Seam.now() == deadline, "the clock is \(Seam.now()), not the deadline")
+        }
+        #expect(report.failure == nil)
+    }
+}
+
+@Suite("Harness: replay tokens")
+struct ReplayTokenTests {
+    @Test("a token survives its text form")
+    func roundTrip() throws {
+        let failure = try #require(try Harness.run("lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
+        let parsed = try ReplayToken(parsing: " \(failure.token)\n")
+        #expect(parsed == failure.token)
+        #expect(parsed.fits(scenario: "lost update"))
+    }
+
+    @Test(
+        "a malformed token gets an error that says what is wrong",
+        arguments: [
+            ("", "expected 6 fields"),
+            ("X1.0.random.0.0.AAA", "starts with 'H'"),
+            ("H9.0.random.0.0.AAAA", "format H9 is not supported"),
+            ("H1.zz.random.0.0.AAAA", "scenario field 'zz' is not hexadecimal"),
+            ("H1.0.random.xyz.0.AAAA", "seed field 'xyz'"),
+            ("H1.0.random.0.-1.AAAA", "execution field '-1'"),
+            ("H1.0.random.0.0.!!!", "not base64url"),
+            ("H1.0.random.0.0.AP8", "unknown operation code 255"),
+        ]
+    )
+    func malformed(text: String, expected: String) {
+        #expect {
+            _ = try ReplayToken(parsing: text)
+        } throws: { error in
+            "\(error)".contains(expected)
+        }
+    }
+
+    @Test("a token for another scenario is refused with both names' hashes")
+    func otherScenario() throws {
+        let failure = try #require(try Harness.run("lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
+        #expect(throws: ReplayTokenError.otherScenario(token: failure.token.scenarioHash, scenario: "locked")) {
+            _ = try Harness.run("locked", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lockedIncrements)
+        }
+    }
+
+    @Test("replaying a token against changed code names the step where it diverged")
+    func divergence() throws {
+        let failure = try #require(try Harness.run("scenario", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
+        let replayed = try Harness.run("scenario", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lockedIncrements)
+        let diverged = try #require(replayed.failure)
+        guard case .replayDiverged(let step, let detail) = diverged.reason else {
+            Issue.record("expected a divergence, got \(diverged.reason)")
+            return
+        }
+        #expect(step > 0 && step < failure.trace.count)
+        #expect(detail.contains("the token has"))
+    }
+
+    @Test("environment settings override options, and bad ones say which variable is wrong")
+    func environment() throws {
+        let options = try ExplorationOptions().applyingEnvironment([
+            "HARNESS_STRATEGY": "pct:4", "HARNESS_SCHEDULES": "1234", "HARNESS_SEED": "0x1f", "HARNESS_MAX_STEPS": "99",
+        ])
+        #expect(options.strategy == .pct(depth: 4))
+        #expect(options.schedules == 1234)
+        #expect(options.seed == 0x1F)
+        #expect(options.maxSteps == 99)
+        for (variable, value) in [("HARNESS_SCHEDULES", "many"), ("HARNESS_STRATEGY", "bogus"), ("HARNESS_SEED", "0xZZ"), ("HARNESS_REPLAY", "nope")] {
+            #expect {
+                _ = try ExplorationOptions().applyingEnvironment([variable: value])
+            } throws: { error in
+                "\(error)".contains(variable)
+            }
+        }
+    }
+}
+
+@Suite("Harness: reports through Swift Testing")
+struct HarnessReportTests {
+    @Test("a failure is an issue holding the invariant, the replay command and the lanes")
+    func issueContents() {
+        withKnownIssue {
+            Harness.explore("lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("an increment was lost")
+                && text.contains("HARNESS_REPLAY='H1.")
+                && text.contains("swift test --filter")
+                && text.contains("step  T0")
+                && text.contains("HarnessScenarios.swift:")
+        }
+    }
+}
