@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,4 +287,100 @@ void cshim_unpark(cshim_parker *parker) {
     if (previous == CSHIM_PARKER_SLEEPING) {
         cshim_word_wake(&parker->state);
     }
+}
+
+// MARK: Crash reports
+
+static _Thread_local cshim_crash_report *cshim_thread_crash_report = NULL;
+static const int cshim_crash_signals[] = {SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
+#define CSHIM_CRASH_SIGNAL_COUNT (sizeof(cshim_crash_signals) / sizeof(cshim_crash_signals[0]))
+static struct sigaction cshim_previous_actions[CSHIM_CRASH_SIGNAL_COUNT];
+static pthread_once_t cshim_crash_reporter_once = PTHREAD_ONCE_INIT;
+
+static void cshim_write_all(const char *text, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(STDERR_FILENO, text, length);
+        if (written <= 0) {
+            return;
+        }
+        text += written;
+        length -= (size_t)written;
+    }
+}
+
+static void cshim_write_base64url(const uint8_t *bytes, size_t count) {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    char chunk[256];
+    size_t used = 0;
+    for (size_t index = 0; index < count; index += 3) {
+        uint32_t group = (uint32_t)bytes[index] << 16;
+        size_t available = count - index;
+        if (available > 1) group |= (uint32_t)bytes[index + 1] << 8;
+        if (available > 2) group |= bytes[index + 2];
+        size_t characters = available >= 3 ? 4 : available + 1;
+        for (size_t c = 0; c < characters; c++) {
+            chunk[used++] = alphabet[(group >> (18 - 6 * c)) & 0x3F];
+        }
+        if (used > sizeof(chunk) - 4) {
+            cshim_write_all(chunk, used);
+            used = 0;
+        }
+    }
+    cshim_write_all(chunk, used);
+}
+
+static void cshim_crash_handler(int signal_number) {
+    cshim_crash_report *report = cshim_thread_crash_report;
+    if (report != NULL) {
+        cshim_write_all(report->prefix, strlen(report->prefix));
+        cshim_write_base64url(report->steps, 2 * atomic_load_explicit(&report->stepCount, memory_order_relaxed));
+        cshim_write_all(report->suffix, strlen(report->suffix));
+    }
+    for (size_t index = 0; index < CSHIM_CRASH_SIGNAL_COUNT; index++) {
+        if (cshim_crash_signals[index] == signal_number) {
+            sigaction(signal_number, &cshim_previous_actions[index], NULL);
+        }
+    }
+    // Returning re-executes a faulting instruction (and abort() re-raises by itself), so the
+    // previous handler sees the original fault; a breakpoint trap has moved past it.
+    if (signal_number == SIGTRAP) {
+        raise(signal_number);
+    }
+}
+
+static void cshim_install_crash_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = cshim_crash_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_NODEFER;
+    for (size_t index = 0; index < CSHIM_CRASH_SIGNAL_COUNT; index++) {
+        sigaction(cshim_crash_signals[index], &action, &cshim_previous_actions[index]);
+    }
+}
+
+void cshim_install_crash_reporter(void) {
+    pthread_once(&cshim_crash_reporter_once, cshim_install_crash_handlers);
+}
+
+cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, const uint8_t *steps) {
+    cshim_crash_report *report = malloc(sizeof(cshim_crash_report));
+    if (report == NULL) {
+        return NULL;
+    }
+    report->prefix = strdup(prefix);
+    report->suffix = strdup(suffix);
+    report->steps = steps;
+    atomic_init(&report->stepCount, 0);
+    return report;
+}
+
+void cshim_crash_report_destroy(cshim_crash_report *report) {
+    free((void *)report->prefix);
+    free((void *)report->suffix);
+    free(report);
+}
+
+void cshim_set_thread_crash_report(cshim_crash_report *report) {
+    cshim_thread_crash_report = report;
 }

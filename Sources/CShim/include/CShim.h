@@ -85,6 +85,36 @@ bool cshim_park_with_timeout(cshim_parker *parker, uint64_t timeout_ns);
 /// Permits the parker's thread to go on (now, or at its next `cshim_park`).
 void cshim_unpark(cshim_parker *parker);
 
+// MARK: Crash reports
+
+/// What a crash handler prints for the execution a controlled thread belongs to: `prefix`,
+/// the schedule so far (two bytes a step, printed as unpadded base64url), then `suffix`.
+typedef struct {
+    const char *prefix;
+    const char *suffix;
+    const uint8_t *steps;
+    _Atomic size_t stepCount;
+} cshim_crash_report;
+
+/// Installs, once per process, handlers for SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE and
+/// SIGABRT that print the calling thread's crash report (if any) to standard error, then
+/// restore the previous handler and re-raise the signal.
+void cshim_install_crash_reporter(void);
+
+/// Creates a crash report, copying `prefix` and `suffix`; NULL if memory ran out.
+cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, const uint8_t *steps);
+
+/// Frees a report made by `cshim_crash_report_create`.
+void cshim_crash_report_destroy(cshim_crash_report *report);
+
+/// Publishes how many steps of `report` are valid.
+static inline void cshim_crash_report_set_step_count(cshim_crash_report *report, size_t count) {
+    atomic_store_explicit(&report->stepCount, count, memory_order_relaxed);
+}
+
+/// Sets the crash report of the calling thread (NULL: none).
+void cshim_set_thread_crash_report(cshim_crash_report *report);
+
 // MARK: The runtime seam's fast path
 
 /// How many controlled executions are active in the process. Read with relaxed ordering on

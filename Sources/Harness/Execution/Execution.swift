@@ -28,6 +28,8 @@ final class Execution: SeamController, @unchecked Sendable {
 
     private let limits: Limits
     private var strategy: any SchedulingStrategy
+    private let crashReport: UnsafeMutablePointer<cshim_crash_report>
+    private let stepBytes: UnsafeMutablePointer<UInt8>
     private let replay: [EncodedStep]?
     private let parkers: UnsafeMutablePointer<cshim_parker>
     private var driverParker: UnsafeMutablePointer<cshim_parker> { parkers + limits.maxThreads }
@@ -51,15 +53,25 @@ final class Execution: SeamController, @unchecked Sendable {
     /// Why the execution failed, if it did.
     private(set) var failure: ExecutionFailure?
 
-    init(strategy: any SchedulingStrategy, replay: [EncodedStep]?, limits: Limits) {
+    /// Creates an execution; should one of its threads crash, the process prints
+    /// `crashPrefix`, the schedule so far in base64url, and `crashSuffix`.
+    init(strategy: any SchedulingStrategy, replay: [EncodedStep]?, limits: Limits, crashPrefix: String, crashSuffix: String) {
         self.strategy = strategy
         self.replay = replay
         self.limits = limits
         parkers = .allocate(capacity: limits.maxThreads + 1)
         parkers.initialize(repeating: cshim_parker(), count: limits.maxThreads + 1)
+        stepBytes = .allocate(capacity: 2 * (limits.maxSteps + 2 * limits.maxThreads + 16))
+        guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, stepBytes) else {
+            preconditionFailure("the harness ran out of memory creating an execution")
+        }
+        crashReport = report
+        cshim_install_crash_reporter()
     }
 
     deinit {
+        cshim_crash_report_destroy(crashReport)
+        stepBytes.deallocate()
         parkers.deallocate()
     }
 
@@ -153,6 +165,7 @@ final class Execution: SeamController, @unchecked Sendable {
     func threadDidStart(_ thread: SeamThreadID) {
         withCancellationDisabled {
             let me = thread.rawValue
+            cshim_set_thread_crash_report(crashReport)
             if me == 0, let cpu = limits.cpu {
                 _ = cshim_pin_current_thread_to_cpu(cpu)
             }
@@ -530,7 +543,13 @@ final class Execution: SeamController, @unchecked Sendable {
                 )
             }
         }
+        let index = trace.count
         trace.append(step)
+        if index < limits.maxSteps + 2 * limits.maxThreads + 16 {
+            stepBytes[2 * index] = thread.map { UInt8(truncatingIfNeeded: $0) } ?? 0xFF
+            stepBytes[2 * index + 1] = kind.rawValue
+            cshim_crash_report_set_step_count(crashReport, index + 1)
+        }
         progress.add(1, ordering: .relaxed)
     }
 

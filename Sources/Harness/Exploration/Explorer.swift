@@ -7,6 +7,8 @@ struct Explorer {
     let scenario: String
     let options: ExplorationOptions
     let body: @Sendable (Scenario) throws -> Void
+    /// The current test's filter, for replay commands.
+    let testFilter: String?
 
     func run() -> ExplorationReport {
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
@@ -35,7 +37,14 @@ struct Explorer {
                 exhausted = true
                 break
             }
-            let execution = Execution(strategy: strategy, replay: options.replay?.steps, limits: limits)
+            let tokenPrefix = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: []).description
+            let execution = Execution(
+                strategy: strategy,
+                replay: options.replay?.steps,
+                limits: limits,
+                crashPrefix: "\nharness: a thread crashed in scenario '\(scenario)'. Replay the crash with:\n\(ExplorationOptions.Variable.replay)='\(tokenPrefix)",
+                crashSuffix: "' swift test\(testFilter.map { " --filter '\($0)'" } ?? "")\n"
+            )
             execution.run {
                 let scenario = Scenario()
                 Harness.runReportingErrors { try body(scenario) }

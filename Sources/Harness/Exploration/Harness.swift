@@ -62,7 +62,7 @@ public enum Harness {
         if let token = options.replay, !token.fits(scenario: scenario) {
             throw .otherScenario(token: token.scenarioHash, scenario: scenario)
         }
-        return Explorer(scenario: scenario, options: options, body: body).run()
+        return Explorer(scenario: scenario, options: options, body: body, testFilter: Test.current?.id.description).run()
     }
 
     /// Checks an invariant inside a scenario: when `condition` is false, the execution fails

@@ -226,3 +226,28 @@ struct HarnessReportTests {
         }
     }
 }
+
+@Suite("Harness: crashes")
+struct HarnessCrashTests {
+    @Test("a thread that traps prints the replay token of the crashing schedule before the process dies")
+    func crashPrintsToken() async throws {
+        let result = try await #require(
+            await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                _ = try? Harness.run("crash", options: ExplorationOptions(schedules: 500, seed: 9)) { scenario in
+                    let value = SeamAtomic(0)
+                    scenario.spawn { value.store(1) }
+                    scenario.spawn {
+                        let seen = value.load()
+                        precondition(seen == 0, "the other thread ran first")
+                    }
+                }
+            }
+        )
+        let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("a thread crashed in scenario 'crash'"))
+        let line = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H1.") })
+        let token = try ReplayToken(parsing: String(line.dropFirst("HARNESS_REPLAY='".count).prefix { $0 != "'" }))
+        #expect(token.fits(scenario: "crash"))
+        #expect(token.stepCount > 0)
+    }
+}
