@@ -159,11 +159,11 @@ final class Execution: SeamController, @unchecked Sendable {
     }
 
     func threadSpawnFailed(_ thread: SeamThreadID) {
-        withCancellationDisabled { threads[thread.rawValue].state = .finished }
+        withCancellationDisabled { _ in threads[thread.rawValue].state = .finished }
     }
 
     func threadDidStart(_ thread: SeamThreadID) {
-        withCancellationDisabled {
+        withCancellationDisabled { _ in
             let me = thread.rawValue
             cshim_set_thread_crash_report(crashReport)
             if me == 0, let cpu = limits.cpu {
@@ -176,7 +176,7 @@ final class Execution: SeamController, @unchecked Sendable {
     }
 
     func threadWillExit(_ thread: SeamThreadID) {
-        withCancellationDisabled {
+        withCancellationDisabled { _ in
             let me = thread.rawValue
             if aborting {
                 threads[me].state = .finished
@@ -244,13 +244,14 @@ final class Execution: SeamController, @unchecked Sendable {
     /// performed `operation`. Returns the thread's index.
     @discardableResult
     private func point(_ operation: PendingOperation, _ location: SeamLocation) -> Int {
-        withCancellationDisabled {
+        withCancellationDisabled { cancellable in
             let me = currentThread()
             if aborting {
                 performDuringAbort(me, operation)
                 return me
             }
             threads[me].state = .ready(operation, location)
+            threads[me].cancellable = cancellable
             var running: Int? = me
             while true {
                 switch decide(running: running) {
@@ -275,10 +276,12 @@ final class Execution: SeamController, @unchecked Sendable {
         return thread.rawValue
     }
 
-    private func withCancellationDisabled<Result>(_ body: () -> Result) -> Result {
+    /// Runs `body` with cancellation disabled, telling it whether it was enabled; restoring
+    /// the state afterwards is where a pending asynchronous cancellation acts.
+    private func withCancellationDisabled<Result>(_ body: (_ wasEnabled: Bool) -> Result) -> Result {
         var previous: Int32 = 0
         pthread_setcancelstate(Int32(PTHREAD_CANCEL_DISABLE), &previous)
-        let result = body()
+        let result = body(previous == Int32(PTHREAD_CANCEL_ENABLE))
         pthread_setcancelstate(previous, &previous)
         return result
     }
@@ -434,6 +437,10 @@ final class Execution: SeamController, @unchecked Sendable {
             }
         case .unlock(let mutex):
             release(mutex, by: me, location: location)
+        case .wait where threads[me].cancelRequested && threads[me].cancellable:
+            // pthread_cond_wait is a cancellation point: a pending request acts at once,
+            // with the mutex still held, when the caller tests for it.
+            threads[me].waitResult = .signalled
         case .wait(let condition, let mutex, let deadline):
             release(mutex, by: me, location: location)
             if failure == nil {
@@ -448,7 +455,14 @@ final class Execution: SeamController, @unchecked Sendable {
             for waiter in conditionWaiters[condition] ?? [] { wake(waiter, result: .signalled, kind: nil) }
         case .spawn:
             spawnRecord()
-        case .start, .atomic, .join, .cancel, .cancellationPoint, .yield, .sleep, .resume:
+        case .cancel(let target):
+            // A condition wait is a cancellation point: like pthread_cond_wait, a cancellable
+            // waiter wakes, re-acquires its mutex, and then acts on the request.
+            threads[target].cancelRequested = true
+            if case .waiting = threads[target].state, threads[target].cancellable {
+                wake(target, result: .signalled, kind: nil)
+            }
+        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume:
             break
         }
         if failure != nil {

@@ -19,6 +19,10 @@ struct ThreadRecord {
     var waitResult: SeamWaitResult = .signalled
     /// The name shown in reports.
     let name: String
+    /// Whether another thread requested its cancellation.
+    var cancelRequested = false
+    /// Whether it had cancellation enabled at its last scheduling point.
+    var cancellable = true
 
     var isFinished: Bool {
         if case .finished = state { return true }

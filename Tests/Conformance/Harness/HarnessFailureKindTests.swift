@@ -1,3 +1,4 @@
+import CShim
 import Harness
 import Primitives
 import Testing
@@ -249,5 +250,47 @@ struct HarnessCrashTests {
         let token = try ReplayToken(parsing: String(line.dropFirst("HARNESS_REPLAY='".count).prefix { $0 != "'" }))
         #expect(token.fits(scenario: "crash"))
         #expect(token.stepCount > 0)
+    }
+}
+
+@Suite("Harness: cancellation")
+struct HarnessCancellationTests {
+    @Test("cancelling a thread blocked in a condition wait wakes it, and its C cleanup runs under control")
+    func cancelWakesConditionWaiter() throws {
+        let report = try Harness.run("cancel waiter", options: ExplorationOptions(schedules: 100, seed: 4)) { _ in
+            let mutex = SeamMutex()
+            let condition = SeamCondition()
+            let cleanedUp = SeamAtomic(false)
+            let context = Unmanaged.passRetained(CancellationContext(mutex: mutex, condition: condition, cleanedUp: cleanedUp)).toOpaque()
+            let thread = try Seam.spawnThread(entry: { argument in
+                cshim_run_with_cleanup({ argument in
+                    let context = Unmanaged<CancellationContext>.fromOpaque(argument!).takeRetainedValue()
+                    context.mutex.unlock()
+                    context.cleanedUp.store(true)
+                }, argument, { argument in
+                    let context = Unmanaged<CancellationContext>.fromOpaque(argument!).takeUnretainedValue()
+                    context.mutex.lock()
+                    while true { context.condition.wait(on: context.mutex) }
+                }, argument)
+            }, argument: context).get()
+            try thread.cancel()
+            try thread.join()
+            Harness.check(cleanedUp.load(), "the cleanup did not run")
+            Harness.check(mutex.tryLock(), "the cancelled waiter still holds the mutex")
+            mutex.unlock()
+        }
+        #expect(report.failure == nil)
+    }
+}
+
+private final class CancellationContext: @unchecked Sendable {
+    let mutex: SeamMutex
+    let condition: SeamCondition
+    let cleanedUp: SeamAtomic<Bool>
+
+    init(mutex: SeamMutex, condition: SeamCondition, cleanedUp: SeamAtomic<Bool>) {
+        self.mutex = mutex
+        self.condition = condition
+        self.cleanedUp = cleanedUp
     }
 }
