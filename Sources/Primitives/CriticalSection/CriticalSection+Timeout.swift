@@ -26,16 +26,15 @@ extension CriticalSection {
     /// without running `body`.
     ///
     /// A thread already inside enters again at once, whatever the timeout. A timeout of
-    /// zero or less enters only if no waiting is needed. Time spent running `body` does
-    /// not count against the timeout.
+    /// zero or less enters only if no waiting is needed. The clock is read only when the
+    /// caller has to wait; time spent running `body` does not count against the timeout.
     ///
     /// Rethrows what `body` throws, after leaving the critical section.
     public func execute<Result, Failure: Error>(
         timeout: Duration,
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> CriticalSectionOutcome<Result> {
-        let deadline = Seam.now().advanced(by: timeout)
-        guard enter(deadline: deadline) else { return .timedOut }
+        guard enter(timeout: timeout) else { return .timedOut }
         defer { leave() }
         return .completed(try body())
     }

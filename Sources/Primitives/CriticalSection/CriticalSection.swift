@@ -35,15 +35,16 @@ public final class CriticalSection: @unchecked Sendable {
     public func execute<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let entered = enter(deadline: nil)
+        let entered = enter(timeout: nil)
         assert(entered, "CriticalSection: an untimed entry cannot time out")
         defer { leave() }
         return try body()
     }
 
-    /// Enters for the calling thread, waiting while another thread is inside, until
-    /// `deadline` when one is given. Returns whether it entered.
-    func enter(deadline: SeamInstant?) -> Bool {
+    /// Enters for the calling thread, waiting while another thread is inside, for at most
+    /// `timeout` (measured from the moment waiting starts) when one is given. Returns
+    /// whether it entered.
+    func enter(timeout: Duration?) -> Bool {
         let caller = pthread_self()
         return mutex.withLock {
             if let owner, pthread_equal(owner, caller) != 0 {
@@ -51,9 +52,11 @@ public final class CriticalSection: @unchecked Sendable {
                 return true
             }
             if owner != nil {
+                if let timeout, timeout <= .zero { return false }
                 waiters += 1
                 defer { waiters -= 1 }
-                if let deadline {
+                if let timeout {
+                    let deadline = Seam.now().advanced(by: timeout)
                     guard released.wait(on: mutex, until: { owner == nil }, deadline: deadline) else { return false }
                 } else {
                     released.wait(on: mutex, until: { owner == nil })
