@@ -30,6 +30,7 @@ extension CriticalSection {
     /// caller has to wait; time spent running `body` does not count against the timeout.
     ///
     /// Rethrows what `body` throws, after leaving the critical section.
+    @inlinable
     public func execute<Result, Failure: Error>(
         timeout: Duration,
         _ body: () throws(Failure) -> Result

@@ -12,7 +12,8 @@ extension ReadWriteCoordinator {
     /// thread asking. One thread is inside a given coordinator at most once (nested calls
     /// run as part of the enclosing block and add no entry).
     final class ThreadSections {
-        private var entries: [(coordinator: ObjectIdentifier, role: Role)] = []
+        /// Used by one thread only, and never while a `run` body holds an access to it.
+        @exclusivity(unchecked) private var entries: [(coordinator: ObjectIdentifier, role: Role)] = []
 
         /// The calling thread's sections, created on its first use of any coordinator and
         /// released when it exits.

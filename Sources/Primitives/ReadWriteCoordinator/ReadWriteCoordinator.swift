@@ -39,8 +39,9 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
     private let mutex = SeamMutex()
     /// Broadcast when a waiting group of readers or a waiting synchronous writer is admitted.
     private let admitted = SeamCondition()
-    /// Guarded by `mutex`.
-    private var state = StateMachine()
+    /// Guarded by `mutex`, which already gives exclusive access: run-time exclusivity
+    /// checks would only add to the cost of every request.
+    @exclusivity(unchecked) private var state = StateMachine()
 
     /// Creates a coordinator with nothing running and nothing queued.
     public init() {}

@@ -43,7 +43,8 @@ public struct ThreadLocalValue<Value>: Sendable {
     /// What ``value()`` calls when the calling thread has no value.
     public let instantiator: Instantiator?
 
-    private let storageKey: pthread_key_t
+    @usableFromInline
+    let storageKey: pthread_key_t
 
     /// Creates access to the per-thread storage named `"namespace.key"` (or `key` when
     /// `namespace` is `nil`), creating the storage if this is the first instance with
@@ -70,6 +71,7 @@ public struct ThreadLocalValue<Value>: Sendable {
     /// The instantiator must not access this storage (through any instance) on the same
     /// thread.
     @available(*, noasync, message: "a task may resume on another thread, with another thread's value")
+    @inlinable
     public func value() -> Value? {
         if let box = currentBox() { return box.value }
         guard let created = instantiator?() else { return nil }
@@ -79,30 +81,35 @@ public struct ThreadLocalValue<Value>: Sendable {
 
     /// The calling thread's value, or `nil` when it has none. Never calls the instantiator.
     @available(*, noasync, message: "a task may resume on another thread, with another thread's value")
+    @inlinable
     public func cachedValue() -> Value? {
         currentBox()?.value
     }
 
     /// Stores `newValue` as the calling thread's value, releasing the value it replaces.
     @available(*, noasync, message: "a task may resume on another thread, with another thread's value")
+    @inlinable
     public func set(_ newValue: Value) {
         replaceBox(with: Unmanaged.passRetained(ThreadLocalBox(newValue)).toOpaque())
     }
 
     /// Removes the calling thread's value, releasing it. Does nothing when there is none.
     @available(*, noasync, message: "a task may resume on another thread, with another thread's value")
+    @inlinable
     public func remove() {
         replaceBox(with: nil)
     }
 
-    private func currentBox() -> ThreadLocalBox<Value>? {
+    @inlinable
+    func currentBox() -> ThreadLocalBox<Value>? {
         guard let raw = pthread_getspecific(storageKey) else { return nil }
         return Unmanaged<ThreadLocalBox<Value>>.fromOpaque(raw).takeUnretainedValue()
     }
 
     /// Installs `newBox` (retained, or `nil`) and only then releases the old box, so that a
     /// value whose deinitializer uses this storage finds it in a consistent state.
-    private func replaceBox(with newBox: UnsafeMutableRawPointer?) {
+    @inlinable
+    func replaceBox(with newBox: UnsafeMutableRawPointer?) {
         let oldBox = pthread_getspecific(storageKey)
         check(pthread_setspecific(storageKey, newBox), "pthread_setspecific")
         if let oldBox {
@@ -114,8 +121,11 @@ public struct ThreadLocalValue<Value>: Sendable {
 /// What thread-specific storage points at: one thread's value, retained once by the
 /// storage and released by ``ThreadLocalValue/set(_:)``, ``ThreadLocalValue/remove()`` or
 /// the key's destructor at thread exit.
+@usableFromInline
 final class ThreadLocalBox<Value> {
+    @usableFromInline
     let value: Value
 
+    @usableFromInline
     init(_ value: Value) { self.value = value }
 }
