@@ -11,6 +11,32 @@ struct ReadWriteCoordinatorTests {
         var log: [Int] = []
     }
 
+    /// A thread inside a read block of a coordinator, held there until `release()`, which
+    /// lets it run `thenInside` (still inside the read), waits for the thread to finish and
+    /// returns what `thenInside` returned.
+    private struct HeldReader<Result: Sendable> {
+        private let thread: StartedThread<Result>
+        private let released = Gate()
+
+        init(in coordinator: ReadWriteCoordinator, thenInside: @escaping @Sendable () -> Result) throws {
+            let inside = Gate()
+            let released = released
+            thread = try StartedThread {
+                coordinator.read {
+                    inside.open()
+                    released.wait()
+                    return thenInside()
+                }
+            }
+            try #require(inside.wait(), "the reader never got inside")
+        }
+
+        func release() throws -> Result {
+            released.open()
+            return try thread.finish()
+        }
+    }
+
     @Test("several reads run at once")
     func readsRunConcurrently() throws {
         let coordinator = ReadWriteCoordinator()
@@ -72,20 +98,11 @@ struct ReadWriteCoordinatorTests {
     func queuedWritesApplyInOrder() throws {
         let coordinator = ReadWriteCoordinator()
         let resource = Resource()
-        let inside = Gate()
-        let release = Gate()
-        let holder = try StartedThread {
-            coordinator.read {
-                inside.open()
-                release.wait()
-            }
-        }
-        try #require(inside.wait(), "the reader never got inside")
+        let holder = try HeldReader(in: coordinator) {}
         for index in 0..<500 {
             coordinator.enqueueWrite { resource.log.append(index) }
         }
-        release.open()
-        try holder.finish()
+        try holder.release()
         #expect(coordinator.read { resource.log } == Array(0..<500))
     }
 
@@ -147,21 +164,11 @@ struct ReadWriteCoordinatorTests {
         let coordinator = ReadWriteCoordinator()
         let resource = Resource()
         let (insideBefore, lateReader) = try recorder.record {
-            let release = Gate()
-            let inside = Gate()
-            let early = try StartedThread {
-                coordinator.read {
-                    inside.open()
-                    release.wait()
-                    return resource.value
-                }
-            }
-            try #require(inside.wait(), "the reader never got inside")
+            let early = try HeldReader(in: coordinator) { resource.value }
             coordinator.enqueueWrite { resource.value = 1 }
             let late = try StartedThread { coordinator.read { resource.value } }
             #expect(recorder.waitUntilBlocked(thread: 2), "thread 2 never waited")
-            release.open()
-            return (try early.finish(), try late.finish())
+            return (try early.release(), try late.finish())
         }
         #expect(insideBefore == 0, "a reader inside before the write was enqueued saw it")
         #expect(lateReader == 1, "a reader submitted after the write did not observe it")
@@ -192,23 +199,11 @@ struct ReadWriteCoordinatorTests {
     func nestedReadWhileWriteQueued() throws {
         let coordinator = ReadWriteCoordinator()
         let resource = Resource()
-        let inside = Gate()
-        let enqueued = Gate()
-        let reader = try StartedThread {
-            let nested = coordinator.read {
-                inside.open()
-                enqueued.wait()
-                return coordinator.read { resource.value }
-            }
-            // The last reader out runs the queued write before its read returns.
-            return (nested, resource.value)
-        }
-        try #require(inside.wait(), "the reader never got inside")
+        let reader = try HeldReader(in: coordinator) { coordinator.read { resource.value } }
         coordinator.enqueueWrite { resource.value = 1 }
-        enqueued.open()
-        let (nested, afterRead) = try reader.finish()
-        #expect(nested == 0)
-        #expect(afterRead == 1)
+        #expect(try reader.release() == 0, "the nested read saw a write queued behind its enclosing read")
+        // The last reader out runs the queued write before its read returns.
+        #expect(resource.value == 1)
     }
 
     @Test("a write enqueued inside a block runs after that block, without deadlock")
@@ -265,19 +260,10 @@ struct ReadWriteCoordinatorTests {
         let resource = Resource()
         let seen = try recorder.record {
             coordinator.enqueueWrite { resource.value = 1 }
-            let release = Gate()
-            let inside = Gate()
-            let reader = try StartedThread {
-                coordinator.read {
-                    inside.open()
-                    release.wait()
-                }
-            }
-            try #require(inside.wait(), "the reader never got inside")
+            let reader = try HeldReader(in: coordinator) {}
             let writer = try StartedThread { coordinator.write { resource.value = 2 } }
             #expect(recorder.waitUntilBlocked(thread: 2), "thread 2 never waited")
-            release.open()
-            try reader.finish()
+            try reader.release()
             try writer.finish()
             return coordinator.read { resource.value }
         }
