@@ -11,7 +11,9 @@ import CShim
 ///
 /// A thread's value lives until it is replaced, removed, or the thread exits: at thread
 /// exit it is released on the exiting thread, before `pthread_join` of that thread returns.
-/// Values of threads that never exit (such as the main thread) are never released.
+/// Values of threads that never exit (such as the main thread) are never released. A
+/// thread spawned through the seam has left its controller by then, so a value whose
+/// deinitializer uses the seam does so uncontrolled.
 ///
 /// With an ``Instantiator``, the storage doubles as a per-thread cache: ``value()`` creates
 /// the calling thread's value on first use, so expensive objects (formatters, buffers) are
