@@ -73,7 +73,9 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
     /// Inside a write block of this coordinator on the same thread, `body` runs at once, as
     /// part of that block. Rethrows what `body` throws, after leaving.
     ///
-    /// - Precondition: the calling thread is not inside a read block of this coordinator.
+    /// Called inside a read block of this coordinator on the same thread, it can never run
+    /// (the write would wait for the read, the read for the write) and traps, in every
+    /// build, with a message naming the mistake.
     public func write<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -82,7 +84,7 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
         case .writing?:
             return try body()
         case .reading?:
-            preconditionFailure(
+            fatalError(
                 """
                 ReadWriteCoordinator.write(_:) called inside a read block of the same coordinator on the same \
                 thread: the write would wait for the read to end and the read for the write. Call enqueueWrite(_:) \

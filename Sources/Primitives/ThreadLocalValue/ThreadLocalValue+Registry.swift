@@ -22,26 +22,31 @@ final class ThreadLocalKeyRegistry: @unchecked Sendable {
     /// The POSIX key for `fullKey`, created (with a destructor that releases each thread's
     /// value at thread exit) when `fullKey` is new.
     ///
-    /// - Precondition: `fullKey` was not registered with a type other than `valueType`,
-    ///   and a POSIX key is left when one must be created.
+    /// Traps, in every build and with a message naming the mistake, when `fullKey` was
+    /// registered with a type other than `valueType`, or no POSIX key is left to create.
     func storageKey(for fullKey: String, valueType: Any.Type) -> pthread_key_t {
         mutex.withLock {
             if let existing = registrations[fullKey] {
-                precondition(
-                    ObjectIdentifier(existing.valueType) == ObjectIdentifier(valueType),
-                    """
-                    ThreadLocalValue: the key "\(fullKey)" already stores \(String(reflecting: existing.valueType)) \
-                    and cannot also store \(String(reflecting: valueType)); give one of them a namespace
-                    """
-                )
+                guard ObjectIdentifier(existing.valueType) == ObjectIdentifier(valueType) else {
+                    fatalError(
+                        """
+                        ThreadLocalValue: the key "\(fullKey)" already stores \(String(reflecting: existing.valueType)) \
+                        and cannot also store \(String(reflecting: valueType)); give one of them a namespace
+                        """
+                    )
+                }
                 return existing.storageKey
             }
             var storageKey = pthread_key_t()
             let error = pthread_key_create(&storageKey, releaseThreadLocalBox)
-            precondition(
-                error != EAGAIN,
-                "ThreadLocalValue: the process has no POSIX thread-specific key left for \"\(fullKey)\" (PTHREAD_KEYS_MAX); use fewer distinct keys"
-            )
+            guard error != EAGAIN else {
+                fatalError(
+                    """
+                    ThreadLocalValue: the process has no POSIX thread-specific key left for "\(fullKey)" \
+                    (PTHREAD_KEYS_MAX); use fewer distinct keys
+                    """
+                )
+            }
             check(error, "pthread_key_create")
             registrations[fullKey] = Registration(storageKey: storageKey, valueType: valueType)
             return storageKey

@@ -52,12 +52,14 @@ public struct ThreadLocalValue<Value>: Sendable {
     /// `namespace` is `nil`), creating the storage if this is the first instance with
     /// that name.
     ///
-    /// - Precondition: `key` is not empty; `namespace`, when given, is not empty; no
-    ///   instance with the same full key was created with a different `Value` type; the
-    ///   process has a POSIX key left.
+    /// Traps, in every build and with a message naming the mistake, when `key` is empty,
+    /// `namespace` is given but empty, an instance with the same full key was created with
+    /// a different `Value` type, or the process has no POSIX key left.
     public init(namespace: String? = nil, key: String, instantiator: Instantiator? = nil) {
-        precondition(!key.isEmpty, "ThreadLocalValue: the key must not be empty")
-        precondition(namespace?.isEmpty != true, "ThreadLocalValue: the namespace must not be empty; pass nil for none")
+        guard !key.isEmpty else { fatalError("ThreadLocalValue: the key must not be empty") }
+        guard namespace?.isEmpty != true else {
+            fatalError("ThreadLocalValue: the namespace must not be empty; pass nil for none")
+        }
         self.namespace = namespace
         self.key = key
         fullKey = namespace.map { "\($0).\(key)" } ?? key
