@@ -333,7 +333,7 @@ static void cshim_crash_handler(int signal_number) {
     cshim_crash_report *report = cshim_thread_crash_report;
     if (report != NULL) {
         cshim_write_all(report->prefix, strlen(report->prefix));
-        cshim_write_base64url(report->steps, 2 * atomic_load_explicit(&report->stepCount, memory_order_relaxed));
+        cshim_write_base64url(report->steps, atomic_load_explicit(&report->byteCount, memory_order_relaxed));
         cshim_write_all(report->suffix, strlen(report->suffix));
     }
     for (size_t index = 0; index < CSHIM_CRASH_SIGNAL_COUNT; index++) {
@@ -371,7 +371,7 @@ cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *su
     report->prefix = strdup(prefix);
     report->suffix = strdup(suffix);
     report->steps = steps;
-    atomic_init(&report->stepCount, 0);
+    atomic_init(&report->byteCount, 0);
     return report;
 }
 

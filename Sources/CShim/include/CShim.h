@@ -88,12 +88,12 @@ void cshim_unpark(cshim_parker *parker);
 // MARK: Crash reports
 
 /// What a crash handler prints for the execution a controlled thread belongs to: `prefix`,
-/// the schedule so far (two bytes a step, printed as unpadded base64url), then `suffix`.
+/// the schedule so far (its bytes printed as unpadded base64url), then `suffix`.
 typedef struct {
     const char *prefix;
     const char *suffix;
     const uint8_t *steps;
-    _Atomic size_t stepCount;
+    _Atomic size_t byteCount;
 } cshim_crash_report;
 
 /// Installs, once per process, handlers for SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE and
@@ -107,9 +107,9 @@ cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *su
 /// Frees a report made by `cshim_crash_report_create`.
 void cshim_crash_report_destroy(cshim_crash_report *report);
 
-/// Publishes how many steps of `report` are valid.
-static inline void cshim_crash_report_set_step_count(cshim_crash_report *report, size_t count) {
-    atomic_store_explicit(&report->stepCount, count, memory_order_relaxed);
+/// Publishes how many bytes of `report`'s schedule are valid.
+static inline void cshim_crash_report_set_byte_count(cshim_crash_report *report, size_t count) {
+    atomic_store_explicit(&report->byteCount, count, memory_order_relaxed);
 }
 
 /// Sets the crash report of the calling thread (NULL: none).
