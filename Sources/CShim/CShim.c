@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,52 @@ int cshim_set_current_thread_name(const char *name) {
 
 int cshim_get_current_thread_name(char *buffer, size_t length) {
     return pthread_getname_np(pthread_self(), buffer, length);
+}
+
+size_t cshim_thread_stack_minimum(void) {
+    return (size_t)PTHREAD_STACK_MIN;
+}
+
+size_t cshim_page_size(void) {
+    return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+int cshim_current_thread_stack_size(size_t *size) {
+#if defined(__APPLE__)
+    *size = pthread_get_stacksize_np(pthread_self());
+    return 0;
+#elif defined(__linux__)
+    pthread_attr_t attributes;
+    int error = pthread_getattr_np(pthread_self(), &attributes);
+    if (error != 0) {
+        return error;
+    }
+    error = pthread_attr_getstacksize(&attributes, size);
+    int destroyError = pthread_attr_destroy(&attributes);
+    return error != 0 ? error : destroyError;
+#else
+#error "cshim_current_thread_stack_size: unsupported platform"
+#endif
+}
+
+int cshim_current_thread_is_detached(bool *detached) {
+#if defined(__APPLE__)
+    (void)detached;
+    return ENOTSUP;
+#elif defined(__linux__)
+    pthread_attr_t attributes;
+    int error = pthread_getattr_np(pthread_self(), &attributes);
+    if (error != 0) {
+        return error;
+    }
+    int state = PTHREAD_CREATE_JOINABLE;
+    error = pthread_attr_getdetachstate(&attributes, &state);
+    int destroyError = pthread_attr_destroy(&attributes);
+    *detached = state == PTHREAD_CREATE_DETACHED;
+    return error != 0 ? error : destroyError;
+#else
+#error "cshim_current_thread_is_detached: unsupported platform"
+#endif
 }
 
 int cshim_pin_current_thread_to_cpu(int cpu) {
