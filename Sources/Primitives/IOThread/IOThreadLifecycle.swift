@@ -196,18 +196,21 @@ package struct IOThreadLifecycle: Sendable {
         }
     }
 
-    /// `join()` is called on the thread `caller`.
+    /// `join()` is called on the thread `caller`. Once the thread is reaped its handle may
+    /// be reused by a new thread, so it is compared with the caller's only before.
     package mutating func beginJoin(calledFrom caller: pthread_t) -> JoinAction {
+        guard let thread else { return .report(reaping == .detached ? .notJoinable : .notStarted) }
         switch reaping {
-        case .detached: return .report(.notJoinable)
-        case .joining: return .report(.alreadyBeingJoined)
-        case .joined: return .report(.alreadyJoined)
-        case .awaitingJoin: break
+        case .detached:
+            return .report(.notJoinable)
+        case .joined:
+            return .report(.alreadyJoined)
+        case .joining, .awaitingJoin:
+            if pthread_equal(thread.handle, caller) != 0 { return .report(.calledFromOwnThread) }
+            if reaping == .joining { return .report(.alreadyBeingJoined) }
+            reaping = .joining
+            return .join(thread)
         }
-        guard let thread else { return .report(.notStarted) }
-        if pthread_equal(thread.handle, caller) != 0 { return .report(.calledFromOwnThread) }
-        reaping = .joining
-        return .join(thread)
     }
 
     /// `pthread_join` returned: the thread is reaped. Returns how it ended.
