@@ -121,6 +121,18 @@ int cshim_current_thread_is_detached(bool *detached) {
 #endif
 }
 
+uint64_t cshim_current_thread_id(void) {
+#if defined(__APPLE__)
+    uint64_t id = 0;
+    pthread_threadid_np(NULL, &id);
+    return id;
+#elif defined(__linux__)
+    return (uint64_t)gettid();
+#else
+#error "cshim_current_thread_id: unsupported platform"
+#endif
+}
+
 int cshim_pin_current_thread_to_cpu(int cpu) {
 #if defined(__linux__)
     cpu_set_t set;

@@ -52,6 +52,11 @@ int cshim_current_thread_stack_size(size_t *size);
 /// (ENOTSUP where the platform cannot tell: Darwin).
 int cshim_current_thread_is_detached(bool *detached);
 
+/// The calling thread's system-wide thread ID (`gettid` on Linux, `pthread_threadid_np` on
+/// Darwin): unlike a `pthread_t`, not reused while the process lives (on Linux, until the
+/// kernel's ID space wraps).
+uint64_t cshim_current_thread_id(void);
+
 /// Pins the calling thread to one CPU. Returns 0, or an errno value (ENOTSUP where the
 /// platform has no affinity API).
 int cshim_pin_current_thread_to_cpu(int cpu);

@@ -13,8 +13,9 @@ private final class WeakThread {
     init(_ thread: IOThread) { self.thread = thread }
 }
 
-/// The stress scenarios, run in exit tests: a child process runs nothing but the scenario,
-/// so its process-wide thread count moves only with the scenario's threads.
+/// The stress scenarios, run in exit tests: in a child process no other test spawns
+/// threads. Each scenario still checks its own threads by their OS thread IDs, because the
+/// runtime's idle threads come and go on their own.
 enum IOThreadStress {
     /// `iterations` threads whose kill races the end of their body. Each body passes a
     /// varying number of cancellation points and then marks itself completed as its last
@@ -22,6 +23,7 @@ enum IOThreadStress {
     /// are joinable and joined, half detached and awaited through their handler.
     static func killRacesEndOfBody(iterations: Int) {
         let baseline = cshim_process_thread_count()
+        let threadIDs = AtomicBox<[UInt64]>([])
         var handlerCalls: [SeamAtomic<Int>] = []
         var instances: [WeakThread] = []
         var outcomes: [ExitKind: Int] = [:]
@@ -36,6 +38,7 @@ enum IOThreadStress {
                 completed.store(true)
             }
             thread.onExit { kind in
+                threadIDs.update { $0.append(cshim_current_thread_id()) }
                 reported.store(kind)
                 calls.add(1)
                 handled.set()
@@ -58,11 +61,20 @@ enum IOThreadStress {
         }
         #expect(handlerCalls.allSatisfy { $0.load() == 1 }, "a handler ran other than once")
         #expect(eventually { instances.allSatisfy { $0.thread == nil } }, "an IOThread was never deinitialized")
-        #expect(
-            eventually { cshim_process_thread_count() == baseline },
-            "threads: \(cshim_process_thread_count()) now, \(baseline) before"
-        )
+        #expect(threadIDs.load().count == iterations)
+        expectEnded(threadIDs.load(), baseline: baseline)
         #expect(outcomes[.finished, default: 0] > 0 && outcomes[.killed, default: 0] > 0, "the race never went both ways: \(outcomes)")
+    }
+
+    /// Expects the OS threads `threadIDs` to end, and the process to have no more threads than
+    /// `baseline` (the count may drop: the runtime's idle threads exit on their own).
+    private static func expectEnded(_ threadIDs: [UInt64], baseline: Int) {
+        #if os(Linux)
+        let running = threadIDs.filter { id in !eventually { access("/proc/self/task/\(id)", F_OK) != 0 } }
+        #expect(running.isEmpty, "\(running.count) OS threads never ended")
+        #endif
+        let count = cshim_process_thread_count()
+        #expect(count <= baseline, "threads: \(count) now, \(baseline) before")
     }
 
     #if os(Linux)
@@ -71,20 +83,24 @@ enum IOThreadStress {
     /// would keep its stack and guard page mapped.
     static func droppedJoinableThreadsAreReaped(count: Int) {
         let baseline = cshim_process_thread_count()
+        let threadIDs = AtomicBox<[UInt64]>([])
         let mappingsBefore = memoryMappingCount()
         for _ in 0..<count {
             let handled = Event()
             var instance: WeakThread?
             do {
                 let thread = IOThread(stackSize: 1 << 20, joinable: true) { _ in }
-                thread.onExit { _ in handled.set() }
+                thread.onExit { _ in
+                    threadIDs.update { $0.append(cshim_current_thread_id()) }
+                    handled.set()
+                }
                 #expect(thread.start() == .success)
                 instance = WeakThread(thread)
             }
             #expect(handled.wait())
             #expect(eventually { instance?.thread == nil })
         }
-        #expect(eventually { cshim_process_thread_count() == baseline })
+        expectEnded(threadIDs.load(), baseline: baseline)
         let growth = memoryMappingCount() - mappingsBefore
         #expect(growth < count, "\(growth) more memory mappings after \(count) threads")
     }
@@ -107,8 +123,8 @@ enum IOThreadStress {
     #endif
 }
 
-/// Reads the process-wide thread count, so its tests run one at a time (and the counting
-/// itself in a child process, where no other test runs).
+/// Reads process-wide thread state, so its tests run one at a time (and the counting itself
+/// in a child process).
 @Suite("IOThread under stress", .serialized)
 struct IOThreadStressTests {
     @Test("10,000 kills racing the end of the body: one handler call each, the right kind, nothing left behind")

@@ -362,6 +362,30 @@ struct IOThreadTests {
         #expect(OnExitRegistration.ranImmediately(.killed).description == "ran immediately (killed)")
     }
 
+    @Test("spawn, start, locks, cancel, cancellation points, exit and join reach the controller; handlers run outside the lock")
+    func operationsGoThroughTheSeam() {
+        let recorder = RecordingController()
+        let entered = Event()
+        recorder.record {
+            let thread = IOThread(joinable: true, body: sleepUntilKilled(announcing: entered))
+            thread.onExit { _ in Seam.yield() }
+            #expect(thread.start() == .success)
+            #expect(entered.wait())
+            #expect(thread.kill())
+            #expect(thread.join() == .joined(.killed))
+        }
+        let expected: Set<RecordedOperation.Kind> = [.spawn, .start, .lock, .unlock, .now, .cancel, .cancellationPoint, .exit, .join]
+        #expect(expected.isSubset(of: recorder.kinds), "missing: \(expected.subtracting(recorder.kinds))")
+        let spawned = recorder.operations.filter { $0.thread == SeamThreadID(rawValue: 1) }
+        #expect(spawned.first?.kind == .start)
+        #expect(spawned.last?.kind == .exit)
+        #expect(spawned.contains { $0.kind == .cancellationPoint })
+        let handler = spawned.firstIndex { $0.kind == .yield }
+        #expect(handler != nil)
+        let beforeHandler = spawned[..<(handler ?? 0)]
+        #expect(beforeHandler.count { $0.kind == .lock } == beforeHandler.count { $0.kind == .unlock }, "a handler ran holding a lock")
+    }
+
     @Test("start results come from the platform's errno values; an unknown one is kept (seed defect 8)")
     func startResultMapping() {
         func result(_ code: Int32) -> IOThreadStartResult {
