@@ -14,8 +14,11 @@ import CShim
 ///
 /// What a killed body owned is not released: Swift `defer` blocks and releases do not run
 /// in the frames a kill unwinds. Release resources from an `onExit` handler, and keep
-/// critical sections in ``IOThreadControl/uncancellably(_:)``. The `IOThread` itself leaks
-/// nothing: the thread holds it until its handlers have run, then lets it go.
+/// critical sections (and locks) in ``IOThreadControl/uncancellably(_:)``. In unoptimized
+/// builds this includes what the body closure captured, because Swift calls a copy of the
+/// closure from a frame the kill unwinds; optimized builds release it. So do not capture
+/// the `IOThread` in its own body. The `IOThread` itself leaks nothing in any build: the
+/// thread holds it until its handlers have run, then lets it go.
 ///
 /// A joinable thread is reaped by ``join()``, or, if never joined, detached when the
 /// `IOThread` is deinitialized; a detached one is reaped by the system.
@@ -27,6 +30,9 @@ public final class IOThread: Sendable, CustomStringConvertible {
     public let name: String
     /// The stack size in bytes, or `nil` for the platform's default (8 MiB on Linux). At least
     /// `PTHREAD_STACK_MIN` and a multiple of the page size, or ``start()`` refuses it.
+    /// The minimum is too small for Swift in practice: a thread with Linux's 16 KiB overflowed
+    /// it in the Swift runtime's first lookup of a generic type (unoptimized build, measured),
+    /// while 20 KiB ran; give Swift code 64 KiB or more.
     public let stackSize: Int?
     /// Whether the thread must be reaped with ``join()``, rather than by the system at exit.
     public let isJoinable: Bool

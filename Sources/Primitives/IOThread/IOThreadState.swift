@@ -9,7 +9,9 @@ public struct IOThreadState: OptionSet, Sendable, Hashable, CustomStringConverti
     public static let unused: IOThreadState = []
     /// ``IOThread/start()`` launched the OS thread.
     public static let started = IOThreadState(rawValue: 1 << 0)
-    /// The thread entered the body (it was not killed before).
+    /// The thread is entering or has entered the body, no kill having come first: from here
+    /// a kill cancels the thread, which ends at the body's entry or at one of its
+    /// cancellation points.
     public static let entered = IOThreadState(rawValue: 1 << 1)
     /// The body returned.
     public static let finished = IOThreadState(rawValue: 1 << 2)

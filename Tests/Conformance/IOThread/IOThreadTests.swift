@@ -327,6 +327,31 @@ struct IOThreadTests {
         }
     }
 
+    /// Swift copies a closure to call it; in unoptimized builds that copy lives in a frame
+    /// the kill unwinds without releasing it. The `IOThread` itself is released in every
+    /// build (see the stress test).
+    @Test(
+        "a killed thread releases what its body captured (optimized builds)",
+        .enabled(if: BuildConfiguration.isOptimized, "unoptimized builds keep the copy Swift makes to call a closure")
+    )
+    func killedBodyReleasesCaptures() {
+        let counter = LifetimeCounter()
+        for _ in 0..<200 {
+            let tracked = counter.make()
+            let entered = Event()
+            let thread = IOThread(joinable: true) { _ in
+                withExtendedLifetime(tracked) { entered.set() }
+                while true { Seam.sleep(for: .seconds(3600)) }
+            }
+            thread.start()
+            #expect(entered.wait())
+            #expect(thread.kill())
+            #expect(thread.join() == .joined(.killed))
+        }
+        #expect(counter.createdCount == 200)
+        #expect(counter.liveCount == 0)
+    }
+
     @Test("defaults: detached, inherited scheduling, deferred cancellation, platform stack")
     func defaults() {
         let thread = IOThread { _ in }
