@@ -26,7 +26,10 @@ final class Event: @unchecked Sendable {
     func wait(timeout: Duration = .seconds(30)) -> Bool {
         var previous: Int32 = 0
         pthread_setcancelstate(Int32(PTHREAD_CANCEL_DISABLE), &previous)
-        defer { pthread_setcancelstate(previous, &previous) }
+        defer {
+            var ignored: Int32 = 0
+            pthread_setcancelstate(previous, &ignored)
+        }
         let deadline = Seam.now().advanced(by: timeout)
         return mutex.withLock { condition.wait(on: mutex, until: { fired }, deadline: deadline) }
     }
