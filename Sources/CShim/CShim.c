@@ -83,19 +83,30 @@ size_t cshim_page_size(void) {
     return (size_t)sysconf(_SC_PAGESIZE);
 }
 
-int cshim_current_thread_stack_size(size_t *size) {
-#if defined(__APPLE__)
-    *size = pthread_get_stacksize_np(pthread_self());
-    return 0;
-#elif defined(__linux__)
+#if defined(__linux__)
+/// Reads the calling thread's stack size and detach state from `pthread_getattr_np`.
+static int cshim_current_thread_attributes(size_t *stackSize, int *detachState) {
     pthread_attr_t attributes;
     int error = pthread_getattr_np(pthread_self(), &attributes);
     if (error != 0) {
         return error;
     }
-    error = pthread_attr_getstacksize(&attributes, size);
+    error = pthread_attr_getstacksize(&attributes, stackSize);
+    if (error == 0) {
+        error = pthread_attr_getdetachstate(&attributes, detachState);
+    }
     int destroyError = pthread_attr_destroy(&attributes);
     return error != 0 ? error : destroyError;
+}
+#endif
+
+int cshim_current_thread_stack_size(size_t *size) {
+#if defined(__APPLE__)
+    *size = pthread_get_stacksize_np(pthread_self());
+    return 0;
+#elif defined(__linux__)
+    int detachState = PTHREAD_CREATE_JOINABLE;
+    return cshim_current_thread_attributes(size, &detachState);
 #else
 #error "cshim_current_thread_stack_size: unsupported platform"
 #endif
@@ -106,16 +117,11 @@ int cshim_current_thread_is_detached(bool *detached) {
     (void)detached;
     return ENOTSUP;
 #elif defined(__linux__)
-    pthread_attr_t attributes;
-    int error = pthread_getattr_np(pthread_self(), &attributes);
-    if (error != 0) {
-        return error;
-    }
-    int state = PTHREAD_CREATE_JOINABLE;
-    error = pthread_attr_getdetachstate(&attributes, &state);
-    int destroyError = pthread_attr_destroy(&attributes);
-    *detached = state == PTHREAD_CREATE_DETACHED;
-    return error != 0 ? error : destroyError;
+    size_t stackSize = 0;
+    int detachState = PTHREAD_CREATE_JOINABLE;
+    int error = cshim_current_thread_attributes(&stackSize, &detachState);
+    *detached = detachState == PTHREAD_CREATE_DETACHED;
+    return error;
 #else
 #error "cshim_current_thread_is_detached: unsupported platform"
 #endif
