@@ -9,7 +9,7 @@ extension IOThread {
             cshim_run_with_cleanup(joinCleanup, pointer, joinWait, pointer)
         }
         if let error = request.error {
-            preconditionFailure("IOThread.join: \(error) (do two threads join each other?)")
+            fatalError("IOThread.join: \(error) (do two threads join each other?)")
         }
     }
 }

@@ -93,12 +93,12 @@ struct AtomicBoxTests {
     @Test("a thread killed inside update finishes it and leaves the box unlocked")
     func killInsideUpdate() {
         let box = AtomicBox(0)
-        let inside = Event()
-        let proceed = Event()
+        let inside = Gate()
+        let proceed = Gate()
         let afterUpdate = AtomicBox(false)
         let thread = IOThread(joinable: true) { control in
             box.update { value in
-                inside.set()
+                inside.open()
                 proceed.wait()
                 control.checkCancellation()
                 value = 1
@@ -109,13 +109,13 @@ struct AtomicBoxTests {
         thread.start()
         #expect(inside.wait())
         #expect(thread.kill())
-        proceed.set()
+        proceed.open()
         #expect(thread.join() == .joined(.killed))
         let loaded = AtomicBox<Int?>(nil)
-        let unlocked = Event()
+        let unlocked = Gate()
         let reader = IOThread { _ in
             loaded.store(box.load())
-            unlocked.set()
+            unlocked.open()
         }
         reader.start()
         #expect(unlocked.wait(timeout: .seconds(10)), "the box was left locked")

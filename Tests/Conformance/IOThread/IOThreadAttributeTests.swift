@@ -80,14 +80,14 @@ struct IOThreadAttributeTests {
 
     @Test("detached or joinable is set through the attributes, at creation (seed defects 1 and 2)", arguments: [true, false])
     func detachStateApplied(joinable: Bool) {
-        let exited = Event()
+        let exited = Gate()
         let detached = AtomicBox<Bool?>(nil)
         let thread = IOThread(joinable: joinable) { _ in
             var isDetached = false
             let error = cshim_current_thread_is_detached(&isDetached)
             detached.store(error == 0 ? isDetached : nil)
         }
-        thread.onExit { _ in exited.set() }
+        thread.onExit { _ in exited.open() }
         #expect(thread.start() == .success)
         #expect(exited.wait())
         #expect(thread.join() == (joinable ? .joined(.finished) : .notJoinable))

@@ -31,7 +31,7 @@ enum IOThreadStress {
             let completed = SeamAtomic(false)
             let calls = SeamAtomic(0)
             let reported = AtomicBox<ExitKind?>(nil)
-            let handled = Event()
+            let handled = Gate()
             let checkpoints = iteration % 4
             let thread = IOThread(joinable: iteration % 2 == 0) { control in
                 for _ in 0..<checkpoints { control.checkCancellation() }
@@ -41,7 +41,7 @@ enum IOThreadStress {
                 threadIDs.update { $0.append(cshim_current_thread_id()) }
                 reported.store(kind)
                 calls.add(1)
-                handled.set()
+                handled.open()
             }
             #expect(thread.start() == .success)
             for _ in 0..<(iteration % 7) { Seam.yield() }
@@ -86,13 +86,13 @@ enum IOThreadStress {
         let threadIDs = AtomicBox<[UInt64]>([])
         let mappingsBefore = memoryMappingCount()
         for _ in 0..<count {
-            let handled = Event()
+            let handled = Gate()
             var instance: WeakThread?
             do {
                 let thread = IOThread(stackSize: 1 << 20, joinable: true) { _ in }
                 thread.onExit { _ in
                     threadIDs.update { $0.append(cshim_current_thread_id()) }
-                    handled.set()
+                    handled.open()
                 }
                 #expect(thread.start() == .success)
                 instance = WeakThread(thread)
@@ -153,9 +153,11 @@ struct IOThreadStressTests {
         let calls = (0..<registrars * perRegistrar).map { _ in SeamAtomic(0) }
         let order = AtomicBox([[Int]](repeating: [], count: registrars))
         let kinds = AtomicBox<Set<ExitKind>>([])
-        let halfway = (0..<registrars).map { _ in Event() }
+        let halfway = (0..<registrars).map { _ in Gate() }
         let thread = IOThread(joinable: true) { control in
-            for registrar in halfway { registrar.wait() }
+            control.uncancellably {
+                for registrar in halfway { registrar.wait() }
+            }
             if kind == .killed {
                 while true { control.checkCancellation() }
             }
@@ -164,7 +166,7 @@ struct IOThreadStressTests {
         let workers = try (0..<registrars).map { registrar in
             try Seam.spawnThread {
                 for index in 0..<perRegistrar {
-                    if index == perRegistrar / 2 { halfway[registrar].set() }
+                    if index == perRegistrar / 2 { halfway[registrar].open() }
                     thread.onExit { reported in
                         calls[registrar * perRegistrar + index].add(1)
                         order.update { $0[registrar].append(index) }

@@ -2,39 +2,6 @@ import CShim
 import Primitives
 import Testing
 
-/// A one-shot event that threads wait for, built on the seam's mutex and condition.
-///
-/// Waiting is not a cancellation point (cancellation is disabled meanwhile), so a body that
-/// waits here is never killed inside the wait with the event's mutex held.
-final class Event: @unchecked Sendable {
-    private let mutex = SeamMutex()
-    private let condition = SeamCondition()
-    private var fired = false
-
-    /// Sets the event and wakes every waiter.
-    func set() {
-        mutex.withLock { fired = true }
-        condition.broadcast()
-    }
-
-    /// Whether the event is set.
-    var isSet: Bool { mutex.withLock { fired } }
-
-    /// Waits until the event is set or `timeout` passes; returns whether it is set. The
-    /// timeout only keeps a broken test from hanging: tests expect the result to be `true`.
-    @discardableResult
-    func wait(timeout: Duration = .seconds(30)) -> Bool {
-        var previous: Int32 = 0
-        pthread_setcancelstate(Int32(PTHREAD_CANCEL_DISABLE), &previous)
-        defer {
-            var ignored: Int32 = 0
-            pthread_setcancelstate(previous, &ignored)
-        }
-        let deadline = Seam.now().advanced(by: timeout)
-        return mutex.withLock { condition.wait(on: mutex, until: { fired }, deadline: deadline) }
-    }
-}
-
 /// Handler calls in the order they happened, with the kind each was told.
 final class ExitLog: Sendable {
     struct Entry: Sendable, Hashable {
@@ -77,21 +44,21 @@ func eventually(attempts: Int = 200_000, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-/// A controller that passes every operation through and can hold a spawned thread at one
-/// kind of scheduling point until the test releases it: the way to make a kill land at an
-/// exact place in a thread's life.
-final class GateController: SeamPassthroughController, @unchecked Sendable {
-    enum Gate { case threadStart, cancellationPoint, join }
+/// A controller that passes every operation through and holds the first spawned thread to
+/// reach one kind of scheduling point until the test releases it: the way to make a kill
+/// land at an exact place in a thread's life.
+final class HoldingController: SeamPassthroughController, @unchecked Sendable {
+    enum Point { case threadStart, cancellationPoint, join }
 
-    private let gate: Gate
-    /// Set when a spawned thread reached the gate.
-    let arrived = Event()
-    /// Set by the test to let it go on.
-    let release = Event()
+    private let point: Point
+    /// Opened when a spawned thread reached the point.
+    let arrived = Gate()
+    /// Opened by the test to let it go on.
+    let release = Gate()
     private let used = AtomicBox(false)
 
-    init(at gate: Gate) {
-        self.gate = gate
+    init(at point: Point) {
+        self.point = point
     }
 
     /// Runs `body` on the calling thread under this controller; threads it spawns are held.
@@ -99,11 +66,18 @@ final class GateController: SeamPassthroughController, @unchecked Sendable {
         try Seam.withController(self, thread: SeamThreadID(rawValue: 0), body)
     }
 
-    private func hold(_ reached: Gate) {
-        guard reached == gate, Seam.currentThread != SeamThreadID(rawValue: 0) else { return }
+    /// Holds the calling thread if it is a spawned one reaching `reached` first. The wait is
+    /// not a cancellation point: a thread killed while held acts on the kill only after it
+    /// is released, at the real cancellation point it was about to reach.
+    private func hold(_ reached: Point) {
+        guard reached == point, Seam.currentThread != SeamThreadID(rawValue: 0) else { return }
         guard used.exchange(true) == false else { return }
-        arrived.set()
-        release.wait()
+        arrived.open()
+        var previous: Int32 = 0
+        pthread_setcancelstate(Int32(PTHREAD_CANCEL_DISABLE), &previous)
+        release.wait(timeout: .seconds(30))
+        var ignored: Int32 = 0
+        pthread_setcancelstate(previous, &ignored)
     }
 
     override func threadDidStart(_ thread: SeamThreadID) {

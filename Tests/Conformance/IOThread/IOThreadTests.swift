@@ -3,9 +3,9 @@ import Primitives
 import Testing
 
 /// A body that announces it runs and then sleeps at cancellation points until killed.
-func sleepUntilKilled(announcing entered: Event) -> IOThread.Body {
+func sleepUntilKilled(announcing entered: Gate) -> IOThread.Body {
     { _ in
-        entered.set()
+        entered.open()
         while true { Seam.sleep(for: .seconds(3600)) }
     }
 }
@@ -68,11 +68,11 @@ struct IOThreadTests {
             close(descriptors[1])
         }
         let readDescriptor = descriptors[0]
-        let reading = Event()
+        let reading = Gate()
         let readReturned = AtomicBox(false)
         let log = ExitLog()
         let thread = IOThread(name: "reader", joinable: true) { _ in
-            reading.set()
+            reading.open()
             var byte: UInt8 = 0
             _ = read(readDescriptor, &byte, 1)
             readReturned.store(true)
@@ -89,18 +89,18 @@ struct IOThreadTests {
 
     @Test("a kill between start() and the body's entry keeps the body from running (seed defect 4)")
     func killBeforeEntry() {
-        let gate = GateController(at: .threadStart)
+        let holder = HoldingController(at: .threadStart)
         let ran = AtomicBox(false)
         let log = ExitLog()
-        gate.run {
+        holder.run {
             let thread = IOThread(joinable: true) { _ in ran.store(true) }
             thread.onExit(log.handler(0))
             #expect(thread.start() == .success)
-            #expect(gate.arrived.wait())
+            #expect(holder.arrived.wait())
             #expect(thread.state == [.started])
             #expect(thread.kill())
             #expect(thread.kill() == false, "a second kill requests nothing")
-            gate.release.set()
+            holder.release.open()
             #expect(thread.join() == .joined(.killed))
             #expect(thread.state == [.started, .cancelled, .exited])
         }
@@ -110,15 +110,15 @@ struct IOThreadTests {
 
     @Test("a kill landing at the entry cancellation point keeps the body from running")
     func killAtEntryCancellationPoint() {
-        let gate = GateController(at: .cancellationPoint)
+        let holder = HoldingController(at: .cancellationPoint)
         let ran = AtomicBox(false)
-        gate.run {
+        holder.run {
             let thread = IOThread(joinable: true) { _ in ran.store(true) }
             thread.start()
-            #expect(gate.arrived.wait())
+            #expect(holder.arrived.wait())
             #expect(thread.state == [.started, .entered])
             #expect(thread.kill())
-            gate.release.set()
+            holder.release.open()
             #expect(thread.join() == .joined(.killed))
         }
         #expect(ran.load() == false)
@@ -140,7 +140,7 @@ struct IOThreadTests {
         arguments: [ExitKind.finished, .killed]
     )
     func lateHandlerRunsAtOnce(kind: ExitKind) {
-        let entered = Event()
+        let entered = Gate()
         let finishAtOnce: IOThread.Body = { _ in }
         let thread = IOThread(joinable: true, body: kind == .killed ? sleepUntilKilled(announcing: entered) : finishAtOnce)
         thread.start()
@@ -156,9 +156,9 @@ struct IOThreadTests {
 
     @Test("join reaps a thread that finished before join was called (seed defect 7)")
     func joinAfterFinish() {
-        let handled = Event()
+        let handled = Gate()
         let thread = IOThread(joinable: true) { _ in }
-        thread.onExit { _ in handled.set() }
+        thread.onExit { _ in handled.open() }
         thread.start()
         #expect(handled.wait())
         #expect(thread.join() == .joined(.finished))
@@ -170,8 +170,8 @@ struct IOThreadTests {
         #expect(IOThread(joinable: true) { _ in }.join() == .notStarted)
         let detached = IOThread { _ in }
         #expect(detached.join() == .notJoinable)
-        let exited = Event()
-        detached.onExit { _ in exited.set() }
+        let exited = Gate()
+        detached.onExit { _ in exited.open() }
         detached.start()
         #expect(exited.wait())
         #expect(detached.join() == .notJoinable)
@@ -191,17 +191,17 @@ struct IOThreadTests {
 
     @Test("a join while another thread is joining returns at once")
     func joinWhileBeingJoined() throws {
-        let gate = GateController(at: .join)
-        let finish = Event()
+        let holder = HoldingController(at: .join)
+        let finish = Gate()
         let firstResult = AtomicBox<IOThreadJoinResult?>(nil)
-        try gate.run {
+        try holder.run {
             let target = IOThread(joinable: true) { _ in finish.wait() }
             target.start()
             let joiner = try Seam.spawnThread { firstResult.store(target.join()) }.get()
-            #expect(gate.arrived.wait())
+            #expect(holder.arrived.wait())
             #expect(target.join() == .alreadyBeingJoined)
-            gate.release.set()
-            finish.set()
+            holder.release.open()
+            finish.open()
             try joiner.join()
         }
         #expect(firstResult.load() == .joined(.finished))
@@ -209,19 +209,19 @@ struct IOThreadTests {
 
     @Test("a thread killed while joining another leaves it joinable")
     func killedJoinerLeavesTargetJoinable() {
-        let gate = GateController(at: .join)
-        let finish = Event()
-        gate.run {
+        let holder = HoldingController(at: .join)
+        let finish = Gate()
+        holder.run {
             let target = IOThread(joinable: true) { _ in finish.wait() }
             let joiner = IOThread(joinable: true) { _ in target.join() }
             target.start()
             joiner.start()
-            #expect(gate.arrived.wait())
+            #expect(holder.arrived.wait())
             #expect(target.join() == .alreadyBeingJoined)
             #expect(joiner.kill())
-            gate.release.set()
+            holder.release.open()
             #expect(joiner.join() == .joined(.killed))
-            finish.set()
+            finish.open()
             #expect(target.join() == .joined(.finished))
         }
     }
@@ -250,8 +250,8 @@ struct IOThreadTests {
 
     @Test("uncancellably holds a kill off until it returns, and restores the previous setting")
     func uncancellablyDefersKill() {
-        let inside = Event()
-        let proceed = Event()
+        let inside = Gate()
+        let proceed = Gate()
         let cancelledBefore = AtomicBox<Bool?>(nil)
         let cancelledInside = AtomicBox<Bool?>(nil)
         let sectionDone = AtomicBox(false)
@@ -259,7 +259,7 @@ struct IOThreadTests {
         let thread = IOThread(joinable: true) { control in
             cancelledBefore.store(control.wasCancelled)
             control.uncancellably {
-                inside.set()
+                inside.open()
                 proceed.wait()
                 control.uncancellably { control.checkCancellation() }
                 control.checkCancellation()
@@ -272,7 +272,7 @@ struct IOThreadTests {
         thread.start()
         #expect(inside.wait())
         #expect(thread.kill())
-        proceed.set()
+        proceed.open()
         #expect(thread.join() == .joined(.killed))
         #expect(cancelledBefore.load() == false)
         #expect(cancelledInside.load() == true)
@@ -283,13 +283,13 @@ struct IOThreadTests {
     @Test("uncancellably passes a thrown error on and still restores cancellation")
     func uncancellablyRethrows() {
         struct Refusal: Error, Equatable {}
-        let entered = Event()
+        let entered = Gate()
         let caught = AtomicBox<Refusal?>(nil)
         let afterCatch = AtomicBox(false)
         let thread = IOThread(joinable: true) { control in
             do throws(Refusal) {
                 try control.uncancellably { () throws(Refusal) in
-                    entered.set()
+                    entered.open()
                     while !control.wasCancelled { Seam.yield() }
                     throw Refusal()
                 }
@@ -310,9 +310,9 @@ struct IOThreadTests {
     @Test("a body that allocates is killed cleanly, at its cancellation points (deferred by default, seed defect 9)")
     func killWhileAllocating() {
         for _ in 0..<20 {
-            let entered = Event()
+            let entered = Gate()
             let thread = IOThread(joinable: true) { control in
-                entered.set()
+                entered.open()
                 while true {
                     let words = (0..<64).map { "word \($0)" }
                     precondition(words.count == 64)
@@ -338,9 +338,9 @@ struct IOThreadTests {
         let counter = LifetimeCounter()
         for _ in 0..<200 {
             let tracked = counter.make()
-            let entered = Event()
+            let entered = Gate()
             let thread = IOThread(joinable: true) { _ in
-                withExtendedLifetime(tracked) { entered.set() }
+                withExtendedLifetime(tracked) { entered.open() }
                 while true { Seam.sleep(for: .seconds(3600)) }
             }
             thread.start()
@@ -390,7 +390,7 @@ struct IOThreadTests {
     @Test("spawn, start, locks, cancel, cancellation points, exit and join reach the controller; handlers run outside the lock")
     func operationsGoThroughTheSeam() {
         let recorder = RecordingController()
-        let entered = Event()
+        let entered = Gate()
         recorder.record {
             let thread = IOThread(joinable: true, body: sleepUntilKilled(announcing: entered))
             thread.onExit { _ in Seam.yield() }
