@@ -36,6 +36,27 @@ int cshim_set_current_thread_name(const char *name);
 /// Copies the calling thread's name into `buffer`. Returns 0 or an errno value.
 int cshim_get_current_thread_name(char *buffer, size_t length);
 
+/// `PTHREAD_STACK_MIN`: the smallest stack size `pthread_attr_setstacksize` accepts (a
+/// `sysconf` call on newer glibc, so Swift cannot import it).
+size_t cshim_thread_stack_minimum(void);
+
+/// The size of a memory page (`sysconf(_SC_PAGESIZE)`).
+size_t cshim_page_size(void);
+
+/// Stores the calling thread's stack size, as the system reports it, in `size`
+/// (`pthread_getattr_np` on Linux, `pthread_get_stacksize_np` on Darwin). Returns 0 or an
+/// errno value.
+int cshim_current_thread_stack_size(size_t *size);
+
+/// Stores whether the calling thread is detached in `detached`. Returns 0, or an errno value
+/// (ENOTSUP where the platform cannot tell: Darwin).
+int cshim_current_thread_is_detached(bool *detached);
+
+/// The calling thread's system-wide thread ID (`gettid` on Linux, `pthread_threadid_np` on
+/// Darwin): unlike a `pthread_t`, not reused while the process lives (on Linux, until the
+/// kernel's ID space wraps).
+uint64_t cshim_current_thread_id(void);
+
 /// Pins the calling thread to one CPU. Returns 0, or an errno value (ENOTSUP where the
 /// platform has no affinity API).
 int cshim_pin_current_thread_to_cpu(int cpu);
