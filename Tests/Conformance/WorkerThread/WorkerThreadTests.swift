@@ -149,6 +149,9 @@ struct WorkerThreadTests {
         #expect(try worker.sync { "answer: \(6 * 7)" } == "answer: 42")
         #expect(throws: Failure(code: 7)) { try worker.sync { throw Failure(code: 7) } }
         #expect(try worker.sync { 1 } == 1, "a throwing body leaves the worker running")
+        let handedOver = try worker.sync { NonSendableBox(value: 5) }
+        handedOver.value += 1
+        #expect(handedOver.value == 6, "a result that is not Sendable is handed over (sending)")
         worker.stop()
     }
 
@@ -217,4 +220,10 @@ struct WorkerThreadTests {
         #expect(expected.isSubset(of: recorder.kinds), "missing: \(expected.subtracting(recorder.kinds))")
         #expect(recorder.operations.contains { $0.thread == .firstSpawned && $0.kind == .wait })
     }
+}
+
+/// A result type that is not `Sendable`, which `sync` hands over with `sending`.
+final class NonSendableBox {
+    var value: Int
+    init(value: Int) { self.value = value }
 }
