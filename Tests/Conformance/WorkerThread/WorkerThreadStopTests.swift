@@ -8,16 +8,26 @@ struct WorkerThreadStopTests {
         recorder.operations.contains { $0.kind == .exit && $0.thread == .firstSpawned }
     }
 
-    @Test("stop() runs the queued work, then returns only once the thread exited and was joined")
-    func stopDrainsAndJoins() throws {
+    /// Runs `body` under a new recorder, with a started worker whose first item waits for
+    /// `gate`, so that the work `body` submits stays queued until the gate opens.
+    private static func withBlockedWorker(
+        _ body: (_ worker: WorkerThread, _ gate: Gate, _ recorder: RecordingController) throws -> Void
+    ) throws {
         let recorder = RecordingController()
-        let lifetimes = LifetimeCounter()
-        let ran = LockedList<Int>()
         let gate = Gate()
         try recorder.record { () throws in
             let worker = WorkerThread()
             try worker.start()
             try worker.submit { gate.wait() }
+            try body(worker, gate, recorder)
+        }
+    }
+
+    @Test("stop() runs the queued work, then returns only once the thread exited and was joined")
+    func stopDrainsAndJoins() throws {
+        let lifetimes = LifetimeCounter()
+        let ran = LockedList<Int>()
+        try Self.withBlockedWorker { worker, gate, recorder in
             for index in 0..<50 {
                 let tracked = lifetimes.make()
                 try worker.submit { withExtendedLifetime(tracked) { ran.append(index) } }
@@ -40,13 +50,8 @@ struct WorkerThreadStopTests {
 
     @Test("stop() is idempotent, and concurrent stop() calls all return once the thread was joined")
     func concurrentStops() throws {
-        let recorder = RecordingController()
         let sawExit = LockedList<Bool>()
-        let gate = Gate()
-        try recorder.record { () throws in
-            let worker = WorkerThread()
-            try worker.start()
-            try worker.submit { gate.wait() }
+        try Self.withBlockedWorker { worker, gate, recorder in
             let stoppers = try (0..<4).map { _ in
                 try Seam.spawnThread {
                     worker.stop()
@@ -58,22 +63,17 @@ struct WorkerThreadStopTests {
             for stopper in stoppers { try stopper.join() }
             worker.stop()
             sawExit.append(Self.workerExited(recorder))
+            let joinsOfTheWorker = recorder.operations.filter { $0.kind == .join && $0.thread != .testBody }
+            #expect(joinsOfTheWorker.count == 1, "exactly one stopper joined the worker")
         }
         #expect(sawExit.snapshot == Array(repeating: true, count: 5))
-        #expect(recorder.operations.filter { $0.kind == .join && $0.thread != SeamThreadID(rawValue: 0) }.count == 1,
-                "exactly one stopper joined the worker")
     }
 
     @Test("stop() from the worker's own work returns at once; the queue drains and a later stop() joins")
     func stopFromTheWorker() throws {
-        let recorder = RecordingController()
         let events = LockedList<String>()
-        let gate = Gate()
-        try recorder.record { () throws in
-            let worker = WorkerThread()
-            try worker.start()
+        try Self.withBlockedWorker { worker, gate, recorder in
             try worker.submit {
-                gate.wait()
                 worker.stop()
                 events.append("stop returned")
                 do {
@@ -90,19 +90,26 @@ struct WorkerThreadStopTests {
         #expect(events.snapshot == ["stop returned", "then refused: true", "queued 0", "queued 1", "queued 2"])
     }
 
+    /// Starts a worker, lets `submitting` queue work on it, and drops the only reference
+    /// outside that work. Returns what observes whether the worker was deinitialized.
+    private static func startAndRelease(
+        after submitting: (WorkerThread) throws -> Void
+    ) throws -> () -> WorkerThread? {
+        let worker = WorkerThread()
+        try worker.start()
+        try submitting(worker)
+        return { [weak worker] in worker }
+    }
+
     @Test("releasing a running worker stops it: its queue drains and its thread is joined")
     func deinitStops() throws {
         let recorder = RecordingController()
         let ran = LockedList<Int>()
-        weak var released: WorkerThread?
         try recorder.record { () throws in
-            try {
-                let worker = WorkerThread()
-                released = worker
-                try worker.start()
+            let released = try Self.startAndRelease { worker in
                 for index in 0..<20 { try worker.submit { ran.append(index) } }
-            }()
-            #expect(released == nil)
+            }
+            #expect(released() == nil)
             #expect(ran.snapshot == Array(0..<20))
             #expect(Self.workerExited(recorder))
             #expect(recorder.kinds.contains(.join))
@@ -114,22 +121,20 @@ struct WorkerThreadStopTests {
         let recorder = RecordingController()
         let ran = LockedList<String>()
         let gate = Gate()
-        weak var released: WorkerThread?
-        try recorder.record { () throws in
-            try {
-                let worker = WorkerThread()
-                released = worker
-                try worker.start()
+        let released = try recorder.record { () throws in
+            let released = try Self.startAndRelease { worker in
                 try worker.submit { [worker] in
                     gate.wait()
                     ran.append("last holder \(worker.isCurrent)")
                 }
                 try worker.submit { ran.append("queued after") }
-            }()
+            }
+            #expect(released() != nil, "the first item holds the worker")
             gate.open()
+            return released
         }
         #expect(eventually { Self.workerExited(recorder) })
-        #expect(released == nil)
+        #expect(released() == nil)
         #expect(ran.snapshot == ["last holder true", "queued after"])
         #expect(!recorder.kinds.contains(.join), "nobody is left to join the thread: it detached itself")
     }
