@@ -727,6 +727,11 @@ final class Execution: SeamController, @unchecked Sendable {
                 break
             }
         }
+        if let asyncServices, asyncServices.hasOutstandingTasks {
+            waits.append(
+                "tasks are suspended: one waiting for work outside the harness (Task {}, Task.detached, MainActor, Dispatch) is an escape"
+            )
+        }
         if threads[0].isFinished {
             return .threadsStillRunning(waits: waits)
         }

@@ -1,41 +1,6 @@
 import Primitives
 import Synchronization
 
-/// A one-shot gate that threads wait on until it is opened.
-final class Gate: @unchecked Sendable {
-    private let mutex = SeamMutex()
-    private let condition = SeamCondition()
-    private var isOpen = false
-
-    func open() {
-        mutex.withLock { isOpen = true }
-        condition.broadcast()
-    }
-
-    func wait() {
-        mutex.withLock { condition.wait(on: mutex, until: { isOpen }) }
-    }
-
-    /// Waits at most `timeout`; returns whether the gate opened. For tests whose failure
-    /// would otherwise be a hang.
-    func wait(timeout: Duration) -> Bool {
-        let deadline = Seam.now().advanced(by: timeout)
-        return mutex.withLock { condition.wait(on: mutex, until: { isOpen }, deadline: deadline) }
-    }
-}
-
-/// Yields until `condition` holds or `timeout` passes; returns whether it held. For waiting
-/// on a state that has no condition to wait on, where a broken primitive would never reach
-/// it (the timeout only turns that hang into a failure).
-func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = Seam.now().advanced(by: timeout)
-    while !condition() {
-        guard Seam.now() < deadline else { return false }
-        Seam.yield()
-    }
-    return true
-}
-
 /// A list that several threads append to.
 final class LockedList<Element: Sendable>: @unchecked Sendable {
     private let mutex = SeamMutex()
