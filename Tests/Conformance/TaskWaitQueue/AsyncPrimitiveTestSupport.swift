@@ -1,29 +1,41 @@
+import Dispatch
 @testable import Primitives
 import Synchronization
 import Testing
 
-/// A task executor that only queues jobs; ``runUntilIdle()`` runs them on the calling thread.
-/// Tasks that prefer it run wholly on that thread, so their seam operations reach the
-/// thread's controller (a `RecordingController`, say): the async counterpart of
-/// `RecordingController.record`. Its own queue bypasses the seam on purpose, so it records
-/// nothing itself.
+/// A task executor that only queues jobs; ``runUntilIdle()`` and ``run(until:)`` run them on
+/// the calling thread. Tasks that prefer it run wholly on that thread, so their seam
+/// operations reach the thread's controller (a `RecordingController`, say): the async
+/// counterpart of `RecordingController.record`. Its own queue bypasses the seam on purpose,
+/// so it records nothing itself.
 final class QueueingTaskExecutor: TaskExecutor, @unchecked Sendable {
     private let jobs = Mutex<[UnownedJob]>([])
+    /// Counts queued jobs, so that ``run(until:)`` can block until one arrives (from a
+    /// Dispatch thread completing I/O, say).
+    private let queued = DispatchSemaphore(value: 0)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         jobs.withLock { $0.append(job) }
+        queued.signal()
     }
 
-    /// Runs queued jobs, oldest first, until none is left; returns how many ran.
-    @discardableResult
-    func runUntilIdle() -> Int {
-        var ran = 0
-        while let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-            job.runSynchronously(on: asUnownedTaskExecutor())
-            ran += 1
+    /// Runs queued jobs, oldest first, until none is left.
+    func runUntilIdle() {
+        while queued.wait(timeout: .now()) == .success { runOldestJob() }
+    }
+
+    /// Runs jobs as they arrive, blocking while none is queued, until `isFinished` holds.
+    func run(until isFinished: () -> Bool) {
+        while !isFinished() {
+            queued.wait()
+            runOldestJob()
         }
-        return ran
+    }
+
+    private func runOldestJob() {
+        let job = jobs.withLock { $0.removeFirst() }
+        job.runSynchronously(on: asUnownedTaskExecutor())
     }
 }
 
