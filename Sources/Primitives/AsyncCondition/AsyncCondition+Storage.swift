@@ -6,10 +6,13 @@ extension AsyncCondition {
         /// Guarded by `mutex`.
         private var state = StateMachine()
 
+        /// Whether the signal has been sent.
         var isSignalled: Bool { mutex.withLock { state.isSignalled } }
 
+        /// Tasks waiting for the signal.
         var waiterCount: Int { mutex.withLock { state.waiterCount } }
 
+        /// Returns once signalled; throws `CancellationError` if the task is cancelled first.
         func wait(isolation: isolated (any Actor)?) async throws {
             guard case .suspend(let id) = mutex.withLock({ state.wait() }) else { return }
             try await TaskWaitQueue.suspend(
@@ -19,6 +22,7 @@ extension AsyncCondition {
             )
         }
 
+        /// Sends the signal and resumes the waiters it releases, after unlocking.
         func signal() {
             for resumption in mutex.withLock({ state.signal() }) {
                 resumption.perform()
@@ -40,6 +44,7 @@ extension AsyncCondition {
             case suspend(TaskWaitQueue.WaiterID)
         }
 
+        /// Whether the signal has been sent; never reset.
         private(set) var isSignalled = false
         private var waiters = TaskWaitQueue()
 

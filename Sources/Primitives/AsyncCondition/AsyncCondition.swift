@@ -21,6 +21,7 @@
 /// If the signal is never sent (for instance, every copy of the ``AsyncSignal`` is dropped),
 /// waiting tasks wait until they are cancelled.
 public struct AsyncCondition: Sendable {
+    /// The event, shared with the paired signal.
     let storage: Storage
 
     /// Creates an unsignalled event: the condition to wait on and the signal that releases
@@ -58,6 +59,7 @@ public struct AsyncCondition: Sendable {
 /// Copies of a signal share the event; any of them may send it, from any thread or task,
 /// synchronously (signalling never suspends or blocks beyond a short lock).
 public struct AsyncSignal: Sendable {
+    /// The event, shared with the paired condition.
     let storage: AsyncCondition.Storage
 
     /// Sends the signal: releases every task waiting on the condition now, oldest first, and

@@ -21,7 +21,7 @@ import Musl
 ///
 /// Every operation awaits its completion, so no operation is pending when the channel is
 /// closed. The descriptor is closed by the channel's cleanup handler, which then releases
-/// ``descriptorClosed``; closing happens at ``close()`` or, failing that, at `deinit`.
+/// ``descriptorClosed``; closing happens at ``requestClose()`` or, failing that, at `deinit`.
 final class FileChannel: Sendable {
     /// The largest piece one DispatchIO operation reads or writes: reads and writes check
     /// for cancellation between pieces, and a write copies one piece at a time.
@@ -86,6 +86,8 @@ final class FileChannel: Sendable {
         }
     }
 
+    /// Closes the channel if nobody did, without waiting: the cleanup handler closes the
+    /// descriptor moments later, on the channel's queue.
     deinit {
         if !closeRequested.load() { io.close() }
     }

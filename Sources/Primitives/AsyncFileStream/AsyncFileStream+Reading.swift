@@ -57,8 +57,11 @@ extension AsyncFileStream where Mode == ReadMode {
 /// ``AsyncFileStreamError/readFailed(path:errno:)`` if reading fails and
 /// `CancellationError` if its task is cancelled (checked before each read).
 public struct AsyncFileChunks: AsyncSequence, Sendable {
+    /// A chunk of the file's bytes.
     public typealias Element = Data
 
+    /// The open file, shared by the sequence and its iterators; closed when the last of
+    /// them is destroyed.
     let channel: FileChannel
 
     /// The size of every chunk but the last.
@@ -79,6 +82,7 @@ public struct AsyncFileChunks: AsyncSequence, Sendable {
     public struct AsyncIterator: AsyncIteratorProtocol {
         let channel: FileChannel
         let chunkSize: Int
+        /// Set by a chunk shorter than `chunkSize`: the file ended, so no read is issued again.
         var reachedEnd = false
 
         /// Reads and returns the next chunk, or returns `nil` at the end of the file.

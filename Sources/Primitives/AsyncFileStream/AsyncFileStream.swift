@@ -47,8 +47,11 @@ public enum WriteMode: AsyncFileStreamMode {}
 /// **Errors.** Opening throws ``AsyncFileStreamError`` (typed); reads and writes throw
 /// ``AsyncFileStreamError`` or `CancellationError`.
 public struct AsyncFileStream<Mode: AsyncFileStreamMode>: ~Copyable, Sendable {
+    /// The open file. The stream is its only owner until ``close()`` or
+    /// ``chunks(ofSize:)`` consumes the stream; destroying the channel closes the file.
     let channel: FileChannel
 
+    /// Opens the file at `url` for `access`.
     init(url: URL, access: FileChannel.Access) throws(AsyncFileStreamError) {
         channel = try FileChannel(url: url, access: access)
     }

@@ -27,6 +27,8 @@ public enum AsyncFileStreamError: Error, Sendable, Hashable, CustomStringConvert
     /// written earlier may not have reached the file.
     case closeFailed(path: String, errno: Int32)
 
+    /// What went wrong, naming the path (or URL) and, where there is one, the system's
+    /// words for the error number.
     public var description: String {
         switch self {
         case .notFileURL(let url):

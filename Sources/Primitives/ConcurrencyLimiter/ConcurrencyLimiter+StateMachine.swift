@@ -25,6 +25,7 @@ extension ConcurrencyLimiter {
         /// Tasks queued for a slot.
         var waitingCount: Int { waiters.count }
 
+        /// An idle limiter with `limit` slots.
         init(limit: Int) {
             self.limit = limit
         }

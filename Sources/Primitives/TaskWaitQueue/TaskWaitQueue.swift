@@ -5,7 +5,9 @@ typealias TaskWaitContinuation = CheckedContinuation<Void, any Error>
 /// A continuation to resume, and what to resume it with: what a primitive's state machine
 /// hands back so that the resume happens after its lock is released.
 struct TaskWaitResumption {
+    /// The suspended waiter.
     let continuation: TaskWaitContinuation
+    /// Success when granted, `CancellationError` when cancelled.
     let result: Result<Void, any Error>
 
     /// Resumes the continuation through the runtime seam. Call it with no lock held.
