@@ -59,6 +59,10 @@ extension ConcurrencyLimiter {
         mutating func exit() -> TaskWaitResumption? {
             defer { checkInvariants() }
             precondition(inFlight > 0, "ConcurrencyLimiter: a slot was released that was never taken")
+            if waiters.isEmpty {
+                inFlight -= 1
+                return nil
+            }
             switch waiters.grantOldest() {
             case .noWaiter:
                 inFlight -= 1

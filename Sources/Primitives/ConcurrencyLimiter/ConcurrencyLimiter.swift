@@ -72,15 +72,17 @@ public final class ConcurrencyLimiter: @unchecked Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async throws -> Result {
-        try await enter(isolation: isolation)
+        if Task.isCancelled { throw CancellationError() }
+        if case .suspend(let id) = mutex.withLock({ state.enter() }) {
+            try await waitForSlot(as: id, isolation: isolation)
+        }
         defer { exit() }
         return try await body()
     }
 
-    /// Returns holding a slot, or throws `CancellationError` holding none.
-    private func enter(isolation: isolated (any Actor)?) async throws {
-        if Task.isCancelled { throw CancellationError() }
-        guard case .suspend(let id) = mutex.withLock({ state.enter() }) else { return }
+    /// Suspends the queued task `id` until it is granted a slot (returns holding it) or
+    /// cancelled first (throws `CancellationError` holding none).
+    private func waitForSlot(as id: TaskWaitQueue.WaiterID, isolation: isolated (any Actor)?) async throws {
         try await TaskWaitQueue.suspend(
             isolation: isolation,
             register: { continuation in mutex.withLock { state.suspended(id, continuation) } },
