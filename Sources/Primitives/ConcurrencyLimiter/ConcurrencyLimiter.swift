@@ -28,6 +28,11 @@
 /// deinitialized only when no task waits on it and no body runs; nothing is ever admitted
 /// without a slot because the limiter went away.
 ///
+/// **Limits.** A body that calls ``run(isolation:_:)`` on its own limiter needs a second
+/// slot: once every slot is held by such bodies they wait forever, as with a non-recursive
+/// lock. Waiting tasks are admitted in arrival order whatever their priority, and the limiter
+/// does not escalate the priority of the tasks holding slots.
+///
 /// **Cost.** Admission with a slot free is one lock, a counter increment and one unlock, with
 /// no allocation and no suspension. Only a task that must wait suspends, and its wait costs
 /// one table entry and a continuation. Shared state is touched only through the runtime

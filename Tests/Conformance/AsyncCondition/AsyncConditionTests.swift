@@ -31,6 +31,26 @@ struct AsyncConditionTests {
         #expect(condition.waiterCount == 0)
     }
 
+    /// The waiter's jobs run only when the test says so, so it has certainly suspended (its
+    /// continuation registered) before the signal.
+    @Test("a signal sent after the waiter suspended resumes it")
+    func signalAfterSuspension() async throws {
+        let (condition, signal) = AsyncCondition.makeCondition()
+        let executor = QueueingTaskExecutor()
+        let released = SeamAtomic(false)
+        let waiter = Task(executorPreference: executor) {
+            try await condition.wait()
+            released.store(true)
+        }
+        executor.runUntilIdle()
+        #expect(condition.waiterCount == 1)
+        #expect(!released.load())
+        signal.signal()
+        executor.runUntilIdle()
+        #expect(released.load())
+        try await waiter.value
+    }
+
     @Test("one signal releases every waiter, current and future; a second signal does nothing")
     func signalIsABroadcastAndIdempotent() async throws {
         let (condition, signal) = AsyncCondition.makeCondition()

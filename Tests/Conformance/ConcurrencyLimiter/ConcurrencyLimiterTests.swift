@@ -132,6 +132,31 @@ struct ConcurrencyLimiterTests {
         #expect(try await limiter.run { limiter.inFlightCount } == 1)
     }
 
+    /// The tasks' jobs run only when the test says so, so the waiter has certainly suspended
+    /// before it is cancelled, and the holder certainly runs when the waiter is cancelled.
+    @Test("a suspended waiter that is cancelled is resumed with CancellationError and its slot stays with the holder")
+    func cancelSuspendedWaiter() async throws {
+        let limiter = ConcurrencyLimiter(concurrency: 1)
+        let executor = QueueingTaskExecutor()
+        let (release, releaseHolder) = AsyncCondition.makeCondition()
+        let holder = Task(executorPreference: executor) { try await limiter.run { try await release.wait() } }
+        let ran = SeamAtomic(false)
+        let waiter = Task(executorPreference: executor) { try await limiter.run { ran.store(true) } }
+        executor.runUntilIdle()
+        #expect(limiter.inFlightCount == 1)
+        #expect(limiter.waitingCount == 1)
+        waiter.cancel()
+        #expect(limiter.waitingCount == 0)
+        executor.runUntilIdle()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(limiter.inFlightCount == 1)
+        releaseHolder.signal()
+        executor.runUntilIdle()
+        try await holder.value
+        #expect(limiter.inFlightCount == 0)
+        #expect(!ran.load())
+    }
+
     @Test("a task cancelled before it calls run never runs its body, even with a slot free")
     func cancelledBeforeEntry() async {
         let limiter = ConcurrencyLimiter(concurrency: 2)
