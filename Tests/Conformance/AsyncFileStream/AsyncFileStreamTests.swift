@@ -112,7 +112,7 @@ struct AsyncFileStreamTests {
     /// least 48 MiB, which shows the measurement would catch a sequence that buffered the file.
     @Test(
         "reading in chunks keeps memory bounded, where reading whole does not",
-        .enabled(if: FileTestSupport.canMeasureResidentSize, "needs /proc/self/statm"),
+        .enabled(if: FileTestSupport.canMeasureResidentSize, "needs /proc/self/statm, and no address sanitizer"),
         .timeLimit(.minutes(1))
     )
     func chunkedReadingKeepsMemoryBounded() async throws {
