@@ -51,9 +51,10 @@ extension AsyncFileStream where Mode == ReadMode {
 /// sequence ends at the end of the file and never yields an empty chunk. Nothing is read
 /// ahead or buffered between chunks.
 ///
-/// The sequence reads from one open file, so it is single-pass: all its iterators take
-/// chunks from the same position onwards, each chunk going to one of them. It closes the
-/// file when the sequence and all its iterators have been destroyed. An iterator throws
+/// The sequence reads from one open file, so it is single-pass: a second iteration continues
+/// where the first stopped. Iterate it from one task at a time; iterations running at once
+/// would split the bytes between them in no defined way. The sequence closes the file when
+/// it and all its iterators have been destroyed. An iterator throws
 /// ``AsyncFileStreamError/readFailed(path:errno:)`` if reading fails and
 /// `CancellationError` if its task is cancelled (checked before each read).
 public struct AsyncFileChunks: AsyncSequence, Sendable {
