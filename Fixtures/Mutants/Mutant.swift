@@ -3,7 +3,7 @@ import Harness
 /// A deliberately broken primitive and the scenario that exposes it: the harness must
 /// find the failure within `budget` schedules of `strategy`.
 public struct Mutant: Sendable, CustomStringConvertible {
-    /// The defect's number in `shared/seeds/README.md`.
+    /// The defect's number in `shared/seeds/README.md`; 0 for defects the seeds do not list.
     public let defect: Int
     /// What is broken.
     public let summary: String
@@ -15,9 +15,9 @@ public struct Mutant: Sendable, CustomStringConvertible {
     public let scenario: @Sendable (Scenario) -> Void
 
     /// The scenario's name, for tokens.
-    public var name: String { "mutant \(defect)" }
+    public var name: String { "mutant \(defect): \(summary)" }
 
-    public var description: String { "defect \(defect): \(summary)" }
+    public var description: String { defect == 0 ? summary : "defect \(defect): \(summary)" }
 
     /// Every mutant the release gate runs.
     public static let all: [Mutant] = [
@@ -62,6 +62,27 @@ public struct Mutant: Sendable, CustomStringConvertible {
             strategy: .random,
             budget: 2_000,
             scenario: WorkerScenarios.stopDrainsWork { SeedWorkerThread() }
+        ),
+        Mutant(
+            defect: 12,
+            summary: "a task cancelled while waiting runs its body without a slot and returns one",
+            strategy: .random,
+            budget: 500,
+            scenario: AsyncScenarios.limiterBoundUnderCancellation { SeedConcurrencyLimiter(.cancelledWaiterRuns, concurrency: 2) }
+        ),
+        Mutant(
+            defect: 13,
+            summary: "letting go of the limiter releases its waiters without slots",
+            strategy: .random,
+            budget: 100,
+            scenario: AsyncScenarios.limiterReleasedWhileWaiting { SeedConcurrencyLimiter(.releaseAdmitsWaiters, concurrency: 1) }
+        ),
+        Mutant(
+            defect: 0,
+            summary: "a limiter that loses a wake-up when one task waits",
+            strategy: .random,
+            budget: 300,
+            scenario: AsyncScenarios.limiterIsFIFO { SeedConcurrencyLimiter(.lostWakeup, concurrency: 1) }
         ),
         Mutant(
             defect: 15,

@@ -357,9 +357,30 @@ final class Execution: SeamController, @unchecked Sendable {
                     aborting = true
                     exitForAbort(me)
                 }
-                if perform(me) { return me }
+                if perform(me) {
+                    stepAsideForUrgentThread(me, location)
+                    return me
+                }
                 running = nil
             }
+        }
+    }
+
+    /// When `me`'s operation unblocked a thread in a non-preemptible region, that thread
+    /// runs at once: it holds a runtime lock that `me` may need before its next
+    /// scheduling point.
+    private func stepAsideForUrgentThread(_ me: Int, _ location: SeamLocation) {
+        guard threads[me].nonPreemptibleDepth == 0, let urgent = urgentCandidate() else { return }
+        threads[me].state = .ready(.handoff, location)
+        switchTo(urgent, from: me)
+        _ = perform(me)
+    }
+
+    /// The first thread in a non-preemptible region that can run.
+    private func urgentCandidate() -> Int? {
+        threads.indices.first { index in
+            guard threads[index].nonPreemptibleDepth > 0, case .ready(let operation, _) = threads[index].state else { return false }
+            return isEnabled(operation, for: index)
         }
     }
 
@@ -422,9 +443,11 @@ final class Execution: SeamController, @unchecked Sendable {
                     break
                 }
             }
-            if let running, threads[running].nonPreemptibleDepth > 0,
-               candidates.contains(Candidate(thread: running, isSpuriousWake: false)) {
-                return .run(running)
+            // A thread in a non-preemptible region (running code under a runtime lock) runs
+            // whenever it can: one that blocked there lets the thread it waits for run only
+            // to that thread's next scheduling point.
+            if let urgent = urgentCandidate() {
+                return .run(urgent)
             }
             if candidates.isEmpty {
                 if advanceClock() { continue }
@@ -571,7 +594,7 @@ final class Execution: SeamController, @unchecked Sendable {
             if case .waiting = threads[target].state, threads[target].cancellable {
                 wake(target, result: .signalled, kind: nil)
             }
-        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume:
+        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff:
             break
         }
         if failure != nil {
@@ -692,7 +715,7 @@ final class Execution: SeamController, @unchecked Sendable {
             "T\(threads.count)"
         case .sleep(let deadline):
             "until +\(Double(deadline > clock ? deadline - clock : 0) / 1_000_000) ms"
-        case .start, .cancellationPoint, .yield, .resume:
+        case .start, .cancellationPoint, .yield, .resume, .handoff:
             nil
         }
     }

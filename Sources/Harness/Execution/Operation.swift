@@ -13,6 +13,8 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
     case chooseJob
     /// A job was enqueued on the scenario's task executor.
     case enqueueJob
+    /// The thread stepped aside for one in a non-preemptible region that it unblocked.
+    case handoff
 
     public var description: String {
         switch self {
@@ -39,6 +41,7 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
         case .advanceClock: "advance-clock"
         case .chooseJob: "run-job"
         case .enqueueJob: "enqueue-job"
+        case .handoff: "hand-off"
         }
     }
 }
@@ -61,6 +64,8 @@ enum PendingOperation {
     case yield
     case sleep(until: UInt64)
     case resume
+    /// Resuming after stepping aside for a thread in a non-preemptible region.
+    case handoff
 
     var kind: OperationKind {
         switch self {
@@ -82,6 +87,7 @@ enum PendingOperation {
         case .yield: .yield
         case .sleep: .sleep
         case .resume: .resume
+        case .handoff: .handoff
         }
     }
 
@@ -93,7 +99,7 @@ enum PendingOperation {
             object
         case .wait(let condition, _, _):
             condition
-        case .start, .spawn, .join, .cancel, .cancellationPoint, .yield, .sleep, .resume:
+        case .start, .spawn, .join, .cancel, .cancellationPoint, .yield, .sleep, .resume, .handoff:
             nil
         }
     }

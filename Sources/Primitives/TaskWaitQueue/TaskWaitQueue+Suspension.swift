@@ -7,6 +7,8 @@ extension TaskWaitQueue {
     /// most once, on whatever thread cancels the task, possibly before `register`: it takes
     /// the lock and calls ``cancel(_:)``. Resumptions are performed here, outside the lock.
     /// The task never hops executors: both the wait and the resume stay in `isolation`.
+    /// `cancel` runs under the runtime's lock on the cancelled task, so it runs without
+    /// preemption (``Seam/withoutPreemption(_:)``).
     static func suspend(
         isolation: isolated (any Actor)?,
         register: (TaskWaitContinuation) -> TaskWaitResumption?,
@@ -18,7 +20,7 @@ extension TaskWaitQueue {
                     register(continuation)?.perform()
                 }
             },
-            onCancel: { cancel()?.perform() },
+            onCancel: { Seam.withoutPreemption { cancel()?.perform() } },
             isolation: isolation
         )
     }

@@ -1,0 +1,42 @@
+import Fixtures
+import Harness
+import Testing
+
+@Suite("Fuzz: ConcurrencyLimiter")
+struct ConcurrencyLimiterFuzz {
+    @Test("never more than N in flight; cancellation at any point neither breaks the bound nor leaks a slot", arguments: FuzzMatrix.cases)
+    func boundUnderCancellation(strategy: Strategy, seed: UInt64) {
+        Harness.explore(FuzzMatrix.name("limiter bound", strategy, seed), options: FuzzMatrix.options(strategy, seed),
+                        AsyncScenarios.limiterBoundUnderCancellation { LiveConcurrencyLimiter(concurrency: 2) })
+    }
+
+    @Test("admission is first in, first out", arguments: FuzzMatrix.cases)
+    func fifo(strategy: Strategy, seed: UInt64) {
+        Harness.explore(FuzzMatrix.name("limiter fifo", strategy, seed), options: FuzzMatrix.options(strategy, seed),
+                        AsyncScenarios.limiterIsFIFO { LiveConcurrencyLimiter(concurrency: 1) })
+    }
+
+    @Test("waiters never run without a slot when the owner lets go", arguments: FuzzMatrix.cases)
+    func ownerReleased(strategy: Strategy, seed: UInt64) {
+        Harness.explore(FuzzMatrix.name("limiter released", strategy, seed), options: FuzzMatrix.options(strategy, seed),
+                        AsyncScenarios.limiterReleasedWhileWaiting { LiveConcurrencyLimiter(concurrency: 1) })
+    }
+}
+
+@Suite("Fuzz: AsyncCondition")
+struct AsyncConditionFuzz {
+    @Test("no lost wake-up under any order of signal, wait and cancel", arguments: FuzzMatrix.cases)
+    func noLostWakeup(strategy: Strategy, seed: UInt64) {
+        Harness.explore(FuzzMatrix.name("condition wake-ups", strategy, seed), options: FuzzMatrix.options(strategy, seed),
+                        AsyncScenarios.conditionReleasesEveryWaiter)
+    }
+}
+
+@Suite("Fuzz: timeouts on virtual time")
+struct VirtualTimeFuzz {
+    @Test("a timed entry times out after exactly its timeout", arguments: FuzzMatrix.cases)
+    func timeout(strategy: Strategy, seed: UInt64) {
+        Harness.explore(FuzzMatrix.name("virtual timeout", strategy, seed), options: FuzzMatrix.options(strategy, seed),
+                        AsyncScenarios.timeoutOnVirtualTime)
+    }
+}
