@@ -37,7 +37,8 @@ struct EncodedStep: Hashable, Sendable, CustomStringConvertible {
 /// version, a hash of the scenario's name, the strategy and seed that found it (for the
 /// reader; replay does not need them), the execution's number in its campaign, and the
 /// schedule in unpadded base64url: two bytes a step (thread, operation), three for a
-/// choice among jobs.
+/// choice among jobs, the bytes coded with ``StepCompression`` (marked by a leading `z`)
+/// when that is shorter.
 public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     /// The version of the text form this type reads and writes.
     public static let formatVersion = 1
@@ -86,8 +87,12 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         guard let execution = Int(fields[4]), execution >= 0 else {
             throw .malformed("the execution field '\(fields[4])' is not a whole number")
         }
-        guard let bytes = Self.decodeBase64URL(fields[5]) else {
+        let compressed = fields[5].hasPrefix("z")
+        guard let coded = Self.decodeBase64URL(compressed ? fields[5].dropFirst() : fields[5]) else {
             throw .malformed("the steps field is not base64url")
+        }
+        guard let bytes = compressed ? StepCompression.decompress(coded) : coded else {
+            throw .malformed("the compressed steps field is corrupt")
         }
         var steps: [EncodedStep] = []
         var index = 0
@@ -114,10 +119,8 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let bytes = steps.flatMap(\.bytes)
-        let encoded = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let compressed = StepCompression.compress(bytes)
+        let encoded = compressed.count < bytes.count ? "z" + Self.encodeBase64URL(compressed) : Self.encodeBase64URL(bytes)
         let scenario = String(scenarioHash, radix: 16)
         return "H\(Self.formatVersion).\(scenario).\(strategy).\(String(seed, radix: 16)).\(execution).\(encoded)"
     }
@@ -132,6 +135,13 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
             hash &*= 0x0100_0193
         }
         return hash
+    }
+
+    private static func encodeBase64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 
     private static func decodeBase64URL(_ text: Substring) -> [UInt8]? {

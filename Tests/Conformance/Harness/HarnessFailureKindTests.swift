@@ -15,11 +15,16 @@ struct HarnessFailureKindTests {
 
     @Test("an endless loop exceeds the step bound")
     func stepBound() throws {
-        let failure = try failure("spin", ExplorationOptions(schedules: 1, maxSteps: 500)) { _ in
+        let spin: @Sendable (Scenario) -> Void = { _ in
             let flag = SeamAtomic(false)
             while !flag.load() { Seam.yield() }
         }
+        let failure = try failure("spin", ExplorationOptions(schedules: 1, maxSteps: 500), spin)
         #expect(failure.reason == .stepBoundExceeded(500))
+        #expect(failure.token.description.count < 200, "a spinning schedule's token is \(failure.token.description.count) characters")
+        let token = try ReplayToken(parsing: failure.token.description)
+        let replayed = try Harness.run("spin", options: ExplorationOptions(maxSteps: 500, replay: token), spin)
+        #expect(replayed.failure?.trace == failure.trace)
     }
 
     @Test("an error thrown by a thread fails the execution and names the thread")
@@ -161,6 +166,7 @@ struct ReplayTokenTests {
             ("H1.0.random.0.-1.AAAA", "execution field '-1'"),
             ("H1.0.random.0.0.!!!", "not base64url"),
             ("H1.0.random.0.0.AP8", "unknown operation code 255"),
+            ("H1.0.random.0.0.zAwE", "compressed steps field is corrupt"),
         ]
     )
     func malformed(text: String, expected: String) {
