@@ -31,6 +31,7 @@ struct Explorer {
         var executed = 0
         var exhausted = false
         var failure: HarnessFailure?
+        var lastSchedule: ReplayToken?
         let body = self.body
         for index in 0..<budget {
             let executionIndex = options.replay?.execution ?? index
@@ -53,9 +54,10 @@ struct Explorer {
                 execution.closeServices()
             }
             executed += 1
+            let steps = execution.trace.map(EncodedStep.init)
+            let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
+            lastSchedule = token
             if let reason = execution.failure {
-                let steps = execution.trace.map(EncodedStep.init)
-                let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
                 failure = HarnessFailure(scenario: scenario, reason: reason, token: token, trace: execution.trace)
                 break
             }
@@ -82,6 +84,7 @@ struct Explorer {
             schedulesRun: executed,
             exhausted: exhausted,
             failure: failure,
+            lastSchedule: lastSchedule,
             elapsed: ContinuousClock.now - start
         )
     }
@@ -101,6 +104,9 @@ public struct ExplorationReport: Sendable {
     public let exhausted: Bool
     /// The first failure, if any; exploration stops there.
     public let failure: HarnessFailure?
+    /// The token of the last schedule run, failed or not: a passing schedule worth keeping
+    /// as a regression can be replayed with it.
+    public let lastSchedule: ReplayToken?
     /// The wall time the exploration took.
     public let elapsed: Duration
 

@@ -1,0 +1,34 @@
+import Fixtures
+import Foundation
+import Harness
+import Testing
+
+@Suite("Regression corpus: kept schedules replay as recorded")
+struct RegressionCorpusTests {
+    @Test("every kept schedule replays to its expectation", arguments: try RegressionCorpus.load())
+    func replay(entry: RegressionCorpus.Entry) throws {
+        let body = try #require(RegressionCorpus.scenarios[entry.scenario])
+        let report = try Harness.run(entry.scenario, options: ExplorationOptions(replay: entry.token), body)
+        switch entry.expectation {
+        case .fails:
+            let failure = try #require(report.failure, "\(entry) no longer fails")
+            if case .replayDiverged = failure.reason {
+                Issue.record("\(entry) no longer follows its schedule: \(failure.reason)")
+            }
+        case .passes:
+            #expect(report.failure == nil, "\(entry) fails: \(String(describing: report.failure?.reason))")
+        }
+    }
+
+    @Test("a corpus line that cannot be read is named")
+    func malformed() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(UInt64.random(in: 0 ... .max)).txt")
+        try "# kept schedules\nfails no-such-scenario H1.0.random.0.0.AAAA\n".write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect {
+            _ = try RegressionCorpus.load(from: url)
+        } throws: { error in
+            "\(error)" == "Tokens/regressions.txt, line 2: no scenario is named 'no-such-scenario'"
+        }
+    }
+}
