@@ -12,8 +12,14 @@ let package = Package(
         .target(name: "CShim"),
         .target(name: "Primitives", dependencies: ["CShim"]),
         .target(name: "Harness", dependencies: ["Primitives", "CShim"]),
-        .testTarget(name: "Conformance", dependencies: ["Primitives", "Harness", "CShim"]),
-        .testTarget(name: "Fuzz", dependencies: ["Primitives", "Harness"]),
+        .target(
+            name: "Fixtures",
+            dependencies: ["Primitives", "Harness", "CShim"],
+            path: "Fixtures",
+            exclude: ["Tokens"]
+        ),
+        .testTarget(name: "Conformance", dependencies: ["Primitives", "Harness", "Fixtures", "CShim"]),
+        .testTarget(name: "Fuzz", dependencies: ["Primitives", "Harness", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

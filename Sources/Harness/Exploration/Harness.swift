@@ -22,6 +22,8 @@ public enum Harness {
     /// the call site, with the schedule drawn as lanes, the replay command, and the full
     /// trace as an attachment. The environment may override `options` (see
     /// ``ExplorationOptions/applyingEnvironment(_:)``); an invalid setting is an issue too.
+    /// A token in `HARNESS_REPLAY` replays the one scenario it was recorded for: others
+    /// are skipped with a warning, so one filter can cover a parameterized test.
     @discardableResult
     public static func explore(
         _ name: String? = nil,
@@ -35,6 +37,11 @@ public enum Harness {
             configured = try options.applyingEnvironment()
         } catch {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            return nil
+        }
+        if options.replay == nil, let token = configured.replay, !token.fits(scenario: scenario) {
+            let note = "skipped '\(scenario)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
+            Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
             return nil
         }
         let report: ExplorationReport

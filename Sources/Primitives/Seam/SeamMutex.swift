@@ -112,5 +112,5 @@ public final class SeamMutex: @unchecked Sendable {
 /// Traps with a message naming `operation` when a pthread call returned an error.
 @usableFromInline
 func check(_ error: Int32, _ operation: StaticString, file: StaticString = #fileID, line: UInt = #line) {
-    precondition(error == 0, "\(operation) failed with error \(error)", file: file, line: line)
+    if error != 0 { fatalError("\(operation) failed with error \(error)", file: file, line: line) }
 }

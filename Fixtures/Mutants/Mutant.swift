@@ -1,0 +1,46 @@
+import Harness
+
+/// A deliberately broken primitive and the scenario that exposes it: the harness must
+/// find the failure within `budget` schedules of `strategy`.
+public struct Mutant: Sendable, CustomStringConvertible {
+    /// The defect's number in `shared/seeds/README.md`.
+    public let defect: Int
+    /// What is broken.
+    public let summary: String
+    /// The strategy the gate explores with.
+    public let strategy: Strategy
+    /// The schedules the gate allows.
+    public let budget: Int
+    /// The scenario that runs the mutant.
+    public let scenario: @Sendable (Scenario) -> Void
+
+    /// The scenario's name, for tokens.
+    public var name: String { "mutant \(defect)" }
+
+    public var description: String { "defect \(defect): \(summary)" }
+
+    /// Every mutant the release gate runs.
+    public static let all: [Mutant] = [
+        Mutant(
+            defect: 10,
+            summary: "AtomicBox.update is a load then a store",
+            strategy: .random,
+            budget: 300,
+            scenario: AtomicBoxScenarios.noLostUpdates { SeedAtomicBox(0) }
+        ),
+        Mutant(
+            defect: 11,
+            summary: "a worker's stop() waits without a predicate and returns early",
+            strategy: .random,
+            budget: 2_000,
+            scenario: WorkerScenarios.stopDrainsWork { SeedWorkerThread() }
+        ),
+        Mutant(
+            defect: 15,
+            summary: "nested reads wait behind a queued write",
+            strategy: .pct(depth: 2),
+            budget: 300,
+            scenario: ReadWriteScenarios.nestedReads { SeedReadWriteCoordinator() }
+        ),
+    ]
+}

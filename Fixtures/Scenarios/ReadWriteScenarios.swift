@@ -1,0 +1,116 @@
+import Harness
+import Primitives
+
+/// What the read/write scenarios need of a coordinator: synchronous reads and writes.
+public protocol ReadWriteCoordinating: Sendable {
+    /// Runs `body` alongside other reads, never alongside a write.
+    func read<Result>(_ body: () -> Result) -> Result
+    /// Runs `body` alone.
+    func write<Result>(_ body: () -> Result) -> Result
+}
+
+/// The real ``ReadWriteCoordinator`` as the scenarios see it.
+public struct LiveReadWriteCoordinator: ReadWriteCoordinating {
+    /// The coordinator under test; `enqueueWrite` is reached through it.
+    public let base = ReadWriteCoordinator()
+
+    /// A fresh coordinator.
+    public init() {}
+
+    public func read<Result>(_ body: () -> Result) -> Result { base.read(body) }
+
+    public func write<Result>(_ body: () -> Result) -> Result { base.write(body) }
+}
+
+extension SeedReadWriteCoordinator: ReadWriteCoordinating {}
+
+/// Scenarios for read/write coordination.
+public enum ReadWriteScenarios {
+    /// Shared state of the scenarios: who is inside, and the data.
+    final class Shared: @unchecked Sendable {
+        var readers = 0
+        var writers = 0
+        var log: [Int] = []
+    }
+
+    /// Readers never overlap a writer, writers never overlap each other, and a read that
+    /// starts after a write finished sees it.
+    public static func exclusion<Coordinator: ReadWriteCoordinating>(
+        _ coordinator: @escaping @Sendable () -> Coordinator
+    ) -> @Sendable (Scenario) -> Void {
+        { scenario in
+            let coordinator = coordinator()
+            let shared = Shared()
+            for writer in 1...2 {
+                scenario.spawn {
+                    coordinator.write {
+                        shared.writers += 1
+                        Harness.check(shared.readers == 0 && shared.writers == 1, "a write overlaps \(shared.readers) readers and \(shared.writers - 1) writers")
+                        Seam.yield()
+                        shared.log.append(writer)
+                        shared.writers -= 1
+                    }
+                    let seen = coordinator.read { shared.log }
+                    Harness.check(seen.contains(writer), "a read after write \(writer) does not see it: \(seen)")
+                }
+            }
+            for _ in 1...2 {
+                scenario.spawn {
+                    coordinator.read {
+                        shared.readers += 1
+                        Harness.check(shared.writers == 0, "a read overlaps a write")
+                        Seam.yield()
+                        shared.readers -= 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Seed defect 15: a read nested in a write, and a read nested in a read while another
+    /// thread waits to write, must not deadlock.
+    public static func nestedReads<Coordinator: ReadWriteCoordinating>(
+        _ coordinator: @escaping @Sendable () -> Coordinator
+    ) -> @Sendable (Scenario) -> Void {
+        { scenario in
+            let coordinator = coordinator()
+            let shared = Shared()
+            scenario.spawn {
+                coordinator.read {
+                    Seam.yield()
+                    coordinator.read { _ = shared.log }
+                }
+            }
+            scenario.spawn {
+                coordinator.write {
+                    shared.log.append(1)
+                    let seen = coordinator.read { shared.log }
+                    Harness.check(seen == [1], "a read inside a write does not see it")
+                }
+            }
+        }
+    }
+}
+
+extension ReadWriteScenarios {
+    /// Writes enqueued by one thread apply in submission order, and that thread's next
+    /// read sees all of them, whatever another thread reads and writes meanwhile.
+    @Sendable public static func enqueuedWritesInOrder(_ scenario: Scenario) {
+        let coordinator = ReadWriteCoordinator()
+        let shared = Shared()
+        scenario.spawn {
+            for value in 1...3 {
+                coordinator.enqueueWrite { shared.log.append(value) }
+            }
+            let seen = coordinator.read { shared.log.filter { $0 < 10 } }
+            Harness.check(seen == [1, 2, 3], "enqueued writes seen as \(seen)")
+        }
+        scenario.spawn {
+            _ = coordinator.read { shared.log.count }
+            coordinator.enqueueWrite { shared.log.append(10) }
+        }
+        scenario.joinAll()
+        let final = coordinator.read { shared.log }
+        Harness.check(final.sorted() == [1, 2, 3, 10], "writes lost or repeated: \(final)")
+    }
+}

@@ -1,0 +1,51 @@
+extension ReadWriteCoordinator {
+    /// How the calling thread is inside a coordinator.
+    enum Role {
+        /// In a read block (its own `read(_:)`).
+        case reading
+        /// In a write block: its own `write(_:)`, or an enqueued block it runs.
+        case writing
+    }
+
+    /// The coordinators the calling thread is inside, innermost last: what makes a nested
+    /// `read` run at once instead of queueing behind a write that waits for the very
+    /// thread asking. One thread is inside a given coordinator at most once (nested calls
+    /// run as part of the enclosing block and add no entry).
+    final class ThreadSections {
+        /// Used by one thread only, and never while a `run` body holds an access to it.
+        @exclusivity(unchecked) private var entries: [(coordinator: ObjectIdentifier, role: Role)] = []
+
+        /// The calling thread's sections, created on its first use of any coordinator and
+        /// released when it exits.
+        @available(*, noasync, message: "a task may resume on another thread")
+        static var current: ThreadSections {
+            // The instantiator never returns nil, so neither does value().
+            threadSections.value()!
+        }
+
+        /// How the thread is inside `coordinator`, or `nil` when it is not.
+        func role(in coordinator: ReadWriteCoordinator) -> Role? {
+            let identifier = ObjectIdentifier(coordinator)
+            return entries.last { $0.coordinator == identifier }?.role
+        }
+
+        /// Runs `body` with the thread recorded as inside `coordinator` in `role`.
+        func run<Result, Failure: Error>(
+            as role: Role,
+            in coordinator: ReadWriteCoordinator,
+            _ body: () throws(Failure) -> Result
+        ) throws(Failure) -> Result {
+            entries.append((ObjectIdentifier(coordinator), role))
+            defer { entries.removeLast() }
+            return try body()
+        }
+    }
+}
+
+/// One storage slot for every coordinator: a thread is inside few coordinators at a time,
+/// and a key per coordinator would exhaust the process's POSIX keys.
+private let threadSections = ThreadLocalValue<ReadWriteCoordinator.ThreadSections>(
+    namespace: "Primitives.ReadWriteCoordinator",
+    key: "threadSections",
+    instantiator: { ReadWriteCoordinator.ThreadSections() }
+)

@@ -1,0 +1,25 @@
+import Harness
+
+/// The strategies and seeds every fuzz suite runs over. The budget of each exploration is
+/// `schedules` unless `HARNESS_SCHEDULES` says otherwise; `HARNESS_STRATEGY` and
+/// `HARNESS_SEED` narrow a campaign to one strategy or seed.
+enum FuzzMatrix {
+    static let strategies: [Strategy] = [.random, .pct(depth: 3), .exhaustive(preemptionBound: 2)]
+    static let seeds: [UInt64] = [1, 2]
+    static let schedules = 150
+
+    /// Every strategy with every seed.
+    static var cases: [(Strategy, UInt64)] {
+        strategies.flatMap { strategy in seeds.map { (strategy, $0) } }
+    }
+
+    static func options(_ strategy: Strategy, _ seed: UInt64) -> ExplorationOptions {
+        ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed)
+    }
+
+    /// A scenario name that tells the cases of a parameterized test apart, so a replay
+    /// token fits exactly one.
+    static func name(_ scenario: String, _ strategy: Strategy, _ seed: UInt64) -> String {
+        "\(scenario) [\(strategy), seed \(seed)]"
+    }
+}
