@@ -2,9 +2,16 @@
 public enum Catalog {
     /// The seam's production path against raw pthreads.
     public static let seam = SeamWorkloads.comparisons
+    /// `CriticalSection` and `ReadWriteCoordinator` against pthread locks, Foundation and
+    /// Dispatch.
+    public static let locks = LockWorkloads.comparisons
+    /// `ThreadLocalValue` against POSIX thread-specific storage and Foundation.
+    public static let threadLocals = ThreadLocalWorkloads.comparisons
 
     /// The groups: a title and its comparisons.
     public static let groups: [(title: String, comparisons: [Comparison])] = [
-        ("Seam", seam),
+        ("Seam (production path, no controller)", seam),
+        ("CriticalSection and ReadWriteCoordinator (uncontended)", locks),
+        ("ThreadLocalValue", threadLocals),
     ]
 }
