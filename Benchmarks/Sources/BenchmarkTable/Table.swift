@@ -27,13 +27,20 @@ struct Table {
         let target = result.comparison.target
         add(Row(
             benchmark: result.comparison.subject.name,
-            cost: result.subjectCost.formattedCost,
+            cost: Self.cost(result.subjectCost, of: result.comparison.subject),
             baseline: result.comparison.baseline.name,
-            baselineCost: result.baselineCost.formattedCost,
+            baselineCost: Self.cost(result.baselineCost, of: result.comparison.baseline),
             ratio: "\(result.ratio.formatted2)×",
             target: "\(target)",
             result: Self.verdict(target.isMet(byRatio: result.ratio))
         ))
+    }
+
+    /// A cost per operation, with the throughput it means when the workload moves bytes.
+    static func cost(_ cost: Duration, of workload: Workload) -> String {
+        guard let bytes = workload.bytesPerOperation else { return cost.formattedCost }
+        let megabytesPerSecond = Double(bytes) / cost.nanoseconds * 1e9 / 1e6
+        return "\(cost.formattedCost) (\(megabytesPerSecond.grouped) MB/s)"
     }
 
     static func verdict(_ met: Bool?) -> String {

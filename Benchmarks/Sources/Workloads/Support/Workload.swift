@@ -6,19 +6,23 @@
 public struct Workload: Sendable {
     /// What is measured, as the table prints it.
     public let name: String
+    /// The bytes one operation moves, for workloads measured as throughput.
+    public let bytesPerOperation: Int?
     /// Performs `operations` operations and returns the time they took.
     public let measure: @Sendable (_ operations: Int) async -> Duration
 
     /// A workload whose operations are synchronous.
-    init(_ name: String, measure: @escaping @Sendable (_ operations: Int) -> Duration) {
+    init(_ name: String, bytesPerOperation: Int? = nil, measure: @escaping @Sendable (_ operations: Int) -> Duration) {
         self.name = name
+        self.bytesPerOperation = bytesPerOperation
         self.measure = { operations in measure(operations) }
     }
 
     /// A workload whose operations suspend.
-    init(_ name: String, measureAsync: @escaping @Sendable (_ operations: Int) async -> Duration) {
+    init(_ name: String, bytesPerOperation: Int? = nil, measure: @escaping @Sendable (_ operations: Int) async -> Duration) {
         self.name = name
-        self.measure = measureAsync
+        self.bytesPerOperation = bytesPerOperation
+        self.measure = measure
     }
 }
 
@@ -92,6 +96,28 @@ func timed(_ body: () async throws -> Void) async rethrows -> Duration {
     let start = clock.now
     try await body()
     return clock.now - start
+}
+
+/// Runs `body`, which throws only if its task is cancelled (no benchmark task is) or its
+/// primitive failed, and traps naming the error if it throws.
+@inline(__always)
+func uncancelled<Result>(_ body: () async throws -> Result) async -> Result {
+    do {
+        return try await body()
+    } catch {
+        preconditionFailure("a benchmark task was cancelled or its primitive failed: \(error)")
+    }
+}
+
+/// Runs `body`, whose errors would mean that a benchmark's own file vanished or the disk
+/// filled up, and traps naming the error if it throws.
+@inline(__always)
+func mustSucceed<Result>(_ body: () throws -> Result) -> Result {
+    do {
+        return try body()
+    } catch {
+        preconditionFailure("a benchmark's file operation failed: \(error)")
+    }
 }
 
 /// Keeps the optimizer from removing the computation of `value`.
