@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,70 @@ int cshim_set_current_thread_name(const char *name) {
 
 int cshim_get_current_thread_name(char *buffer, size_t length) {
     return pthread_getname_np(pthread_self(), buffer, length);
+}
+
+size_t cshim_thread_stack_minimum(void) {
+    return (size_t)PTHREAD_STACK_MIN;
+}
+
+size_t cshim_page_size(void) {
+    return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+#if defined(__linux__)
+/// Reads the calling thread's stack size and detach state from `pthread_getattr_np`.
+static int cshim_current_thread_attributes(size_t *stackSize, int *detachState) {
+    pthread_attr_t attributes;
+    int error = pthread_getattr_np(pthread_self(), &attributes);
+    if (error != 0) {
+        return error;
+    }
+    error = pthread_attr_getstacksize(&attributes, stackSize);
+    if (error == 0) {
+        error = pthread_attr_getdetachstate(&attributes, detachState);
+    }
+    int destroyError = pthread_attr_destroy(&attributes);
+    return error != 0 ? error : destroyError;
+}
+#endif
+
+int cshim_current_thread_stack_size(size_t *size) {
+#if defined(__APPLE__)
+    *size = pthread_get_stacksize_np(pthread_self());
+    return 0;
+#elif defined(__linux__)
+    int detachState = PTHREAD_CREATE_JOINABLE;
+    return cshim_current_thread_attributes(size, &detachState);
+#else
+#error "cshim_current_thread_stack_size: unsupported platform"
+#endif
+}
+
+int cshim_current_thread_is_detached(bool *detached) {
+#if defined(__APPLE__)
+    (void)detached;
+    return ENOTSUP;
+#elif defined(__linux__)
+    size_t stackSize = 0;
+    int detachState = PTHREAD_CREATE_JOINABLE;
+    int error = cshim_current_thread_attributes(&stackSize, &detachState);
+    *detached = detachState == PTHREAD_CREATE_DETACHED;
+    return error;
+#else
+#error "cshim_current_thread_is_detached: unsupported platform"
+#endif
+}
+
+uint64_t cshim_current_thread_id(void) {
+#if defined(__APPLE__)
+    uint64_t id = 0;
+    pthread_threadid_np(NULL, &id);
+    return id;
+#elif defined(__linux__)
+    return (uint64_t)gettid();
+#else
+#error "cshim_current_thread_id: unsupported platform"
+#endif
 }
 
 int cshim_pin_current_thread_to_cpu(int cpu) {
@@ -333,7 +398,7 @@ static void cshim_crash_handler(int signal_number) {
     cshim_crash_report *report = cshim_thread_crash_report;
     if (report != NULL) {
         cshim_write_all(report->prefix, strlen(report->prefix));
-        cshim_write_base64url(report->steps, 2 * atomic_load_explicit(&report->stepCount, memory_order_relaxed));
+        cshim_write_base64url(report->steps, atomic_load_explicit(&report->byteCount, memory_order_relaxed));
         cshim_write_all(report->suffix, strlen(report->suffix));
     }
     for (size_t index = 0; index < CSHIM_CRASH_SIGNAL_COUNT; index++) {
@@ -371,7 +436,7 @@ cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *su
     report->prefix = strdup(prefix);
     report->suffix = strdup(suffix);
     report->steps = steps;
-    atomic_init(&report->stepCount, 0);
+    atomic_init(&report->byteCount, 0);
     return report;
 }
 

@@ -36,6 +36,27 @@ int cshim_set_current_thread_name(const char *name);
 /// Copies the calling thread's name into `buffer`. Returns 0 or an errno value.
 int cshim_get_current_thread_name(char *buffer, size_t length);
 
+/// `PTHREAD_STACK_MIN`: the smallest stack size `pthread_attr_setstacksize` accepts (a
+/// `sysconf` call on newer glibc, so Swift cannot import it).
+size_t cshim_thread_stack_minimum(void);
+
+/// The size of a memory page (`sysconf(_SC_PAGESIZE)`).
+size_t cshim_page_size(void);
+
+/// Stores the calling thread's stack size, as the system reports it, in `size`
+/// (`pthread_getattr_np` on Linux, `pthread_get_stacksize_np` on Darwin). Returns 0 or an
+/// errno value.
+int cshim_current_thread_stack_size(size_t *size);
+
+/// Stores whether the calling thread is detached in `detached`. Returns 0, or an errno value
+/// (ENOTSUP where the platform cannot tell: Darwin).
+int cshim_current_thread_is_detached(bool *detached);
+
+/// The calling thread's system-wide thread ID (`gettid` on Linux, `pthread_threadid_np` on
+/// Darwin): unlike a `pthread_t`, not reused while the process lives (on Linux, until the
+/// kernel's ID space wraps).
+uint64_t cshim_current_thread_id(void);
+
 /// Pins the calling thread to one CPU. Returns 0, or an errno value (ENOTSUP where the
 /// platform has no affinity API).
 int cshim_pin_current_thread_to_cpu(int cpu);
@@ -88,12 +109,12 @@ void cshim_unpark(cshim_parker *parker);
 // MARK: Crash reports
 
 /// What a crash handler prints for the execution a controlled thread belongs to: `prefix`,
-/// the schedule so far (two bytes a step, printed as unpadded base64url), then `suffix`.
+/// the schedule so far (its bytes printed as unpadded base64url), then `suffix`.
 typedef struct {
     const char *prefix;
     const char *suffix;
     const uint8_t *steps;
-    _Atomic size_t stepCount;
+    _Atomic size_t byteCount;
 } cshim_crash_report;
 
 /// Installs, once per process, handlers for SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE and
@@ -107,9 +128,9 @@ cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *su
 /// Frees a report made by `cshim_crash_report_create`.
 void cshim_crash_report_destroy(cshim_crash_report *report);
 
-/// Publishes how many steps of `report` are valid.
-static inline void cshim_crash_report_set_step_count(cshim_crash_report *report, size_t count) {
-    atomic_store_explicit(&report->stepCount, count, memory_order_relaxed);
+/// Publishes how many bytes of `report`'s schedule are valid.
+static inline void cshim_crash_report_set_byte_count(cshim_crash_report *report, size_t count) {
+    atomic_store_explicit(&report->byteCount, count, memory_order_relaxed);
 }
 
 /// Sets the crash report of the calling thread (NULL: none).

@@ -18,6 +18,8 @@ final class Execution: SeamController, @unchecked Sendable {
         /// The CPU every thread of the execution is pinned to, so that a handoff wakes a
         /// thread on the same CPU (about 6 µs on Linux, against 70 µs across CPUs).
         var cpu: Int32? = nil
+        /// Lane threads that run the scenario's task jobs.
+        var executorLanes = 2
     }
 
     private enum Decision {
@@ -30,6 +32,8 @@ final class Execution: SeamController, @unchecked Sendable {
     private var strategy: any SchedulingStrategy
     private let crashReport: UnsafeMutablePointer<cshim_crash_report>
     private let stepBytes: UnsafeMutablePointer<UInt8>
+    private let stepByteCapacity: Int
+    private var stepByteCount = 0
     private let replay: [EncodedStep]?
     private let parkers: UnsafeMutablePointer<cshim_parker>
     private var driverParker: UnsafeMutablePointer<cshim_parker> { parkers + limits.maxThreads }
@@ -45,6 +49,8 @@ final class Execution: SeamController, @unchecked Sendable {
     private var tryLockResult = false
     private var lastSpawned = 0
     private let progress = Atomic<Int>(0)
+    private let foreignJob = Atomic<Bool>(false)
+    private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
     private let done = Atomic<Bool>(false)
 
@@ -61,7 +67,8 @@ final class Execution: SeamController, @unchecked Sendable {
         self.limits = limits
         parkers = .allocate(capacity: limits.maxThreads + 1)
         parkers.initialize(repeating: cshim_parker(), count: limits.maxThreads + 1)
-        stepBytes = .allocate(capacity: 2 * (limits.maxSteps + 2 * limits.maxThreads + 16))
+        stepByteCapacity = 3 * (limits.maxSteps + 2 * limits.maxThreads + 16)
+        stepBytes = .allocate(capacity: stepByteCapacity)
         guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, stepBytes) else {
             preconditionFailure("the harness ran out of memory creating an execution")
         }
@@ -225,6 +232,72 @@ final class Execution: SeamController, @unchecked Sendable {
         point(.resume, location)
     }
 
+    func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
+        services().addTimer(at: deadline, wake)
+    }
+
+    // MARK: Tasks
+
+    /// The execution's task executor and timers, started on first use by the calling
+    /// (controlled) thread.
+    func services() -> AsyncServices {
+        if let asyncServices { return asyncServices }
+        let services = AsyncServices(execution: self)
+        asyncServices = services
+        services.start(lanes: limits.executorLanes)
+        return services
+    }
+
+    /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends.
+    func closeServices() {
+        asyncServices?.close()
+    }
+
+    /// Picks which of `count` queued jobs the calling lane runs: a decision of the
+    /// strategy, recorded in the trace (and in tokens) when there is a choice.
+    func chooseJob(among count: Int) -> Int {
+        guard count > 1 else { return 0 }
+        return withCancellationDisabled { _ in
+            let me = currentThread()
+            if aborting { return 0 }
+            let index: Int
+            if let replay {
+                let step = trace.count
+                guard step < replay.count, replay[step].kind == .chooseJob, let choice = replay[step].choice, choice < count else {
+                    failure = .replayDiverged(step: step, detail: "the code chose among \(count) queued jobs; the token has \(step < replay.count ? "\(replay[step])" : "no more steps")")
+                    aborting = true
+                    exitForAbort(me)
+                }
+                index = choice
+            } else {
+                let options = (0..<count).map { Candidate(thread: Self.jobCandidateBase + $0, isSpuriousWake: false) }
+                index = strategy.choose(among: options, running: nil, step: trace.count)
+            }
+            record(me, .chooseJob, target: "job \(index + 1) of \(count)", choice: index, location: nil)
+            return index
+        }
+    }
+
+    /// Job choices reach strategies as candidates numbered from here, clear of threads.
+    private static let jobCandidateBase = 1_000
+
+    /// A job was enqueued from a thread this execution does not control: it escaped the
+    /// harness (`Task {}`, `Task.detached`, `MainActor`, a foreign thread). Safe to call
+    /// from any thread; the execution fails at its next decision.
+    func noteForeignJob() {
+        foreignJob.store(true, ordering: .releasing)
+    }
+
+    /// Fails the execution from inside a task's job, without ending the lane thread
+    /// mid-job: the failure takes effect at the next decision.
+    func fail(fromTask message: String) {
+        withCancellationDisabled { _ in
+            if failure == nil {
+                failure = .invariant(message: message, thread: currentThread(), file: "?", line: 0)
+            }
+        }
+    }
+
     // MARK: Failing from a thread
 
     /// Records `failure` on behalf of the running thread and ends the thread; the other
@@ -310,6 +383,11 @@ final class Execution: SeamController, @unchecked Sendable {
     /// clock, spurious wake-ups) on the way.
     private func decide(running: Int?) -> Decision {
         while true {
+            if foreignJob.load(ordering: .acquiring), failure == nil {
+                failure = .nondeterminism(
+                    "a job was enqueued from a thread the harness does not control: an escape through Task {}, Task.detached, MainActor or a foreign thread"
+                )
+            }
             if failure != nil { return .failed }
             var candidates: [Candidate] = []
             var spurious: [Candidate] = []
@@ -543,11 +621,11 @@ final class Execution: SeamController, @unchecked Sendable {
 
     // MARK: Describing
 
-    private func record(_ thread: Int?, _ kind: OperationKind, target: String?, location: SeamLocation?) {
-        let step = TraceStep(thread: thread, kind: kind, target: target, location: location)
+    private func record(_ thread: Int?, _ kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) {
+        let step = TraceStep(thread: thread, kind: kind, target: target, choice: choice, location: location)
         if let replay, failure == nil {
             let index = trace.count
-            let encoded = EncodedStep(thread: thread, kind: kind)
+            let encoded = EncodedStep(step)
             if index >= replay.count {
                 failure = .replayDiverged(step: index, detail: "the execution goes on past the token's last step (\(replay.count) steps)")
             } else if replay[index] != encoded {
@@ -557,12 +635,14 @@ final class Execution: SeamController, @unchecked Sendable {
                 )
             }
         }
-        let index = trace.count
         trace.append(step)
-        if index < limits.maxSteps + 2 * limits.maxThreads + 16 {
-            stepBytes[2 * index] = thread.map { UInt8(truncatingIfNeeded: $0) } ?? 0xFF
-            stepBytes[2 * index + 1] = kind.rawValue
-            cshim_crash_report_set_step_count(crashReport, index + 1)
+        let bytes = EncodedStep(step).bytes
+        if stepByteCount + bytes.count <= stepByteCapacity {
+            for byte in bytes {
+                stepBytes[stepByteCount] = byte
+                stepByteCount += 1
+            }
+            cshim_crash_report_set_byte_count(crashReport, stepByteCount)
         }
         progress.add(1, ordering: .relaxed)
     }

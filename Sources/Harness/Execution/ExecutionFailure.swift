@@ -15,6 +15,8 @@ public enum ExecutionFailure: Sendable, Hashable, CustomStringConvertible {
     case stalled(thread: Int, seconds: Double)
     /// More threads than the harness can control at once.
     case tooManyThreads(Int)
+    /// Something the harness does not schedule took part in the execution.
+    case nondeterminism(String)
     /// A replayed token no longer fits the code.
     case replayDiverged(step: Int, detail: String)
 
@@ -38,6 +40,8 @@ public enum ExecutionFailure: Sendable, Hashable, CustomStringConvertible {
             return "T\(thread) ran for \(seconds) s without reaching a scheduling point: blocked outside the seam?"
         case let .tooManyThreads(limit):
             return "the scenario started more than \(limit) threads"
+        case .nondeterminism(let detail):
+            return "nondeterminism: \(detail)"
         case let .replayDiverged(step, detail):
             return "replay diverged at step \(step): \(detail)"
         }

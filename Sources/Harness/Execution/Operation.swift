@@ -9,6 +9,10 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
     case spuriousWake
     /// Nothing could run, so the virtual clock advanced to the earliest deadline.
     case advanceClock
+    /// A task executor lane picked which queued job runs next.
+    case chooseJob
+    /// A job was enqueued on the scenario's task executor.
+    case enqueueJob
 
     public var description: String {
         switch self {
@@ -33,6 +37,8 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
         case .exit: "exit"
         case .spuriousWake: "spurious-wake"
         case .advanceClock: "advance-clock"
+        case .chooseJob: "run-job"
+        case .enqueueJob: "enqueue-job"
         }
     }
 }
@@ -95,6 +101,14 @@ enum PendingOperation {
 
 /// One step of an execution's schedule.
 public struct TraceStep: Sendable, Hashable {
+    init(thread: Int?, kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) {
+        self.thread = thread
+        self.kind = kind
+        self.target = target
+        self.choice = choice
+        self.location = location
+    }
+
     /// The thread that took the step, or `nil` for the scheduler's own steps.
     public let thread: Int?
     /// What it did.
@@ -102,6 +116,8 @@ public struct TraceStep: Sendable, Hashable {
     /// The shared object it touched, named in order of first use (`mutex#1`), or the thread
     /// it acted on (`T2`).
     public let target: String?
+    /// For a choice among queued jobs, the index chosen.
+    public let choice: Int?
     /// Where in the source the step was taken.
     public let location: SeamLocation?
 

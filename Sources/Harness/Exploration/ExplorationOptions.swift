@@ -21,6 +21,9 @@ public struct ExplorationOptions: Sendable {
     public var stallTimeout: Duration
     /// A token to replay instead of exploring.
     public var replay: ReplayToken?
+    /// How many lane threads run the jobs of the scenario's tasks: tasks interleave at
+    /// seam operations only as far as lanes let them run side by side.
+    public var executorLanes: Int
     /// Seconds between progress lines on standard error; `nil` prints none.
     public var progressInterval: Double?
 
@@ -34,8 +37,10 @@ public struct ExplorationOptions: Sendable {
         spuriousWakeups: Bool = true,
         stallTimeout: Duration = .seconds(20),
         replay: ReplayToken? = nil,
-        progressInterval: Double? = nil
+        progressInterval: Double? = nil,
+        executorLanes: Int = 2
     ) {
+        precondition(executorLanes >= 1, "a scenario's executor needs at least one lane, not \(executorLanes)")
         precondition(schedules >= 1, "an exploration needs a budget of at least 1 schedule, not \(schedules)")
         precondition(maxThreads >= 1 && maxThreads < 255, "maxThreads must be between 1 and 254, not \(maxThreads)")
         self.strategy = strategy
@@ -47,6 +52,7 @@ public struct ExplorationOptions: Sendable {
         self.stallTimeout = stallTimeout
         self.replay = replay
         self.progressInterval = progressInterval
+        self.executorLanes = executorLanes
     }
 
     /// The environment variables these options read.

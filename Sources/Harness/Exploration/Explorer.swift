@@ -19,6 +19,7 @@ struct Explorer {
         limits.maxThreads = options.maxThreads
         limits.spuriousWakeups = options.spuriousWakeups
         limits.stallTimeout = options.stallTimeout
+        limits.executorLanes = options.executorLanes
         let cpu = cshim_current_cpu()
         if cpu >= 0 {
             limits.cpu = cpu
@@ -45,14 +46,15 @@ struct Explorer {
                 crashPrefix: "\nharness: a thread crashed in scenario '\(scenario)'. Replay the crash with:\n\(ExplorationOptions.Variable.replay)='\(tokenPrefix)",
                 crashSuffix: "' swift test\(testFilter.map { " --filter '\($0)'" } ?? "")\n"
             )
-            execution.run {
+            execution.run { [unowned execution] in
                 let scenario = Scenario()
                 Harness.runReportingErrors { try body(scenario) }
                 scenario.joinAll()
+                execution.closeServices()
             }
             executed += 1
             if let reason = execution.failure {
-                let steps = execution.trace.map { EncodedStep(thread: $0.thread, kind: $0.kind) }
+                let steps = execution.trace.map(EncodedStep.init)
                 let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
                 failure = HarnessFailure(scenario: scenario, reason: reason, token: token, trace: execution.trace)
                 break

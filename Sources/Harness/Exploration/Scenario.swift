@@ -29,11 +29,31 @@ public final class Scenario: @unchecked Sendable {
         }
     }
 
-    /// Joins every spawned thread not joined yet.
+    /// Starts a task that prefers the execution's task executor: its jobs, and those of
+    /// its child tasks, `async let`s, default actors and resumed continuations, are run by
+    /// the harness in an order the strategy picks, interleaved with the threads. An error
+    /// it throws fails the execution.
+    @discardableResult
+    public func task(_ body: @escaping @Sendable () async throws -> Void) -> ScenarioTask {
+        ScenarioTask(task: execution().services().startTask(body))
+    }
+
+    /// Joins every spawned thread not joined yet, and waits for every task started so far.
     public func joinAll(file: StaticString = #fileID, line: UInt = #line) {
         while let thread = unjoined.first {
             join(thread, file: file, line: line)
         }
+        if hasTasks { execution().services().waitForTasks() }
+    }
+
+    private var hasTasks = false
+
+    private func execution() -> Execution {
+        guard let execution = Seam.currentController as? Execution else {
+            preconditionFailure("a Scenario is used outside its execution")
+        }
+        hasTasks = true
+        return execution
     }
 
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
@@ -44,6 +64,15 @@ public final class Scenario: @unchecked Sendable {
             preconditionFailure("joining a scenario thread failed: \(error)")
         }
     }
+}
+
+/// A task a ``Scenario`` started.
+public struct ScenarioTask: Sendable {
+    let task: Task<Void, Never>
+
+    /// Requests cancellation of the task (a scheduling point of the calling thread, like any
+    /// cancellation handler it runs).
+    public func cancel() { task.cancel() }
 }
 
 /// A thread a ``Scenario`` started.

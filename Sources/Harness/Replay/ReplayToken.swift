@@ -1,11 +1,33 @@
 import Foundation
 
-/// One step of a schedule as a replay token stores it: who took it, and what it did.
+/// One step of a schedule as a replay token stores it: who took it, what it did, and for a
+/// choice among jobs, which one.
 struct EncodedStep: Hashable, Sendable, CustomStringConvertible {
     let thread: Int?
     let kind: OperationKind
+    var choice: Int? = nil
 
-    var description: String { "\(thread.map { "T\($0)" } ?? "scheduler") \(kind)" }
+    init(thread: Int?, kind: OperationKind, choice: Int? = nil) {
+        self.thread = thread
+        self.kind = kind
+        self.choice = choice
+    }
+
+    init(_ step: TraceStep) {
+        self.init(thread: step.thread, kind: step.kind, choice: step.choice)
+    }
+
+    var description: String {
+        "\(thread.map { "T\($0)" } ?? "scheduler") \(kind)\(choice.map { " #\($0)" } ?? "")"
+    }
+
+    /// The step's bytes: the thread (0xFF for the scheduler), the operation, and for a
+    /// choice the index chosen.
+    var bytes: [UInt8] {
+        var bytes = [thread.map { UInt8(truncatingIfNeeded: $0) } ?? 0xFF, kind.rawValue]
+        if let choice { bytes.append(UInt8(truncatingIfNeeded: choice)) }
+        return bytes
+    }
 }
 
 /// Names one execution of one scenario exactly: replaying it follows the recorded schedule
@@ -14,7 +36,8 @@ struct EncodedStep: Hashable, Sendable, CustomStringConvertible {
 /// Its text form is `H1.<scenario>.<strategy>.<seed>.<execution>.<steps>`: the format
 /// version, a hash of the scenario's name, the strategy and seed that found it (for the
 /// reader; replay does not need them), the execution's number in its campaign, and the
-/// schedule, two bytes a step, in unpadded base64url.
+/// schedule in unpadded base64url: two bytes a step (thread, operation), three for a
+/// choice among jobs.
 public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     /// The version of the text form this type reads and writes.
     public static let formatVersion = 1
@@ -63,16 +86,24 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         guard let execution = Int(fields[4]), execution >= 0 else {
             throw .malformed("the execution field '\(fields[4])' is not a whole number")
         }
-        guard let bytes = Self.decodeBase64URL(fields[5]), bytes.count % 2 == 0 else {
-            throw .malformed("the steps field is not base64url of whole steps")
+        guard let bytes = Self.decodeBase64URL(fields[5]) else {
+            throw .malformed("the steps field is not base64url")
         }
         var steps: [EncodedStep] = []
-        steps.reserveCapacity(bytes.count / 2)
-        for index in stride(from: 0, to: bytes.count, by: 2) {
+        var index = 0
+        while index < bytes.count {
+            guard index + 1 < bytes.count else { throw .malformed("step \(steps.count) is cut short") }
             guard let kind = OperationKind(rawValue: bytes[index + 1]) else {
-                throw .malformed("step \(index / 2) has an unknown operation code \(bytes[index + 1])")
+                throw .malformed("step \(steps.count) has an unknown operation code \(bytes[index + 1])")
             }
-            steps.append(EncodedStep(thread: bytes[index] == 0xFF ? nil : Int(bytes[index]), kind: kind))
+            var step = EncodedStep(thread: bytes[index] == 0xFF ? nil : Int(bytes[index]), kind: kind)
+            index += 2
+            if kind == .chooseJob {
+                guard index < bytes.count else { throw .malformed("step \(steps.count) lacks the job it chose") }
+                step.choice = Int(bytes[index])
+                index += 1
+            }
+            steps.append(step)
         }
         self.scenarioHash = scenarioHash
         self.strategy = String(fields[2])
@@ -82,12 +113,7 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(steps.count * 2)
-        for step in steps {
-            bytes.append(step.thread.map { UInt8(truncatingIfNeeded: $0) } ?? 0xFF)
-            bytes.append(step.kind.rawValue)
-        }
+        let bytes = steps.flatMap(\.bytes)
         let encoded = Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")

@@ -1,4 +1,5 @@
 import CShim
+import Dispatch
 
 /// A controller that performs every seam operation for real, exactly as an uncontrolled
 /// thread would: the base for observers that record or trace what code does, without
@@ -73,4 +74,9 @@ open class SeamPassthroughController: SeamController, @unchecked Sendable {
     }
 
     open func willResumeContinuation(at location: SeamLocation) {}
+
+    open func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
+        let delay = SeamInstant.realNow.duration(to: deadline)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(delay.nanosecondsClamped, 0))), execute: wake)
+    }
 }
