@@ -8,10 +8,14 @@ public enum Catalog {
     /// `ThreadLocalValue` against POSIX thread-specific storage and Foundation.
     public static let threadLocals = ThreadLocalWorkloads.comparisons
 
+    /// `AtomicBox` against a mutex-protected box, `IOThread` against a raw thread.
+    public static let threads = ThreadWorkloads.comparisons
+
     /// The groups: a title and its comparisons.
     public static let groups: [(title: String, comparisons: [Comparison])] = [
         ("Seam (production path, no controller)", seam),
         ("CriticalSection and ReadWriteCoordinator (uncontended)", locks),
         ("ThreadLocalValue", threadLocals),
+        ("AtomicBox and IOThread", threads),
     ]
 }
