@@ -11,8 +11,8 @@ import Workloads
 /// markdown table: each benchmark, its baseline, their costs, the ratio, the target and
 /// whether it was met. Progress goes to standard error.
 ///
-/// Options: `--rounds N` (samples of each side, default 15), `--sample-ms N` (milliseconds
-/// per sample, default 20), `--filter TEXT` (only comparisons whose subject or baseline
+/// Options: `--rounds N` (samples of each side, default 31), `--sample-ms N` (milliseconds
+/// per sample, default 25), `--filter TEXT` (only comparisons whose subject or baseline
 /// name contains TEXT), `--no-harness`, `--harness-only`.
 @main
 struct BenchmarkTable {
@@ -58,8 +58,8 @@ func printToStandardError(_ text: String) {
 
 /// The command line, read strictly: an unknown or malformed option is an error naming it.
 struct Options {
-    var rounds = 15
-    var sampleMilliseconds = 20
+    var rounds = 31
+    var sampleMilliseconds = 25
     var filter: String?
     var includeHarness = true
     var harnessOnly = false
