@@ -89,6 +89,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     private var isDone: Bool { closed && outstandingTasks == 0 }
 
+    /// Whether a task has started and not ended; read only by the running thread.
+    var hasOutstandingTasks: Bool { outstandingTasks > 0 }
+
     private func runLane() {
         while true {
             mutex.lock()

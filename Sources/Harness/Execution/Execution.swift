@@ -232,6 +232,14 @@ final class Execution: SeamController, @unchecked Sendable {
         point(.resume, location)
     }
 
+    func enterNonPreemptibleRegion() {
+        withCancellationDisabled { _ in threads[currentThread()].nonPreemptibleDepth += 1 }
+    }
+
+    func exitNonPreemptibleRegion() {
+        withCancellationDisabled { _ in threads[currentThread()].nonPreemptibleDepth -= 1 }
+    }
+
     func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
         services().addTimer(at: deadline, wake)
     }
@@ -276,6 +284,19 @@ final class Execution: SeamController, @unchecked Sendable {
             record(me, .chooseJob, target: "job \(index + 1) of \(count)", choice: index, location: nil)
             return index
         }
+    }
+
+    /// When nothing can run while tasks are outstanding, one of them may be waiting for work
+    /// outside the harness: gives a job enqueued from elsewhere up to a second (real time;
+    /// Dispatch's pool can take that long to grow on Linux) to show up, so the escape is reported as such rather than as a deadlock. Returns
+    /// whether one did (the next decision then fails).
+    private func awaitForeignJob() -> Bool {
+        guard asyncServices != nil else { return false }
+        for _ in 0..<1_000 {
+            if foreignJob.load(ordering: .acquiring) { return true }
+            _ = cshim_sleep_until_monotonic(cshim_monotonic_now_ns() + 1_000_000)
+        }
+        return false
     }
 
     /// Job choices reach strategies as candidates numbered from here, clear of threads.
@@ -401,9 +422,14 @@ final class Execution: SeamController, @unchecked Sendable {
                     break
                 }
             }
+            if let running, threads[running].nonPreemptibleDepth > 0,
+               candidates.contains(Candidate(thread: running, isSpuriousWake: false)) {
+                return .run(running)
+            }
             if candidates.isEmpty {
                 if advanceClock() { continue }
                 if threads.allSatisfy(\.isFinished) { return .allFinished }
+                if awaitForeignJob() { continue }
                 failure = stuckFailure()
                 return .failed
             }
@@ -700,6 +726,11 @@ final class Execution: SeamController, @unchecked Sendable {
             case .running, .finished:
                 break
             }
+        }
+        if let asyncServices, asyncServices.hasOutstandingTasks {
+            waits.append(
+                "tasks are suspended: one waiting for work outside the harness (Task {}, Task.detached, MainActor, Dispatch) is an escape"
+            )
         }
         if threads[0].isFinished {
             return .threadsStillRunning(waits: waits)

@@ -23,6 +23,8 @@ struct ThreadRecord {
     var cancelRequested = false
     /// Whether it had cancellation enabled at its last scheduling point.
     var cancellable = true
+    /// How deep it is in regions that must not be preempted.
+    var nonPreemptibleDepth = 0
 
     var isFinished: Bool {
         if case .finished = state { return true }

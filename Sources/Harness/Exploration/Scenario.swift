@@ -70,9 +70,10 @@ public final class Scenario: @unchecked Sendable {
 public struct ScenarioTask: Sendable {
     let task: Task<Void, Never>
 
-    /// Requests cancellation of the task (a scheduling point of the calling thread, like any
-    /// cancellation handler it runs).
-    public func cancel() { task.cancel() }
+    /// Requests cancellation of the task. Its cancellation handlers run on the calling
+    /// thread, while the runtime holds the task's lock, so the harness does not preempt
+    /// the caller inside them.
+    public func cancel() { Seam.withoutPreemption { task.cancel() } }
 }
 
 /// A thread a ``Scenario`` started.

@@ -98,6 +98,22 @@ public enum Seam {
         sleep(until: now().advanced(by: duration), file: file, line: line)
     }
 
+    /// Runs `body` so that a controller switches to no other thread inside it unless the
+    /// calling thread blocks.
+    ///
+    /// For code that the Swift runtime calls while it holds a lock of its own, above all
+    /// the `onCancel` handlers of `withTaskCancellationHandler`, which run under the
+    /// cancelled task's status lock: a harness that parked the thread there and ran another
+    /// one that touches the same task would block outside the seam. In production, just
+    /// runs `body`.
+    @inlinable
+    public static func withoutPreemption<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guard let controller = controllerForCurrentThread() else { return try body() }
+        controller.enterNonPreemptibleRegion()
+        defer { controller.exitNonPreemptibleRegion() }
+        return try body()
+    }
+
     /// Resumes `continuation` with `result`, telling the controller first.
     @inlinable
     public static func resume<Value, Failure: Error>(

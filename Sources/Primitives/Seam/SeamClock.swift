@@ -29,7 +29,7 @@ public struct SeamClock: Clock, Sendable {
                 controller.wake(at: deadline) { wakeUp.fire(with: .success(())) }
             }
         } onCancel: {
-            wakeUp.fire(with: .failure(CancellationError()))
+            Seam.withoutPreemption { wakeUp.fire(with: .failure(CancellationError())) }
         }
     }
 

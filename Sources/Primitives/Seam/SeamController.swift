@@ -140,6 +140,12 @@ public protocol SeamController: AnyObject, Sendable {
     /// Called just before a continuation is resumed through ``Seam/resume(_:with:file:line:)``.
     func willResumeContinuation(at location: SeamLocation)
 
+    /// Called when the calling thread enters code that must not be preempted (see
+    /// ``Seam/withoutPreemption(_:)``); regions nest.
+    func enterNonPreemptibleRegion()
+    /// Called when the calling thread leaves such a region.
+    func exitNonPreemptibleRegion()
+
     /// Calls `wake` once, at or after `deadline` on the controller's clock, from a thread
     /// of the controller's choosing: how ``SeamClock`` suspends a task until a deadline.
     func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void)

@@ -75,6 +75,10 @@ open class SeamPassthroughController: SeamController, @unchecked Sendable {
 
     open func willResumeContinuation(at location: SeamLocation) {}
 
+    open func enterNonPreemptibleRegion() {}
+
+    open func exitNonPreemptibleRegion() {}
+
     open func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
         let delay = SeamInstant.realNow.duration(to: deadline)
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(delay.nanosecondsClamped, 0))), execute: wake)

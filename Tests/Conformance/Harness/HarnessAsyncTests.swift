@@ -1,3 +1,4 @@
+import Foundation
 import Harness
 import Primitives
 import Testing
@@ -98,7 +99,7 @@ struct HarnessAsyncTests {
         let report = try Harness.run("escape", options: ExplorationOptions(schedules: 1)) { scenario in
             scenario.task {
                 await withCheckedContinuation { continuation in
-                    Task.detached { continuation.resume() }
+                    Thread.detachNewThread { continuation.resume() }
                 }
             }
         }

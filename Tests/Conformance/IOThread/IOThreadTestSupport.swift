@@ -33,17 +33,6 @@ func currentThreadNumber() -> UInt {
     #endif
 }
 
-/// Waits, yielding, until `condition` holds, at most `attempts` times; returns whether it
-/// held. For the few facts no event announces (an OS thread vanishing, a deinit on another
-/// thread); the bound turns a broken contract into a failure instead of a hang.
-func eventually(attempts: Int = 200_000, _ condition: () -> Bool) -> Bool {
-    for _ in 0..<attempts {
-        if condition() { return true }
-        Seam.yield()
-    }
-    return condition()
-}
-
 /// A controller that passes every operation through and holds the first spawned thread to
 /// reach one kind of scheduling point until the test releases it: the way to make a kill
 /// land at an exact place in a thread's life.

@@ -84,3 +84,15 @@ extension RecordingController {
         }
     }
 }
+
+/// Yields until `condition` holds or `timeout` passes; returns whether it held. For waiting
+/// on a state that has no condition to wait on, where a broken primitive would never reach
+/// it (the timeout only turns that hang into a failure).
+func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+    let deadline = Seam.now().advanced(by: timeout)
+    while !condition() {
+        guard Seam.now() < deadline else { return false }
+        Seam.yield()
+    }
+    return true
+}
