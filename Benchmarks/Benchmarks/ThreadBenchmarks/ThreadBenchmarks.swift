@@ -3,5 +3,5 @@ import BenchmarkRegistration
 import Workloads
 
 let benchmarks: @Sendable () -> Void = {
-    register(Catalog.threads)
+    register(Catalog.threads + Catalog.workers)
 }

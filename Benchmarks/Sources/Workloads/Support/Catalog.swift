@@ -11,11 +11,15 @@ public enum Catalog {
     /// `AtomicBox` against a mutex-protected box, `IOThread` against a raw thread.
     public static let threads = ThreadWorkloads.comparisons
 
+    /// `WorkerThread` against a serial dispatch queue.
+    public static let workers = WorkerWorkloads.comparisons
+
     /// The groups: a title and its comparisons.
     public static let groups: [(title: String, comparisons: [Comparison])] = [
         ("Seam (production path, no controller)", seam),
         ("CriticalSection and ReadWriteCoordinator (uncontended)", locks),
         ("ThreadLocalValue", threadLocals),
         ("AtomicBox and IOThread", threads),
+        ("WorkerThread", workers),
     ]
 }

@@ -112,6 +112,7 @@ func uncancelled<Result>(_ body: () async throws -> Result) async -> Result {
 /// Runs `body`, whose errors would mean that a benchmark's own file vanished or the disk
 /// filled up, and traps naming the error if it throws.
 @inline(__always)
+@discardableResult
 func mustSucceed<Result>(_ body: () throws -> Result) -> Result {
     do {
         return try body()
