@@ -1,5 +1,5 @@
 /// A value behind a `pthread_mutex_t`, with no seam: the box `AtomicBox` is compared with.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
+final class LockedBox<Value: Sendable>: BenchmarkBox, @unchecked Sendable {
     private let mutex = PthreadMutex()
     /// Guarded by `mutex`.
     private var value: Value
@@ -9,12 +9,12 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
     }
 
     @inline(__always)
-    func load() -> Value {
+    func boxLoad() -> Value {
         mutex.withLock { value }
     }
 
     @inline(__always)
-    func update<Result>(_ body: (inout Value) -> Result) -> Result {
+    func boxUpdate(_ body: (inout Value) -> Void) {
         mutex.withLock { body(&value) }
     }
 }

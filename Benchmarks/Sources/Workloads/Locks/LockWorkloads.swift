@@ -4,83 +4,29 @@ import Primitives
 /// `CriticalSection` and `ReadWriteCoordinator`, uncontended, against the locks and queues
 /// people would otherwise use.
 enum LockWorkloads {
-    static let criticalSection = Workload("CriticalSection.execute") { operations in
-        let section = CriticalSection()
-        var counter = 0
-        let elapsed = timed {
-            for _ in 0..<operations { section.execute { counter &+= 1 } }
-        }
-        consume(counter)
-        return elapsed
-    }
-
-    static let coordinatorRead = Workload("ReadWriteCoordinator.read") { operations in
-        let coordinator = ReadWriteCoordinator()
-        let shared = 42
-        var sum = 0
-        let elapsed = timed {
-            for _ in 0..<operations { sum &+= coordinator.read { shared } }
-        }
-        consume(sum)
-        return elapsed
-    }
+    static let criticalSection = Workload("CriticalSection.execute") { timedAccesses(through: CriticalSection(), operations: $0) }
+    static let coordinatorRead = Workload("ReadWriteCoordinator.read") { timedAccesses(through: ReadWriteCoordinator(), operations: $0) }
 
     static let comparisons = [
         Comparison(
             criticalSection,
-            against: Workload("recursive pthread_mutex lock/unlock") { operations in
-                let mutex = PthreadMutex(recursive: true)
-                var counter = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { mutex.withLock { counter &+= 1 } }
-                }
-                consume(counter)
-                return elapsed
-            },
+            against: Workload("recursive pthread_mutex lock/unlock") { timedAccesses(through: PthreadMutex(recursive: true), operations: $0) },
             target: .atMost(1.2)
         ),
         Comparison(
             criticalSection,
-            against: Workload("NSRecursiveLock lock/unlock") { operations in
-                let lock = NSRecursiveLock()
-                var counter = 0
-                let elapsed = timed {
-                    for _ in 0..<operations {
-                        lock.lock()
-                        counter &+= 1
-                        lock.unlock()
-                    }
-                }
-                consume(counter)
-                return elapsed
-            },
+            against: Workload("NSRecursiveLock lock/unlock") { timedAccesses(through: NSRecursiveLock(), operations: $0) },
             target: .none
         ),
         Comparison(
             coordinatorRead,
-            against: Workload("pthread_rwlock read lock/unlock") { operations in
-                let lock = PthreadReadWriteLock()
-                let shared = 42
-                var sum = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { sum &+= lock.withReadLock { shared } }
-                }
-                consume(sum)
-                return elapsed
-            },
+            against: Workload("pthread_rwlock read lock/unlock") { timedAccesses(through: PthreadReadWriteLock(), operations: $0) },
             target: .atMost(1.5)
         ),
         Comparison(
             coordinatorRead,
             against: Workload("concurrent DispatchQueue.sync") { operations in
-                let queue = DispatchQueue(label: "benchmark.concurrent-reads", attributes: .concurrent)
-                let shared = 42
-                var sum = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { sum &+= queue.sync { shared } }
-                }
-                consume(sum)
-                return elapsed
+                timedAccesses(through: DispatchQueue(label: "benchmark.concurrent-reads", attributes: .concurrent), operations: operations)
             },
             target: .fasterBy(4)
         ),

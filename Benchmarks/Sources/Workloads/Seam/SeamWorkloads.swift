@@ -4,24 +4,8 @@ import Primitives
 enum SeamWorkloads {
     static let comparisons = [
         Comparison(
-            Workload("SeamMutex.withLock") { operations in
-                let mutex = SeamMutex()
-                var counter = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { mutex.withLock { counter &+= 1 } }
-                }
-                consume(counter)
-                return elapsed
-            },
-            against: Workload("pthread_mutex lock/unlock") { operations in
-                let mutex = PthreadMutex()
-                var counter = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { mutex.withLock { counter &+= 1 } }
-                }
-                consume(counter)
-                return elapsed
-            },
+            Workload("SeamMutex.withLock") { timedAccesses(through: SeamMutex(), operations: $0) },
+            against: Workload("pthread_mutex lock/unlock") { timedAccesses(through: PthreadMutex(), operations: $0) },
             target: .atMost(1.05)
         ),
     ]

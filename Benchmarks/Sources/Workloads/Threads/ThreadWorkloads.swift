@@ -9,43 +9,13 @@ enum ThreadWorkloads {
 
     static let comparisons = [
         Comparison(
-            Workload("AtomicBox.load") { operations in
-                let box = AtomicBox(text)
-                var length = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { length &+= box.load().utf8.count }
-                }
-                consume(length)
-                return elapsed
-            },
-            against: Workload("pthread_mutex-protected box, load") { operations in
-                let box = LockedBox(text)
-                var length = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { length &+= box.load().utf8.count }
-                }
-                consume(length)
-                return elapsed
-            },
+            Workload("AtomicBox.load") { timedLoads(from: AtomicBox(text), operations: $0) },
+            against: Workload("pthread_mutex-protected box, load") { timedLoads(from: LockedBox(text), operations: $0) },
             target: .none
         ),
         Comparison(
-            Workload("AtomicBox.update") { operations in
-                let box = AtomicBox(0)
-                let elapsed = timed {
-                    for _ in 0..<operations { box.update { $0 &+= 1 } }
-                }
-                consume(box.load())
-                return elapsed
-            },
-            against: Workload("pthread_mutex-protected box, update") { operations in
-                let box = LockedBox(0)
-                let elapsed = timed {
-                    for _ in 0..<operations { box.update { $0 &+= 1 } }
-                }
-                consume(box.load())
-                return elapsed
-            },
+            Workload("AtomicBox.update") { timedUpdates(of: AtomicBox(0), operations: $0) },
+            against: Workload("pthread_mutex-protected box, update") { timedUpdates(of: LockedBox(0), operations: $0) },
             target: .none
         ),
         Comparison(
@@ -66,4 +36,40 @@ enum ThreadWorkloads {
             target: .atMost(1.2)
         ),
     ]
+
+    /// Times `operations` loads of a string from `box`.
+    @inline(__always)
+    private static func timedLoads(from box: some BenchmarkBox<String>, operations: Int) -> Duration {
+        var length = 0
+        let elapsed = timed {
+            for _ in 0..<operations { length &+= box.boxLoad().utf8.count }
+        }
+        consume(length)
+        return elapsed
+    }
+
+    /// Times `operations` increments of the integer in `box`.
+    @inline(__always)
+    private static func timedUpdates(of box: some BenchmarkBox<Int>, operations: Int) -> Duration {
+        let elapsed = timed {
+            for _ in 0..<operations { box.boxUpdate { $0 &+= 1 } }
+        }
+        consume(box.boxLoad())
+        return elapsed
+    }
+}
+
+/// A box a value is loaded from and updated in place: `AtomicBox` or its baseline.
+protocol BenchmarkBox<Value> {
+    associatedtype Value
+    func boxLoad() -> Value
+    func boxUpdate(_ body: (inout Value) -> Void)
+}
+
+extension AtomicBox: BenchmarkBox {
+    @inline(__always)
+    func boxLoad() -> Value { load() }
+
+    @inline(__always)
+    func boxUpdate(_ body: (inout Value) -> Void) { update(body) }
 }
