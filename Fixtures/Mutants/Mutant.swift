@@ -22,6 +22,34 @@ public struct Mutant: Sendable, CustomStringConvertible {
     /// Every mutant the release gate runs.
     public static let all: [Mutant] = [
         Mutant(
+            defect: 3,
+            summary: "onExit registration is a load then a store",
+            strategy: .random,
+            budget: 500,
+            scenario: KillableThreadScenarios.killRacesExit { SeedIOThread(.lossyRegistration, $0) }
+        ),
+        Mutant(
+            defect: 4,
+            summary: "kill() between start() and the body's entry does nothing",
+            strategy: .random,
+            budget: 500,
+            scenario: KillableThreadScenarios.killRacesExit { SeedIOThread(.killOnlyWhenEntered, $0) }
+        ),
+        Mutant(
+            defect: 5,
+            summary: "a handler registered after a killed thread exited is never called",
+            strategy: .random,
+            budget: 500,
+            scenario: KillableThreadScenarios.lateHandlerRuns { SeedIOThread(.lateHandlerDropped, $0) }
+        ),
+        Mutant(
+            defect: 7,
+            summary: "join() refuses a thread that has already finished",
+            strategy: .random,
+            budget: 100,
+            scenario: KillableThreadScenarios.joinAfterExit { SeedIOThread(.joinRefusesFinished, $0) }
+        ),
+        Mutant(
             defect: 10,
             summary: "AtomicBox.update is a load then a store",
             strategy: .random,

@@ -27,3 +27,14 @@ public enum AtomicBoxScenarios {
         }
     }
 }
+
+/// The real ``AtomicBox`` as the scenarios see it.
+public struct LiveAtomicBox: IntegerUpdating {
+    private let box = AtomicBox(0)
+
+    /// A box holding 0.
+    public init() {}
+
+    public func load() -> Int { box.load() }
+    public func update(_ transform: (inout Int) -> Void) { box.update(transform) }
+}

@@ -437,6 +437,11 @@ final class Execution: SeamController, @unchecked Sendable {
                 failure = .stepBoundExceeded(limits.maxSteps)
                 return .failed
             }
+            // A yield is fair: when another thread can run, one does, so spin loops that
+            // yield end under every strategy.
+            if let running, case .ready(.yield, _) = threads[running].state, candidates.count > 1 {
+                candidates.removeAll { $0.thread == running }
+            }
             candidates += spurious
             let runningCandidate = running.flatMap { thread in candidates.contains { $0.thread == thread && !$0.isSpuriousWake } ? thread : nil }
             guard let chosen = choose(among: candidates, running: runningCandidate) else { return .failed }

@@ -90,6 +90,17 @@ public final class SeamMutex: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` holding the real mutex, never through a controller: for process-wide
+    /// state that threads outside any scenario share too (a controller only models the
+    /// mutexes of its scenario), and for code that may run inside a Swift global
+    /// initializer, where a scheduling point would park the thread holding the runtime's
+    /// `swift_once` lock. `body` must not perform seam operations.
+    func withLockDirectly<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lockDirectly()
+        defer { unlockDirectly() }
+        return try body()
+    }
+
     @usableFromInline
     func lockDirectly() {
         check(pthread_mutex_lock(storage), "pthread_mutex_lock")

@@ -15,6 +15,8 @@ final class ThreadLocalKeyRegistry: @unchecked Sendable {
         let valueType: Any.Type
     }
 
+    /// Locked directly, never through a controller: the registry is shared by every thread
+    /// of the process, controlled or not, and is first used inside global initializers.
     private let mutex = SeamMutex()
     /// Guarded by `mutex`.
     private var registrations: [String: Registration] = [:]
@@ -25,7 +27,7 @@ final class ThreadLocalKeyRegistry: @unchecked Sendable {
     /// Traps, in every build and with a message naming the mistake, when `fullKey` was
     /// registered with a type other than `valueType`, or no POSIX key is left to create.
     func storageKey(for fullKey: String, valueType: Any.Type) -> pthread_key_t {
-        mutex.withLock {
+        mutex.withLockDirectly {
             if let existing = registrations[fullKey] {
                 guard ObjectIdentifier(existing.valueType) == ObjectIdentifier(valueType) else {
                     fatalError(

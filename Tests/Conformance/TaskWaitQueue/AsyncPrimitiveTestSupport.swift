@@ -1,0 +1,114 @@
+import Dispatch
+@testable import Primitives
+import Synchronization
+import Testing
+
+/// A task executor that only queues jobs; ``runUntilIdle()`` and ``run(until:)`` run them on
+/// the calling thread. Tasks that prefer it run wholly on that thread, so their seam
+/// operations reach the thread's controller (a `RecordingController`, say): the async
+/// counterpart of `RecordingController.record`. Its own queue bypasses the seam on purpose,
+/// so it records nothing itself.
+final class QueueingTaskExecutor: TaskExecutor, @unchecked Sendable {
+    private let jobs = Mutex<[UnownedJob]>([])
+    /// Counts queued jobs, so that ``run(until:)`` can block until one arrives (from a
+    /// Dispatch thread completing I/O, say).
+    private let queued = DispatchSemaphore(value: 0)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+        queued.signal()
+    }
+
+    /// Runs queued jobs, oldest first, until none is left.
+    func runUntilIdle() {
+        while queued.wait(timeout: .now()) == .success { runOldestJob() }
+    }
+
+    /// Runs jobs as they arrive, blocking while none is queued, until `isFinished` holds.
+    func run(until isFinished: () -> Bool) {
+        while !isFinished() {
+            queued.wait()
+            runOldestJob()
+        }
+    }
+
+    private func runOldestJob() {
+        let job = jobs.withLock { $0.removeFirst() }
+        job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+}
+
+/// Suspends the calling task, yielding, until `condition` holds: for states that the code
+/// under test exposes only as counts (a task has queued), where there is no event to await.
+func yieldUntil(_ condition: () -> Bool) async {
+    while !condition() { await Task.yield() }
+}
+
+/// The largest of the values a cell ever held, kept as bodies enter and leave.
+final class ConcurrencyGauge: Sendable {
+    private let current = Atomic(0)
+    private let highest = Atomic(0)
+
+    /// The most entered at once so far.
+    var maximum: Int { highest.load(ordering: .sequentiallyConsistent) }
+
+    /// Records one more inside; returns how many are inside now.
+    @discardableResult
+    func enter() -> Int {
+        let now = current.add(1, ordering: .sequentiallyConsistent).newValue
+        highest.max(now, ordering: .sequentiallyConsistent)
+        return now
+    }
+
+    /// Records one fewer inside.
+    func leave() {
+        current.subtract(1, ordering: .sequentiallyConsistent)
+    }
+}
+
+/// SplitMix64: a small generator whose sequence is fixed by its seed, so that a randomized
+/// test does the same thing on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// How a waiter's continuation ended up, in a test that drives a state machine by hand.
+enum WaiterOutcome: Equatable {
+    /// The waiter was resumed successfully: granted.
+    case granted
+    /// The waiter was resumed with `CancellationError`.
+    case cancelled
+    /// Nobody resumed the waiter (the scenario returned no resumption for it).
+    case stillSuspended
+}
+
+/// Runs `scenario` with a real continuation and reports how the continuation ended up:
+/// `scenario` returns the resumption it obtained for that continuation, if any.
+func waiterOutcome(of scenario: (TaskWaitContinuation) -> TaskWaitResumption?) async -> WaiterOutcome {
+    struct NotResumed: Error {}
+    do {
+        try await withCheckedThrowingContinuation { continuation in
+            if let resumption = scenario(continuation) {
+                resumption.perform()
+            } else {
+                continuation.resume(throwing: NotResumed())
+            }
+        }
+        return .granted
+    } catch is CancellationError {
+        return .cancelled
+    } catch {
+        return .stillSuspended
+    }
+}
