@@ -14,6 +14,12 @@ public enum Catalog {
     /// `WorkerThread` against a serial dispatch queue.
     public static let workers = WorkerWorkloads.comparisons
 
+    /// `ConcurrencyLimiter` and `AsyncCondition` against the seed's design and bare
+    /// continuations.
+    public static let async = AsyncWorkloads.comparisons
+    /// `AsyncFileStream` against `FileHandle` and plain system calls.
+    public static let files = FileWorkloads.comparisons
+
     /// The groups: a title and its comparisons.
     public static let groups: [(title: String, comparisons: [Comparison])] = [
         ("Seam (production path, no controller)", seam),
@@ -21,5 +27,7 @@ public enum Catalog {
         ("ThreadLocalValue", threadLocals),
         ("AtomicBox and IOThread", threads),
         ("WorkerThread", workers),
+        ("ConcurrencyLimiter and AsyncCondition", async),
+        ("AsyncFileStream (64 KiB chunks, page cache)", files),
     ]
 }
