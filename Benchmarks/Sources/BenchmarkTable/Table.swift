@@ -30,7 +30,7 @@ struct Table {
             cost: Self.cost(result.subjectCost, of: result.comparison.subject),
             baseline: result.comparison.baseline.name,
             baselineCost: Self.cost(result.baselineCost, of: result.comparison.baseline),
-            ratio: "\(result.ratio.formatted2)×",
+            ratio: Self.ratio(result.ratio, for: target),
             target: "\(target)",
             result: Self.verdict(target.isMet(byRatio: result.ratio))
         ))
@@ -41,6 +41,12 @@ struct Table {
         guard let bytes = workload.bytesPerOperation else { return cost.formattedCost }
         let megabytesPerSecond = Double(bytes) / cost.nanoseconds * 1e9 / 1e6
         return "\(cost.formattedCost) (\(megabytesPerSecond.grouped) MB/s)"
+    }
+
+    /// The ratio of subject cost over baseline cost; for a speed-up goal, also the speed-up.
+    static func ratio(_ ratio: Double, for target: Target) -> String {
+        guard case .fasterBy = target else { return "\(ratio.formatted2)×" }
+        return "\(ratio.formatted2)× (\((1 / ratio).formatted2)× faster)"
     }
 
     static func verdict(_ met: Bool?) -> String {
