@@ -1,0 +1,7 @@
+import Benchmark
+import BenchmarkRegistration
+import Workloads
+
+let benchmarks: @Sendable () -> Void = {
+    register(Catalog.seam)
+}

@@ -1,0 +1,101 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#else
+#error("BenchmarkTable: unsupported platform")
+#endif
+import Workloads
+
+/// Runs every comparison, subject and baseline alternately in one process, and prints one
+/// markdown table: each benchmark, its baseline, their costs, the ratio, the target and
+/// whether it was met. Progress goes to standard error.
+///
+/// Options: `--rounds N` (samples of each side, default 31), `--sample-ms N` (milliseconds
+/// per sample, default 25), `--filter TEXT` (only comparisons whose subject or baseline
+/// name contains TEXT), `--no-harness`, `--harness-only`.
+@main
+struct BenchmarkTable {
+    static func main() async {
+        let options: Options
+        do {
+            options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            printToStandardError("BenchmarkTable: \(error)")
+            exit(2)
+        }
+        let log: (String) -> Void = { printToStandardError("… \($0)") }
+        let sampler = Sampler(sampleDuration: .milliseconds(options.sampleMilliseconds), rounds: options.rounds)
+        var table = Table()
+        if !options.harnessOnly {
+            for (title, comparisons) in Catalog.groups {
+                let chosen = comparisons.filter(options.includes)
+                guard !chosen.isEmpty else { continue }
+                table.startGroup(title)
+                for comparison in chosen {
+                    log("\(comparison.subject.name) vs \(comparison.baseline.name)")
+                    table.add(await sampler.compare(comparison))
+                }
+            }
+        }
+        if options.includeHarness {
+            var section = HarnessSection()
+            section.rounds = max(3, options.rounds / 3)
+            section.run(into: &table, log: log)
+        }
+        print(table.markdown)
+        let tally = table.tally
+        print("\nTargets: \(tally.passed) met, \(tally.missed) missed.")
+    }
+}
+
+/// Writes `text` and a newline to standard error (progress and errors; the table goes to
+/// standard output).
+func printToStandardError(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+/// The command line, read strictly: an unknown or malformed option is an error naming it.
+struct Options {
+    var rounds = 31
+    var sampleMilliseconds = 25
+    var filter: String?
+    var includeHarness = true
+    var harnessOnly = false
+
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(arguments: [String]) throws(Invalid) {
+        var remaining = arguments[...]
+        func number(after option: String) throws(Invalid) -> Int {
+            guard let text = remaining.popFirst(), let value = Int(text), value >= 1 else {
+                throw Invalid(description: "\(option) needs a whole number of at least 1")
+            }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--rounds": rounds = try number(after: argument)
+            case "--sample-ms": sampleMilliseconds = try number(after: argument)
+            case "--filter":
+                guard let text = remaining.popFirst() else { throw Invalid(description: "--filter needs a text") }
+                filter = text
+            case "--no-harness": includeHarness = false
+            case "--harness-only": harnessOnly = true
+            default:
+                throw Invalid(description: "unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness or --harness-only")
+            }
+        }
+        if harnessOnly && !includeHarness {
+            throw Invalid(description: "--harness-only and --no-harness exclude each other")
+        }
+    }
+
+    func includes(_ comparison: Comparison) -> Bool {
+        guard let filter else { return true }
+        return comparison.subject.name.contains(filter) || comparison.baseline.name.contains(filter)
+    }
+}
