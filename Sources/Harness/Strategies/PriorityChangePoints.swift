@@ -9,8 +9,9 @@ struct PriorityChangePoints: SchedulingStrategy {
     private var generator = SplitMix64(seed: 0)
     private var priorities: [Int: UInt64] = [:]
     private var changePoints: [Int: UInt64] = [:]
-    /// The longest execution seen so far: the `k` that change points are drawn from.
-    private var expectedSteps = 64
+    /// The longest execution seen so far: the `k` that change points are drawn from. The
+    /// first execution, before any is known, draws from 64.
+    private var expectedSteps: Int?
 
     init(seed: UInt64, depth: Int) {
         precondition(depth >= 1, "PCT needs a depth of at least 1, not \(depth)")
@@ -23,7 +24,7 @@ struct PriorityChangePoints: SchedulingStrategy {
         priorities = [:]
         changePoints = [:]
         for point in 1..<depth {
-            let step = Int(generator.next(upperBound: UInt64(expectedSteps))) + 1
+            let step = Int(generator.next(upperBound: UInt64(expectedSteps ?? 64))) + 1
             changePoints[step] = UInt64(depth - point)
         }
         return true
@@ -42,6 +43,6 @@ struct PriorityChangePoints: SchedulingStrategy {
     }
 
     mutating func endExecution(steps: Int) {
-        expectedSteps = max(expectedSteps, steps)
+        expectedSteps = max(expectedSteps ?? 0, steps)
     }
 }

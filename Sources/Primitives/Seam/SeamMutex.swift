@@ -101,12 +101,12 @@ public final class SeamMutex: @unchecked Sendable {
         return try body()
     }
 
-    @usableFromInline
+    @inlinable
     func lockDirectly() {
         check(pthread_mutex_lock(storage), "pthread_mutex_lock")
     }
 
-    @usableFromInline
+    @inlinable
     func tryLockDirectly() -> Bool {
         let error = pthread_mutex_trylock(storage)
         if error == EBUSY { return false }
@@ -114,14 +114,14 @@ public final class SeamMutex: @unchecked Sendable {
         return true
     }
 
-    @usableFromInline
+    @inlinable
     func unlockDirectly() {
         check(pthread_mutex_unlock(storage), "pthread_mutex_unlock")
     }
 }
 
 /// Traps with a message naming `operation` when a pthread call returned an error.
-@usableFromInline
+@inlinable
 func check(_ error: Int32, _ operation: StaticString, file: StaticString = #fileID, line: UInt = #line) {
     if error != 0 { fatalError("\(operation) failed with error \(error)", file: file, line: line) }
 }
