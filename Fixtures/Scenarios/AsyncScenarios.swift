@@ -157,3 +157,51 @@ public enum AsyncScenarios {
         holder.join()
     }
 }
+
+extension AsyncScenarios {
+    /// `GCD.async(delay:)` under the harness: delayed work runs in deadline order after
+    /// undelayed work, on the virtual clock.
+    @Sendable public static func dispatchDelaysOnVirtualTime(_ scenario: Scenario) {
+        let order = AtomicBox<[Int]>([])
+        let start = Seam.now()
+        for delay in [3, 1] {
+            GCD.async(delay: .seconds(delay)) { order.update { $0.append(delay) } }
+        }
+        GCD.async { order.update { $0.append(0) } }
+        Seam.sleep(for: .seconds(5))
+        Harness.check(order.load() == [0, 1, 3], "dispatched work ran in the order \(order.load())")
+        Harness.check(Seam.now() == start.advanced(by: .seconds(5)), "the clock is at +\(start.duration(to: Seam.now()))")
+    }
+
+    /// A coordinator and a worker used from tasks: each task's enqueued writes apply in its
+    /// order and its next read sees them; work submitted from tasks runs on the worker, once.
+    @Sendable public static func coordinatorAndWorkerFromTasks(_ scenario: Scenario) {
+        let coordinator = ReadWriteCoordinator()
+        let log = AtomicBox<[Int]>([])
+        let worker = WorkerThread()
+        let ranOnWorker = SeamAtomic(0)
+        do {
+            _ = try worker.start()
+        } catch {
+            Harness.check(false, "start failed: \(error)")
+        }
+        for task in 0..<2 {
+            scenario.task {
+                for value in [task * 10, task * 10 + 1] {
+                    coordinator.enqueueWrite { log.update { $0.append(value) } }
+                }
+                let seen = coordinator.read { log.load().filter { $0 / 10 == task } }
+                Harness.check(seen == [task * 10, task * 10 + 1], "task \(task) read its writes as \(seen)")
+                let (done, markDone) = AsyncCondition.makeCondition()
+                try worker.submit {
+                    if worker.isCurrent { ranOnWorker.add(1) }
+                    markDone.signal()
+                }
+                try await done.wait()
+            }
+        }
+        scenario.joinAll()
+        worker.stop()
+        Harness.check(ranOnWorker.load() == 2, "\(ranOnWorker.load()) of 2 submitted items ran on the worker")
+    }
+}

@@ -40,3 +40,18 @@ struct VirtualTimeFuzz {
                         AsyncScenarios.timeoutOnVirtualTime)
     }
 }
+
+@Suite("Fuzz: dispatch helpers and primitives from tasks")
+struct DispatchAndTasksFuzz {
+    @Test("delayed dispatch runs in deadline order on virtual time", arguments: FuzzMatrix.cases)
+    func dispatchDelays(strategy: Strategy, seed: UInt64) {
+        Harness.explore(FuzzMatrix.name("dispatch delays", strategy, seed), options: FuzzMatrix.options(strategy, seed),
+                        AsyncScenarios.dispatchDelaysOnVirtualTime)
+    }
+
+    @Test("ReadWriteCoordinator and WorkerThread used from tasks", arguments: FuzzMatrix.cases)
+    func fromTasks(strategy: Strategy, seed: UInt64) {
+        Harness.explore(FuzzMatrix.name("primitives from tasks", strategy, seed), options: FuzzMatrix.options(strategy, seed),
+                        AsyncScenarios.coordinatorAndWorkerFromTasks)
+    }
+}

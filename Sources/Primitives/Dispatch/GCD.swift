@@ -1,3 +1,4 @@
+import CShim
 import Dispatch
 
 /// One-call submission of work to Grand Central Dispatch: `GCD.async { }`,
@@ -22,8 +23,10 @@ import Dispatch
 /// would see it. The name says which machinery runs the work: Dispatch, not Swift
 /// concurrency.
 ///
-/// Work submitted here is outside the runtime seam: a harness neither schedules it nor
-/// virtualizes its delays.
+/// On a thread a harness controls, `async` and `async(delay:)` run their work on a new
+/// controlled thread after a delay on the harness's virtual clock, so the scheduler picks
+/// their order and they take no wall time. Barriers and the main queue stay on Dispatch,
+/// outside the harness.
 public enum GCD {
     /// The process-wide concurrent queue behind ``async(_:)``, ``async(delay:_:)`` and
     /// ``asyncBarrier(_:)``.
@@ -32,7 +35,11 @@ public enum GCD {
     /// Runs `work` on the shared concurrent queue, concurrently with other work submitted
     /// here (unless a barrier is running). Returns at once.
     public static func async(_ work: @escaping @Sendable () -> Void) {
-        sharedQueue.async(execute: work)
+        if Seam.currentController != nil {
+            runControlled(after: nil, work)
+        } else {
+            sharedQueue.async(execute: work)
+        }
     }
 
     /// Runs `work` on the shared concurrent queue once at least `delay` has passed on the
@@ -42,7 +49,29 @@ public enum GCD {
     /// coalesces timers. A zero or negative delay means as soon as possible, as with
     /// ``async(_:)``.
     public static func async(delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        sharedQueue.asyncAfter(deadline: deadline(after: delay), execute: work)
+        if Seam.currentController != nil {
+            runControlled(after: delay, work)
+        } else {
+            sharedQueue.asyncAfter(deadline: deadline(after: delay), execute: work)
+        }
+    }
+
+    /// Under a controller (in a harness scenario), `async` and `async(delay:)` run `work` on
+    /// a new detached thread of the controller's, after sleeping `delay` on its clock, so
+    /// that their order and timing are the scheduler's to choose and take no wall time.
+    /// Barriers and the main queue are not controlled.
+    private static func runControlled(after delay: Duration?, _ work: @escaping @Sendable () -> Void) {
+        var attributes = pthread_attr_t()
+        check(pthread_attr_init(&attributes), "pthread_attr_init")
+        defer { pthread_attr_destroy(&attributes) }
+        check(pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)), "pthread_attr_setdetachstate")
+        let started = Seam.spawnThread(attributes: &attributes) {
+            if let delay { Seam.sleep(for: delay) }
+            work()
+        }
+        if case .failure(let error) = started {
+            fatalError("GCD.async could not start a controlled thread: \(error)")
+        }
     }
 
     /// Runs `work` alone on the shared concurrent queue: after every block submitted there
