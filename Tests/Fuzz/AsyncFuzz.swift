@@ -6,20 +6,17 @@ import Testing
 struct ConcurrencyLimiterFuzz {
     @Test("never more than N in flight; cancellation at any point neither breaks the bound nor leaks a slot", arguments: FuzzMatrix.cases)
     func boundUnderCancellation(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("limiter bound", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        AsyncScenarios.limiterBoundUnderCancellation { LiveConcurrencyLimiter(concurrency: 2) })
+        FuzzMatrix.explore("limiter bound", strategy, seed, AsyncScenarios.limiterBoundUnderCancellation { LiveConcurrencyLimiter(concurrency: 2) })
     }
 
     @Test("admission is first in, first out", arguments: FuzzMatrix.cases)
     func fifo(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("limiter fifo", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        AsyncScenarios.limiterIsFIFO { LiveConcurrencyLimiter(concurrency: 1) })
+        FuzzMatrix.explore("limiter fifo", strategy, seed, AsyncScenarios.limiterIsFIFO { LiveConcurrencyLimiter(concurrency: 1) })
     }
 
     @Test("waiters never run without a slot when the owner lets go", arguments: FuzzMatrix.cases)
     func ownerReleased(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("limiter released", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        AsyncScenarios.limiterReleasedWhileWaiting { LiveConcurrencyLimiter(concurrency: 1) })
+        FuzzMatrix.explore("limiter released", strategy, seed, AsyncScenarios.limiterReleasedWhileWaiting { LiveConcurrencyLimiter(concurrency: 1) })
     }
 }
 
@@ -27,8 +24,7 @@ struct ConcurrencyLimiterFuzz {
 struct AsyncConditionFuzz {
     @Test("no lost wake-up under any order of signal, wait and cancel", arguments: FuzzMatrix.cases)
     func noLostWakeup(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("condition wake-ups", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        AsyncScenarios.conditionReleasesEveryWaiter)
+        FuzzMatrix.explore("condition wake-ups", strategy, seed, AsyncScenarios.conditionReleasesEveryWaiter)
     }
 }
 
@@ -36,8 +32,7 @@ struct AsyncConditionFuzz {
 struct VirtualTimeFuzz {
     @Test("a timed entry times out after exactly its timeout", arguments: FuzzMatrix.cases)
     func timeout(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("virtual timeout", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        AsyncScenarios.timeoutOnVirtualTime)
+        FuzzMatrix.explore("virtual timeout", strategy, seed, AsyncScenarios.timeoutOnVirtualTime)
     }
 }
 
@@ -45,13 +40,11 @@ struct VirtualTimeFuzz {
 struct DispatchAndTasksFuzz {
     @Test("delayed dispatch runs in deadline order on virtual time", arguments: FuzzMatrix.cases)
     func dispatchDelays(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("dispatch delays", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        AsyncScenarios.dispatchDelaysOnVirtualTime)
+        FuzzMatrix.explore("dispatch delays", strategy, seed, AsyncScenarios.dispatchDelaysOnVirtualTime)
     }
 
     @Test("ReadWriteCoordinator and WorkerThread used from tasks", arguments: FuzzMatrix.cases)
     func fromTasks(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("primitives from tasks", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        AsyncScenarios.coordinatorAndWorkerFromTasks)
+        FuzzMatrix.explore("primitives from tasks", strategy, seed, AsyncScenarios.coordinatorAndWorkerFromTasks)
     }
 }

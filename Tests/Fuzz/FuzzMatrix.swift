@@ -1,4 +1,5 @@
 import Harness
+import Testing
 
 /// The strategies and seeds every fuzz suite runs over. The budget of each exploration is
 /// `schedules` unless `HARNESS_SCHEDULES` says otherwise; `HARNESS_STRATEGY` and
@@ -21,5 +22,17 @@ enum FuzzMatrix {
     /// token fits exactly one.
     static func name(_ scenario: String, _ strategy: Strategy, _ seed: UInt64) -> String {
         "\(scenario) [\(strategy), seed \(seed)]"
+    }
+
+    /// Explores `body` as the case (`strategy`, `seed`) of the scenario `scenario`,
+    /// recording a failure at the caller's line.
+    static func explore(
+        _ scenario: String,
+        _ strategy: Strategy,
+        _ seed: UInt64,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: @escaping @Sendable (Scenario) throws -> Void
+    ) {
+        Harness.explore(name(scenario, strategy, seed), options: options(strategy, seed), sourceLocation: sourceLocation, body)
     }
 }

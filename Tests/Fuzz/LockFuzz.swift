@@ -6,20 +6,17 @@ import Testing
 struct ReadWriteCoordinatorFuzz {
     @Test("reads never overlap writes; a read after a write sees it", arguments: FuzzMatrix.cases)
     func exclusion(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("rw exclusion", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        ReadWriteScenarios.exclusion { LiveReadWriteCoordinator() })
+        FuzzMatrix.explore("rw exclusion", strategy, seed, ReadWriteScenarios.exclusion { LiveReadWriteCoordinator() })
     }
 
     @Test("nested reads do not deadlock", arguments: FuzzMatrix.cases)
     func nestedReads(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("rw nested reads", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        ReadWriteScenarios.nestedReads { LiveReadWriteCoordinator() })
+        FuzzMatrix.explore("rw nested reads", strategy, seed, ReadWriteScenarios.nestedReads { LiveReadWriteCoordinator() })
     }
 
     @Test("enqueued writes apply in submission order", arguments: FuzzMatrix.cases)
     func writeOrder(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("rw write order", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        ReadWriteScenarios.enqueuedWritesInOrder)
+        FuzzMatrix.explore("rw write order", strategy, seed, ReadWriteScenarios.enqueuedWritesInOrder)
     }
 }
 
@@ -27,14 +24,12 @@ struct ReadWriteCoordinatorFuzz {
 struct CriticalSectionFuzz {
     @Test("mutual exclusion and recursion", arguments: FuzzMatrix.cases)
     func exclusion(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("critical section", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        LockScenarios.criticalSectionExcludes)
+        FuzzMatrix.explore("critical section", strategy, seed, LockScenarios.criticalSectionExcludes)
     }
 
     @Test("timed entries time out without running", arguments: FuzzMatrix.cases)
     func timeout(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("critical section timeout", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        LockScenarios.criticalSectionTimeout)
+        FuzzMatrix.explore("critical section timeout", strategy, seed, LockScenarios.criticalSectionTimeout)
     }
 }
 
@@ -42,7 +37,6 @@ struct CriticalSectionFuzz {
 struct ThreadLocalValueFuzz {
     @Test("threads never see each other's values", arguments: FuzzMatrix.cases)
     func isolation(strategy: Strategy, seed: UInt64) {
-        Harness.explore(FuzzMatrix.name("thread-local isolation", strategy, seed), options: FuzzMatrix.options(strategy, seed),
-                        LockScenarios.threadLocalIsolation)
+        FuzzMatrix.explore("thread-local isolation", strategy, seed, LockScenarios.threadLocalIsolation)
     }
 }
