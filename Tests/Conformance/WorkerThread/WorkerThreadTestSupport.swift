@@ -45,6 +45,11 @@ final class WaitProbe: SeamPassthroughController, @unchecked Sendable {
         log.withLock { $0.waits.filter { $0.thread == thread } }
     }
 
+    /// The waits of every thread but `excluded`.
+    func waits(excluding excluded: Set<SeamThreadID?>) -> [Wait] {
+        log.withLock { $0.waits.filter { !excluded.contains($0.thread) } }
+    }
+
     override func wait(
         on condition: SeamCondition,
         releasing mutex: SeamMutex,

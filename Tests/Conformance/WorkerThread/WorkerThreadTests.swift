@@ -21,14 +21,19 @@ struct WorkerThreadTests {
         let results = LockedList<(started: Bool, workerWaited: Bool)>()
         try probe.run { () throws in
             let worker = WorkerThread()
+            let starterIDs = AtomicBox<Set<SeamThreadID?>>([SeamThreadID.testBody])
+            let go = Gate()
             let starters = try (0..<4).map { _ in
                 try Seam.spawnThread {
+                    go.wait()
                     let started = (try? worker.start()) ?? false
-                    // The worker is the first thread spawned, whichever starter spawned it.
-                    let workerWaited = probe.waits(of: .firstSpawned).isEmpty == false
+                    // The worker is whichever thread is neither a starter nor the test body.
+                    let workerWaited = probe.waits(excluding: starterIDs.load()).isEmpty == false
                     results.append((started, workerWaited))
                 }.get()
             }
+            starterIDs.update { $0.formUnion(starters.map(\.controlledID)) }
+            go.open()
             for starter in starters { try starter.join() }
             worker.stop()
         }
