@@ -15,7 +15,7 @@ enum FuzzMatrix {
     }
 
     static func options(_ strategy: Strategy, _ seed: UInt64) -> ExplorationOptions {
-        ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed)
+        ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed, isolation: .process)
     }
 
     /// A scenario name that tells the cases of a parameterized test apart, so a replay

@@ -26,6 +26,9 @@ public struct ExplorationOptions: Sendable {
     public var executorLanes: Int
     /// Seconds between progress lines on standard error; `nil` prints none.
     public var progressInterval: Double?
+    /// Where ``Harness/explore(_:options:sourceLocation:_:)`` runs: in the test's process,
+    /// or in a child process that a crash cannot take the test run down with.
+    public var isolation: ExplorationIsolation
 
     /// Options with the given strategy and budget, and defaults for the rest.
     public init(
@@ -38,7 +41,8 @@ public struct ExplorationOptions: Sendable {
         stallTimeout: Duration = .seconds(20),
         replay: ReplayToken? = nil,
         progressInterval: Double? = nil,
-        executorLanes: Int = 2
+        executorLanes: Int = 2,
+        isolation: ExplorationIsolation = .none
     ) {
         precondition(executorLanes >= 1, "a scenario's executor needs at least one lane, not \(executorLanes)")
         precondition(schedules >= 1, "an exploration needs a budget of at least 1 schedule, not \(schedules)")
@@ -53,6 +57,7 @@ public struct ExplorationOptions: Sendable {
         self.replay = replay
         self.progressInterval = progressInterval
         self.executorLanes = executorLanes
+        self.isolation = isolation
     }
 
     /// The environment variables these options read.
@@ -69,6 +74,8 @@ public struct ExplorationOptions: Sendable {
         public static let replay = "HARNESS_REPLAY"
         /// Seconds between progress lines.
         public static let progress = "HARNESS_PROGRESS"
+        /// `none` or `process`.
+        public static let isolation = "HARNESS_ISOLATION"
     }
 
     /// These options with whatever the environment sets overriding them; throws an error
@@ -98,6 +105,12 @@ public struct ExplorationOptions: Sendable {
                 throw .invalid(variable: Variable.progress, value: text, expected: "a positive number of seconds")
             }
             options.progressInterval = seconds
+        }
+        if let text = environment[Variable.isolation] {
+            guard let isolation = ExplorationIsolation(rawValue: text) else {
+                throw .invalid(variable: Variable.isolation, value: text, expected: "none or process")
+            }
+            options.isolation = isolation
         }
         if let text = environment[Variable.replay] {
             do {

@@ -23,7 +23,9 @@ public enum Harness {
     /// trace as an attachment. The environment may override `options` (see
     /// ``ExplorationOptions/applyingEnvironment(_:)``); an invalid setting is an issue too.
     /// A token in `HARNESS_REPLAY` replays the one scenario it was recorded for: others
-    /// are skipped with a warning, so one filter can cover a parameterized test.
+    /// are skipped with a warning, so one filter can cover a parameterized test. With
+    /// ``ExplorationIsolation/process`` the exploration runs in a child process and this
+    /// returns `nil`.
     @discardableResult
     public static func explore(
         _ name: String? = nil,
@@ -39,6 +41,12 @@ public enum Harness {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
         }
+        if let only = childScenario {
+            guard only == scenario else { return nil }
+        } else if configured.isolation == .process, let testID = Test.current?.id.description {
+            exploreInChild(scenario, testID: testID, sourceLocation: sourceLocation)
+            return nil
+        }
         if options.replay == nil, let token = configured.replay, !token.fits(scenario: scenario) {
             let note = "skipped '\(scenario)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
             Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
@@ -52,7 +60,9 @@ public enum Harness {
             return nil
         }
         if let failure = report.failure {
-            Issue.record(Comment(rawValue: failure.message(testID: Test.current?.id.description)), sourceLocation: sourceLocation)
+            let message = failure.message(testID: Test.current?.id.description)
+            if childScenario != nil { reportToParent(message) }
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
             Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
         }
         return report

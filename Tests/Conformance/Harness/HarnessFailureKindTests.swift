@@ -300,3 +300,31 @@ private final class CancellationContext: @unchecked Sendable {
         self.cleanedUp = cleanedUp
     }
 }
+
+@Suite("Harness: crash isolation")
+struct HarnessIsolationTests {
+    @Test("an isolated exploration survives a crash and reports its replay command")
+    func isolatedCrash() {
+        withKnownIssue {
+            Harness.explore("isolated crash", options: ExplorationOptions(schedules: 500, seed: 9, isolation: .process)) { scenario in
+                let value = SeamAtomic(0)
+                scenario.spawn { value.store(1) }
+                scenario.spawn { precondition(value.load() == 0, "the other thread ran first") }
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("a thread crashed (signal") && text.contains("in scenario 'isolated crash'")
+                && text.contains("replay: HARNESS_REPLAY='H1.") && text.contains("swift test --filter")
+        }
+    }
+
+    @Test("an isolated exploration's ordinary failure comes back with its report")
+    func isolatedFailure() {
+        withKnownIssue {
+            Harness.explore("isolated lost update", options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process), HarnessScenarios.lostUpdate)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("an increment was lost") && text.contains("HARNESS_REPLAY='H1.") && text.contains("step  T0")
+        }
+    }
+}
