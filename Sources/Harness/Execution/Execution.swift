@@ -6,8 +6,8 @@ import Synchronization
 /// threads at a time and, at every seam operation, lets a strategy pick who runs next.
 ///
 /// Its state is touched only by the running thread: control passes from thread to thread
-/// through parkers (futexes), whose release and acquire order every access, so the state
-/// needs no lock. A decision that keeps the running thread costs no handoff.
+/// through a ``HandoffBackend`` (futexes, for OS threads), whose release and acquire order
+/// every access, so the state needs no lock. A decision that keeps the running thread costs no handoff.
 final class Execution: SeamController, @unchecked Sendable {
     struct Limits {
         var maxThreads = 64
@@ -35,8 +35,7 @@ final class Execution: SeamController, @unchecked Sendable {
     private let stepByteCapacity: Int
     private var stepByteCount = 0
     private let replay: [EncodedStep]?
-    private let parkers: UnsafeMutablePointer<cshim_parker>
-    private var driverParker: UnsafeMutablePointer<cshim_parker> { parkers + limits.maxThreads }
+    private let handoff: any HandoffBackend
 
     private var threads: [ThreadRecord] = []
     private var mutexes: [ObjectIdentifier: MutexModel] = [:]
@@ -65,8 +64,7 @@ final class Execution: SeamController, @unchecked Sendable {
         self.strategy = strategy
         self.replay = replay
         self.limits = limits
-        parkers = .allocate(capacity: limits.maxThreads + 1)
-        parkers.initialize(repeating: cshim_parker(), count: limits.maxThreads + 1)
+        handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
         stepByteCapacity = 3 * (limits.maxSteps + 2 * limits.maxThreads + 16)
         stepBytes = .allocate(capacity: stepByteCapacity)
         guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, stepBytes) else {
@@ -79,7 +77,6 @@ final class Execution: SeamController, @unchecked Sendable {
     deinit {
         cshim_crash_report_destroy(crashReport)
         stepBytes.deallocate()
-        parkers.deallocate()
     }
 
     /// The strategy, as it is after the execution (strategies carry state across executions).
@@ -96,7 +93,7 @@ final class Execution: SeamController, @unchecked Sendable {
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
         case .success(let root):
-            cshim_unpark(parkers)
+            handoff.resume(0)
             waitUntilDone()
             if done.load(ordering: .acquiring) {
                 _ = try? root.join()
@@ -105,9 +102,8 @@ final class Execution: SeamController, @unchecked Sendable {
     }
 
     private func waitUntilDone() {
-        let timeout = UInt64(limits.stallTimeout.components.seconds) * 1_000_000_000
         var lastProgress = -1
-        while !cshim_park_with_timeout(driverParker, timeout) {
+        while !handoff.awaitFinish(timeout: limits.stallTimeout) {
             let current = progress.load(ordering: .relaxed)
             if current == lastProgress {
                 let seconds = Double(limits.stallTimeout.components.seconds)
@@ -176,7 +172,7 @@ final class Execution: SeamController, @unchecked Sendable {
             if me == 0, let cpu = limits.cpu {
                 _ = cshim_pin_current_thread_to_cpu(cpu)
             }
-            cshim_park(parkers + me, limits.spinsBeforeSleeping)
+            handoff.park(me)
             if aborting { exitForAbort(me) }
             _ = perform(me)
         }
@@ -402,18 +398,18 @@ final class Execution: SeamController, @unchecked Sendable {
     }
 
     private func wakeThread(_ next: Int) {
-        cshim_unpark(parkers + next)
+        handoff.resume(next)
     }
 
     private func switchTo(_ next: Int, from me: Int) {
         wakeThread(next)
-        cshim_park(parkers + me, limits.spinsBeforeSleeping)
+        handoff.park(me)
         if aborting && !exiting.contains(me) { exitForAbort(me) }
     }
 
     private func finish() {
         done.store(true, ordering: .releasing)
-        cshim_unpark(driverParker)
+        handoff.finish()
     }
 
     private func exitForAbort(_ me: Int) -> Never {
@@ -648,7 +644,7 @@ final class Execution: SeamController, @unchecked Sendable {
         case .join(let target) where !threads[target].isFinished:
             threads[me].state = .ready(operation, nil)
             handOffDuringAbort()
-            cshim_park(parkers + me, limits.spinsBeforeSleeping)
+            handoff.park(me)
             threads[me].state = .running
         default:
             break

@@ -119,7 +119,7 @@ extension Seam {
         controller: (any SeamController)?,
         controlledID: SeamThreadID?
     ) -> Result<SeamThread, SeamThreadError> {
-        let start = ThreadStart(body: body, controller: controller, thread: controlledID)
+        let start = ThreadStart.make(body, controller: controller, thread: controlledID)
         let argument = Unmanaged.passRetained(start).toOpaque()
         var handle = pthread_t()
         let error = cshim_thread_create(&handle, attributes, threadBody, threadCleanup, argument)
@@ -133,18 +133,18 @@ extension Seam {
 }
 
 /// What a spawned thread needs: its body and, when controlled, its controller and identity.
-/// Retained once for the thread and released by its C cleanup.
-private final class ThreadStart {
+/// Retained once for the thread and released by its C cleanup. The body is a subclass's
+/// `let`, called in place: binding it to a local (say, from an enum payload) would retain it
+/// in a frame that cancellation unwinds, and leak it even in optimized builds.
+private class ThreadStart {
     enum Body {
         case closure(@Sendable () -> Void)
         case function(Seam.ThreadEntry, UnsafeMutableRawPointer?)
     }
 
-    let body: Body
     let slot: ControllerSlot?
 
-    init(body: Body, controller: (any SeamController)?, thread: SeamThreadID?) {
-        self.body = body
+    init(controller: (any SeamController)?, thread: SeamThreadID?) {
         if let controller, let thread {
             slot = ControllerSlot(controller: controller, thread: thread)
         } else {
@@ -152,20 +152,51 @@ private final class ThreadStart {
         }
     }
 
-    func run() {
+    static func make(_ body: Body, controller: (any SeamController)?, thread: SeamThreadID?) -> ThreadStart {
+        switch body {
+        case .closure(let closure):
+            ClosureThreadStart(closure, controller: controller, thread: thread)
+        case .function(let entry, let argument):
+            FunctionThreadStart(entry, argument, controller: controller, thread: thread)
+        }
+    }
+
+    final func run() {
         if let slot {
             cshim_seam_activate()
             cshim_seam_set_current(Unmanaged.passUnretained(slot).toOpaque())
             slot.controller.threadDidStart(slot.thread)
         }
-        switch body {
-        case .closure(let closure):
-            closure()
-        case .function(let entry, let argument):
-            entry(argument)
-        }
+        runBody()
     }
+
+    func runBody() {}
 }
+
+private final class ClosureThreadStart: ThreadStart {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void, controller: (any SeamController)?, thread: SeamThreadID?) {
+        self.body = body
+        super.init(controller: controller, thread: thread)
+    }
+
+    override func runBody() { body() }
+}
+
+private final class FunctionThreadStart: ThreadStart {
+    let entry: Seam.ThreadEntry
+    let argument: UnsafeMutableRawPointer?
+
+    init(_ entry: Seam.ThreadEntry, _ argument: UnsafeMutableRawPointer?, controller: (any SeamController)?, thread: SeamThreadID?) {
+        self.entry = entry
+        self.argument = argument
+        super.init(controller: controller, thread: thread)
+    }
+
+    override func runBody() { entry(argument) }
+}
+
 private func threadBody(_ argument: UnsafeMutableRawPointer?) {
     Unmanaged<ThreadStart>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.run() }
 }

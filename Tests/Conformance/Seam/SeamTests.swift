@@ -168,8 +168,9 @@ struct SeamTests {
         for _ in 0..<200 {
             let tracked = counter.make()
             let started = SeamAtomic(false)
-            let thread = try Seam.spawnThread {
-                withExtendedLifetime(tracked) { started.store(true) }
+            let thread = try Seam.spawnThread { [tracked] in
+                _ = tracked
+                started.store(true)
                 while true { Seam.cancellationPoint() }
             }.get()
             while !started.load() { Seam.yield() }
