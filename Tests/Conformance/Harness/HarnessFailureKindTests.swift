@@ -64,24 +64,28 @@ struct HarnessFailureKindTests {
         #expect("\(failure.reason)".contains("which it does not hold"))
     }
 
-    @Test("a predicate-free condition wait is caught through spurious wake-ups")
-    func spuriousWakeups() throws {
-        let failure = try failure("spurious", ExplorationOptions(schedules: 2_000, seed: 5)) { scenario in
-            let mutex = SeamMutex()
-            let condition = SeamCondition()
-            let ready = UncheckedBox(false)
-            scenario.spawn {
-                mutex.withLock {
-                    if !ready.value { condition.wait(on: mutex) }
-                    Harness.check(ready.value, "woke before the flag was set")
-                }
-            }
-            scenario.spawn {
-                Seam.yield()
-                mutex.withLock { ready.value = true }
-                condition.signal()
+    /// A waiter that checks its flag with `if`, not `while`: correct only without spurious
+    /// wake-ups.
+    @Sendable static func predicateFreeWait(_ scenario: Scenario) {
+        let mutex = SeamMutex()
+        let condition = SeamCondition()
+        let ready = UncheckedBox(false)
+        scenario.spawn {
+            mutex.withLock {
+                if !ready.value { condition.wait(on: mutex) }
+                Harness.check(ready.value, "woke before the flag was set")
             }
         }
+        scenario.spawn {
+            Seam.yield()
+            mutex.withLock { ready.value = true }
+            condition.signal()
+        }
+    }
+
+    @Test("a predicate-free condition wait is caught through spurious wake-ups")
+    func spuriousWakeups() throws {
+        let failure = try failure("spurious", ExplorationOptions(schedules: 2_000, seed: 5), Self.predicateFreeWait)
         #expect("\(failure.reason)".contains("woke before the flag was set"))
         #expect(failure.trace.contains { $0.kind == .spuriousWake })
     }
@@ -89,21 +93,7 @@ struct HarnessFailureKindTests {
     @Test("without spurious wake-ups the same scenario passes")
     func noSpuriousWakeups() throws {
         let options = ExplorationOptions(schedules: 500, seed: 5, spuriousWakeups: false)
-        let report = try Harness.run("no spurious", options: options) { scenario in
-            let mutex = SeamMutex()
-            let condition = SeamCondition()
-            let ready = UncheckedBox(false)
-            scenario.spawn {
-                mutex.withLock {
-                    if !ready.value { condition.wait(on: mutex) }
-                    Harness.check(ready.value, "woke before the flag was set")
-                }
-            }
-            scenario.spawn {
-                mutex.withLock { ready.value = true }
-                condition.signal()
-            }
-        }
+        let report = try Harness.run("no spurious", options: options, Self.predicateFreeWait)
         #expect(report.failure == nil)
     }
 }
