@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Harness
 import Primitives
@@ -97,11 +98,21 @@ struct HarnessAsyncTests {
     @Test("a job enqueued from a thread the harness does not control is reported as nondeterminism")
     func escapeIsReported() throws {
         let report = try Harness.run("escape", options: ExplorationOptions(schedules: 1)) { scenario in
+            let suspending = SeamAtomic(false)
+            let release = DispatchSemaphore(value: 0)
             scenario.task {
                 await withCheckedContinuation { continuation in
-                    Thread.detachNewThread { continuation.resume() }
+                    suspending.store(true)
+                    Thread.detachNewThread {
+                        release.wait()
+                        continuation.resume()
+                    }
                 }
             }
+            // T0 sees the flag only once the lane reaches its next scheduling point, after the
+            // task has suspended: the resume then has to enqueue a job, from outside.
+            while !suspending.load() { Seam.yield() }
+            release.signal()
         }
         let failure = try #require(report.failure)
         #expect("\(failure.reason)".contains("nondeterminism"))
