@@ -11,81 +11,65 @@ import CShim
 /// Waiting threads are not served in arrival order: whichever thread the system wakes or
 /// runs first enters next, so a thread can in principle be passed over repeatedly.
 ///
-/// Built on a ``SeamMutex`` and a ``SeamCondition``, with the owning thread (`pthread_self`)
-/// and its depth of re-entry as state, so timeouts are measured on ``Seam/now()``'s clock
-/// and a harness sees every step.
+/// The section is a recursive ``SeamMutex``, so an untimed entry costs one lock and one
+/// unlock; a timed entry that must wait does so on a ``SeamCondition`` with a deadline on
+/// ``Seam/now()``'s clock (virtual time under a harness), woken by leaving threads only
+/// while timed entries wait.
 public final class CriticalSection: @unchecked Sendable {
-    private let mutex = SeamMutex()
-    private let released = SeamCondition()
-    // The state below is guarded by `mutex`, which already gives exclusive access: the
-    // run-time exclusivity checks would only double the cost of an entry.
+    /// The section itself: held by the thread inside, as often as it entered.
+    @usableFromInline
+    let lock = SeamMutex(kind: .recursive)
+    /// Timed entries that must wait do so on `released`, under `waitMutex`.
+    @usableFromInline
+    let waitMutex = SeamMutex()
+    @usableFromInline
+    let released = SeamCondition()
+    /// Timed entries waiting now: a thread leaving wakes them only when there are some.
+    @usableFromInline
+    let timedWaiters = SeamAtomic(0)
 
-    /// The thread inside, if any.
-    @exclusivity(unchecked) private var owner: pthread_t?
-    /// How many times `owner` has entered without leaving.
-    @exclusivity(unchecked) private var depth = 0
-    /// Threads waiting on `released`.
-    @exclusivity(unchecked) private var waiters = 0
-
-    /// Creates a critical section that no thread is inside.
+    /// An empty critical section.
     public init() {}
 
-    /// Runs `body` inside the critical section and returns what it returns, waiting as long
-    /// as another thread is inside. The calling thread may already be inside; it then
-    /// enters again at once.
-    ///
-    /// Rethrows what `body` throws, after leaving the critical section.
+    /// Runs `body` inside the section, waiting as long as another thread is inside; returns
+    /// its result and rethrows its error, leaving the section either way. The thread inside
+    /// may enter again (the section is recursive).
     @inlinable
     public func execute<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let entered = enter(timeout: nil)
-        assert(entered, "CriticalSection: an untimed entry cannot time out")
+        lock.lock()
         defer { leave() }
         return try body()
     }
 
-    /// Enters for the calling thread, waiting while another thread is inside, for at most
-    /// `timeout` (measured from the moment waiting starts) when one is given. Returns
-    /// whether it entered.
+    /// Enters within `timeout`; returns whether it did.
     @usableFromInline
-    func enter(timeout: Duration?) -> Bool {
-        let caller = pthread_self()
-        return mutex.withLock {
-            if let owner, pthread_equal(owner, caller) != 0 {
-                depth += 1
-                return true
-            }
-            if owner != nil {
-                if let timeout, timeout <= .zero { return false }
-                waiters += 1
-                defer { waiters -= 1 }
-                if let timeout {
-                    let deadline = Seam.now().advanced(by: timeout)
-                    guard released.wait(on: mutex, until: { owner == nil }, deadline: deadline) else { return false }
-                } else {
-                    released.wait(on: mutex, until: { owner == nil })
+    func enter(timeout: Duration) -> Bool {
+        if lock.tryLock() { return true }
+        guard timeout > .zero else { return false }
+        let deadline = Seam.now().advanced(by: timeout)
+        timedWaiters.add(1)
+        defer { timedWaiters.add(-1) }
+        return waitMutex.withLock {
+            while !lock.tryLock() {
+                if released.wait(on: waitMutex, deadline: deadline) == .timedOut {
+                    return lock.tryLock()
                 }
             }
-            owner = caller
-            depth = 1
             return true
         }
     }
 
-    /// Leaves once for the calling thread, which is inside; the last leave wakes a waiter.
+    /// Leaves the section once, waking one timed entry if any waits. A timed entry
+    /// registers before it tries the lock, so one that finds the section taken is either
+    /// woken by a later leave or finds it free; one woken that loses the section to another
+    /// thread is woken again when that thread leaves.
     @usableFromInline
     func leave() {
-        let wakeWaiter = mutex.withLock {
-            assert(
-                owner.map { pthread_equal($0, pthread_self()) != 0 } == true,
-                "CriticalSection: left by a thread that is not inside"
-            )
-            depth -= 1
-            guard depth == 0 else { return false }
-            owner = nil
-            return waiters > 0
+        lock.unlock()
+        if timedWaiters.load() > 0 {
+            waitMutex.withLock { released.signal() }
         }
-        if wakeWaiter { released.signal() }
     }
 }
