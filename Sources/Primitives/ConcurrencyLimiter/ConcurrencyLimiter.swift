@@ -42,8 +42,9 @@ public final class ConcurrencyLimiter: @unchecked Sendable {
     public let concurrency: Int
 
     private let mutex = SeamMutex()
-    /// Guarded by `mutex`.
-    private var state: StateMachine
+    /// Guarded by `mutex`, which already excludes other accesses: the run-time exclusivity
+    /// checks would only add to every admission.
+    @exclusivity(unchecked) private var state: StateMachine
 
     /// Creates a limiter that lets at most `concurrency` bodies run at once.
     ///
