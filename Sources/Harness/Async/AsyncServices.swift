@@ -1,3 +1,5 @@
+import CShim
+import Foundation
 import Primitives
 import Synchronization
 
@@ -62,11 +64,20 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         guard let controller = Seam.currentController as? Execution, controller === execution else {
-            execution.noteForeignJob()
+            execution.noteForeignJob(from: Self.describeCurrentThread())
             return
         }
         mutex.withLock { jobs.append(job) }
         changed.broadcast()
+    }
+
+    /// Names the calling (uncontrolled) thread for a report: its name, and whether it is the
+    /// main thread.
+    private static func describeCurrentThread() -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
+        let name = named ? "'\(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))'" : "an unnamed thread"
+        return Thread.isMainThread ? "the main thread (\(name)): a MainActor or main-queue escape" : "thread \(name)"
     }
 
     /// Waits until every task started so far has ended.

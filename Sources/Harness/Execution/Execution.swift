@@ -49,6 +49,7 @@ final class Execution: SeamController, @unchecked Sendable {
     private var lastSpawned = 0
     private let progress = Atomic<Int>(0)
     private let foreignJob = Atomic<Bool>(false)
+    private let foreignJobOrigin = Mutex<String?>(nil)
     private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
     private let done = Atomic<Bool>(false)
@@ -301,7 +302,8 @@ final class Execution: SeamController, @unchecked Sendable {
     /// A job was enqueued from a thread this execution does not control: it escaped the
     /// harness (`Task {}`, `Task.detached`, `MainActor`, a foreign thread). Safe to call
     /// from any thread; the execution fails at its next decision.
-    func noteForeignJob() {
+    func noteForeignJob(from origin: String) {
+        foreignJobOrigin.withLock { $0 = $0 ?? origin }
         foreignJob.store(true, ordering: .releasing)
     }
 
@@ -422,8 +424,9 @@ final class Execution: SeamController, @unchecked Sendable {
     private func decide(running: Int?) -> Decision {
         while true {
             if foreignJob.load(ordering: .acquiring), failure == nil {
+                let origin = foreignJobOrigin.withLock { $0 } ?? "an unknown thread"
                 failure = .nondeterminism(
-                    "a job was enqueued from a thread the harness does not control: an escape through Task {}, Task.detached, MainActor or a foreign thread"
+                    "a job was enqueued from \(origin), which the harness does not control: an escape through Task {}, Task.detached, MainActor, Dispatch or a foreign thread"
                 )
             }
             if failure != nil { return .failed }

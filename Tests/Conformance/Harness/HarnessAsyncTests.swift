@@ -1,3 +1,4 @@
+import CShim
 import Dispatch
 import Foundation
 import Harness
@@ -104,6 +105,7 @@ struct HarnessAsyncTests {
                 await withCheckedContinuation { continuation in
                     suspending.store(true)
                     Thread.detachNewThread {
+                        _ = cshim_set_current_thread_name("escapee")
                         release.wait()
                         continuation.resume()
                     }
@@ -115,7 +117,7 @@ struct HarnessAsyncTests {
             release.signal()
         }
         let failure = try #require(report.failure)
-        #expect("\(failure.reason)".contains("nondeterminism"))
+        #expect("\(failure.reason)".contains("nondeterminism: a job was enqueued from thread 'escapee'"))
     }
 
     @Test("a check that fails inside a task fails the execution")
