@@ -38,7 +38,7 @@ static void *cshim_thread_entry(void *raw) {
     return NULL;
 }
 
-int cshim_thread_create(pthread_t *thread, const pthread_attr_t *attributes,
+int cshim_thread_create(cshim_thread *thread, const pthread_attr_t *attributes,
                         void (*body)(void *), void (*cleanup)(void *), void *argument) {
     struct cshim_thread_start *start = malloc(sizeof(struct cshim_thread_start));
     if (start == NULL) {
@@ -47,7 +47,7 @@ int cshim_thread_create(pthread_t *thread, const pthread_attr_t *attributes,
     start->body = body;
     start->cleanup = cleanup;
     start->argument = argument;
-    int error = pthread_create(thread, attributes, cshim_thread_entry, start);
+    int error = pthread_create(&thread->handle, attributes, cshim_thread_entry, start);
     if (error != 0) {
         free(start);
     }

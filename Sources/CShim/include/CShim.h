@@ -19,11 +19,17 @@
 void cshim_run_with_cleanup(void (*cleanup)(void *), void *cleanupArgument,
                             void (*body)(void *), void *bodyArgument);
 
+/// A created thread's handle, in a struct that Swift can zero-initialize on every platform
+/// (`pthread_t` is an integer on Linux and a non-null pointer on Darwin).
+typedef struct {
+    pthread_t handle;
+} cshim_thread;
+
 /// Creates a thread that runs `body(argument)` inside `cshim_run_with_cleanup(cleanup,
 /// argument, body, argument)`, so `cleanup(argument)` runs exactly once, when `body` returns
 /// or when the thread is cancelled. Returns 0 or `pthread_create`'s errno value; on error
 /// neither function is called.
-int cshim_thread_create(pthread_t *thread, const pthread_attr_t *attributes,
+int cshim_thread_create(cshim_thread *thread, const pthread_attr_t *attributes,
                         void (*body)(void *), void (*cleanup)(void *), void *argument);
 
 /// `PTHREAD_CANCELED`, which Swift cannot import (it is a cast of -1 to a pointer).

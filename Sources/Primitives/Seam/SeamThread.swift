@@ -121,14 +121,14 @@ extension Seam {
     ) -> Result<SeamThread, SeamThreadError> {
         let start = ThreadStart.make(body, controller: controller, thread: controlledID)
         let argument = Unmanaged.passRetained(start).toOpaque()
-        var handle = pthread_t()
-        let error = cshim_thread_create(&handle, attributes, threadBody, threadCleanup, argument)
+        var created = cshim_thread()
+        let error = cshim_thread_create(&created, attributes, threadBody, threadCleanup, argument)
         guard error == 0 else {
             Unmanaged<ThreadStart>.fromOpaque(argument).release()
             if let controller, let controlledID { controller.threadSpawnFailed(controlledID) }
             return .failure(SeamThreadError(operation: "pthread_create", code: error))
         }
-        return .success(SeamThread(handle: handle, controlledID: controlledID))
+        return .success(SeamThread(handle: created.handle, controlledID: controlledID))
     }
 }
 
