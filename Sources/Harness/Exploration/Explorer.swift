@@ -138,14 +138,14 @@ struct ProgressLine {
     mutating func update(done: Int, failures: Int) {
         guard let interval, ContinuousClock.now - lastPrinted >= .milliseconds(Int64(interval * 1000)) else { return }
         lastPrinted = ContinuousClock.now
-        print(done: done, failures: failures)
+        writeLine(done: done, failures: failures)
     }
 
     func finish(done: Int, failures: Int) {
-        if interval != nil { print(done: done, failures: failures) }
+        if interval != nil { writeLine(done: done, failures: failures) }
     }
 
-    private func print(done: Int, failures: Int) {
+    private func writeLine(done: Int, failures: Int) {
         let elapsed = ContinuousClock.now - start
         let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-9)
         let rate = Int(Double(done) / seconds)
