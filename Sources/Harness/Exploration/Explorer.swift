@@ -119,6 +119,9 @@ public struct ExplorationReport: Sendable {
 
 /// Progress lines on standard error for long campaigns.
 struct ProgressLine {
+    /// How every progress line starts.
+    static let prefix = "harness: "
+
     let scenario: String
     let strategy: Strategy
     let seed: UInt64
@@ -149,7 +152,7 @@ struct ProgressLine {
         let elapsed = ContinuousClock.now - start
         let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-9)
         let rate = Int(Double(done) / seconds)
-        let line = "harness: \(scenario) [\(strategy) seed 0x\(String(seed, radix: 16))] \(done)/\(budget) schedules, \(rate)/s, \(failures) failures\n"
+        let line = "\(Self.prefix)\(scenario) [\(strategy) seed 0x\(String(seed, radix: 16))] \(done)/\(budget) schedules, \(rate)/s, \(failures) failures\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

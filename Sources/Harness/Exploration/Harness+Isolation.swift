@@ -40,7 +40,7 @@ extension Harness {
             Issue.record(Comment(rawValue: "could not start the isolated exploration of '\(scenario)': \(error)"), sourceLocation: sourceLocation)
             return
         }
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = forwardingProgress(from: errors.fileHandleForReading)
         process.waitUntilExit()
         if let report = childFailure(in: output) {
             Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
@@ -62,6 +62,24 @@ extension Harness {
         default:
             break
         }
+    }
+
+    /// Reads the child's standard error to its end, passing its progress lines on to this
+    /// process's standard error as they arrive; returns all of it.
+    private static func forwardingProgress(from handle: FileHandle) -> String {
+        var output = Data()
+        var forwarded = 0
+        while case let chunk = handle.availableData, !chunk.isEmpty {
+            output.append(chunk)
+            while let newline = output[forwarded...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = output[forwarded...newline]
+                if line.starts(with: Data(ProgressLine.prefix.utf8)) {
+                    FileHandle.standardError.write(line)
+                }
+                forwarded = newline + 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Writes `report` where a parent process looks for it.

@@ -318,3 +318,21 @@ struct HarnessIsolationTests {
         }
     }
 }
+
+@Suite("Harness: progress")
+struct HarnessProgressTests {
+    @Test("a campaign with a progress interval prints schedules done, the rate and failures")
+    func progressLines() async throws {
+        let result = try await #require(
+            await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                _ = try? Harness.run("progress", options: ExplorationOptions(schedules: 300, seed: 3, progressInterval: 0.000_001)) { scenario in
+                    scenario.spawn { Seam.yield() }
+                }
+            }
+        )
+        let lines = String(decoding: result.standardErrorContent, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("harness: progress [random seed 0x3] ") }
+        #expect(lines.count >= 2)
+        let last = try #require(lines.last)
+        #expect(last.contains(" 300/300 schedules, ") && last.hasSuffix("/s, 0 failures"), "last progress line: \(last)")
+    }
+}
