@@ -1,11 +1,12 @@
 /// A small, fast, seedable generator (Steele, Lea and Flood, 2014): the same seed gives the
-/// same sequence on every platform, which replay depends on.
-struct SplitMix64: RandomNumberGenerator {
+/// same sequence on every platform, which replay depends on (and which seeded tests of this
+/// package use).
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

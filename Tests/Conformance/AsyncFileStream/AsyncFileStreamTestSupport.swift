@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 import Testing
 
 /// Files and measurements for the ``AsyncFileStream`` tests.
@@ -17,7 +18,7 @@ enum FileTestSupport {
     /// A 4,093-byte pseudo-random block (fixed by its seed). Repeating a block whose length is
     /// prime makes every dropped, repeated or reordered byte show up in a comparison.
     static let block: Data = {
-        var random = SeededGenerator(seed: 0xF11E)
+        var random = SplitMix64(seed: 0xF11E)
         return Data((0..<4_093).map { _ in UInt8.random(in: .min ... .max, using: &random) })
     }()
 

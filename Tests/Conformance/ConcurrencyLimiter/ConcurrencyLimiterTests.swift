@@ -1,5 +1,6 @@
 import Primitives
 import Synchronization
+import Harness
 import Testing
 
 @Suite("ConcurrencyLimiter")
@@ -213,7 +214,7 @@ struct ConcurrencyLimiterTests {
         let taskCount = 1_000
         let limiter = ConcurrencyLimiter(concurrency: concurrency)
         let gauge = ConcurrencyGauge()
-        var random = SeededGenerator(seed: 0x5EED_0003)
+        var random = SplitMix64(seed: 0x5EED_0003)
         let bodiesRun = SeamAtomic(0)
         let cancelledUnrun = SeamAtomic(0)
         let (release, releaseHolders) = AsyncCondition.makeCondition()
