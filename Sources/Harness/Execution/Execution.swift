@@ -676,9 +676,9 @@ final class Execution: SeamController, @unchecked Sendable {
 
     private func record(_ thread: Int?, _ kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) {
         let step = TraceStep(thread: thread, kind: kind, target: target, choice: choice, location: location)
+        let encoded = EncodedStep(step)
         if let replay, failure == nil {
             let index = trace.count
-            let encoded = EncodedStep(step)
             if index >= replay.count {
                 failure = .replayDiverged(step: index, detail: "the execution goes on past the token's last step (\(replay.count) steps)")
             } else if replay[index] != encoded {
@@ -689,9 +689,8 @@ final class Execution: SeamController, @unchecked Sendable {
             }
         }
         trace.append(step)
-        let bytes = EncodedStep(step).bytes
-        if stepByteCount + bytes.count <= stepByteCapacity {
-            for byte in bytes {
+        if stepByteCount + encoded.byteCount <= stepByteCapacity {
+            encoded.forEachByte { byte in
                 stepBytes[stepByteCount] = byte
                 stepByteCount += 1
             }

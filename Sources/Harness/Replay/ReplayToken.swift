@@ -21,11 +21,22 @@ struct EncodedStep: Hashable, Sendable, CustomStringConvertible {
         "\(thread.map { "T\($0)" } ?? "scheduler") \(kind)\(choice.map { " #\($0)" } ?? "")"
     }
 
-    /// The step's bytes: the thread (0xFF for the scheduler), the operation, and for a
-    /// choice the index chosen.
+    /// How many bytes the step takes: two, three for a choice.
+    var byteCount: Int { choice == nil ? 2 : 3 }
+
+    /// Calls `body` with each of the step's bytes, without allocating: the thread (0xFF for
+    /// the scheduler), the operation, and for a choice the index chosen.
+    func forEachByte(_ body: (UInt8) -> Void) {
+        body(thread.map { UInt8(truncatingIfNeeded: $0) } ?? 0xFF)
+        body(kind.rawValue)
+        if let choice { body(UInt8(truncatingIfNeeded: choice)) }
+    }
+
+    /// The step's bytes.
     var bytes: [UInt8] {
-        var bytes = [thread.map { UInt8(truncatingIfNeeded: $0) } ?? 0xFF, kind.rawValue]
-        if let choice { bytes.append(UInt8(truncatingIfNeeded: choice)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(byteCount)
+        forEachByte { bytes.append($0) }
         return bytes
     }
 }
