@@ -54,7 +54,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             do {
                 try await body()
             } catch {
-                execution.fail(fromTask: "a task threw: \(error)")
+                execution.taskThrew(error)
             }
             mutex.withLock { outstandingTasks -= 1 }
             changed.broadcast()

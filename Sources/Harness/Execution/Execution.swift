@@ -307,13 +307,11 @@ final class Execution: SeamController, @unchecked Sendable {
         foreignJob.store(true, ordering: .releasing)
     }
 
-    /// Fails the execution from inside a task's job, without ending the lane thread
-    /// mid-job: the failure takes effect at the next decision.
-    func fail(fromTask message: String) {
+    /// Fails the execution because a task's body threw `error`, without ending the lane
+    /// thread mid-job: the failure takes effect at the next decision.
+    func taskThrew(_ error: any Error) {
         withCancellationDisabled { _ in
-            if failure == nil {
-                failure = .invariant(message: message, thread: currentThread(), file: "?", line: 0)
-            }
+            if failure == nil { failure = .taskThrew(error: "\(error)") }
         }
     }
 

@@ -11,6 +11,8 @@ public enum ExecutionFailure: Sendable, Hashable, CustomStringConvertible {
     case stepBoundExceeded(Int)
     /// A thread's body threw.
     case threadThrew(thread: Int, error: String)
+    /// A task the scenario started threw.
+    case taskThrew(error: String)
     /// A thread did not reach a scheduling point for too long: blocked outside the seam.
     case stalled(thread: Int, seconds: Double)
     /// More threads than the harness can control at once.
@@ -36,6 +38,8 @@ public enum ExecutionFailure: Sendable, Hashable, CustomStringConvertible {
             return "step bound of \(bound) exceeded: a livelock or an endless loop"
         case let .threadThrew(thread, error):
             return "T\(thread) threw: \(error)"
+        case .taskThrew(let error):
+            return "a task threw: \(error)"
         case let .stalled(thread, seconds):
             return "T\(thread) ran for \(seconds) s without reaching a scheduling point: blocked outside the seam?"
         case let .tooManyThreads(limit):

@@ -128,3 +128,15 @@ struct HarnessAsyncTests {
         #expect("\(try #require(report.failure).reason)".contains("checked inside a task"))
     }
 }
+
+@Suite("Harness: tasks that throw")
+struct HarnessTaskErrorTests {
+    @Test("an error thrown by a scenario task fails the execution as such")
+    func taskThrows() throws {
+        struct Broken: Error {}
+        let report = try Harness.run("task throws", options: ExplorationOptions(schedules: 1)) { scenario in
+            scenario.task { throw Broken() }
+        }
+        #expect(report.failure?.reason == .taskThrew(error: "Broken()"))
+    }
+}
