@@ -35,7 +35,13 @@ public final class Scenario: @unchecked Sendable {
     /// it throws fails the execution.
     @discardableResult
     public func task(_ body: @escaping @Sendable () async throws -> Void) -> ScenarioTask {
-        ScenarioTask(task: execution().services().startTask(body))
+        if services == nil {
+            guard let execution = Seam.currentController as? Execution else {
+                preconditionFailure("a Scenario is used outside its execution")
+            }
+            services = execution.services()
+        }
+        return ScenarioTask(task: services!.startTask(body))
     }
 
     /// Joins every spawned thread not joined yet, and waits for every task started so far.
@@ -43,18 +49,11 @@ public final class Scenario: @unchecked Sendable {
         while let thread = unjoined.first {
             join(thread, file: file, line: line)
         }
-        if hasTasks { execution().services().waitForTasks() }
+        services?.waitForTasks()
     }
 
-    private var hasTasks = false
-
-    private func execution() -> Execution {
-        guard let execution = Seam.currentController as? Execution else {
-            preconditionFailure("a Scenario is used outside its execution")
-        }
-        hasTasks = true
-        return execution
-    }
+    /// The execution's task executor, once a task has started.
+    private var services: AsyncServices?
 
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
         unjoined.removeAll { $0.controlledID == thread.controlledID }
