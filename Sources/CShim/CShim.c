@@ -10,6 +10,7 @@
 #endif
 
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -448,4 +449,12 @@ void cshim_crash_report_destroy(cshim_crash_report *report) {
 
 void cshim_set_thread_crash_report(cshim_crash_report *report) {
     cshim_thread_crash_report = report;
+}
+
+// MARK: Child processes
+
+int cshim_wait_readable(int fd, int timeout_ms) {
+    struct pollfd descriptor = {.fd = fd, .events = POLLIN, .revents = 0};
+    int ready = poll(&descriptor, 1, timeout_ms);
+    return ready > 0 ? 1 : ready;
 }

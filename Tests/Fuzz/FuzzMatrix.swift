@@ -3,10 +3,11 @@ import Testing
 
 /// The strategies and seeds every fuzz suite runs over. The budget of each exploration is
 /// `schedules` unless `HARNESS_SCHEDULES` says otherwise; `HARNESS_STRATEGY` and
-/// `HARNESS_SEED` narrow a campaign to one strategy or seed.
+/// `HARNESS_SEED` narrow a campaign to one strategy or seed, and a token in
+/// `HARNESS_REPLAY` to the case that recorded it, so test and scenario names say what ran.
 enum FuzzMatrix {
-    static let strategies: [Strategy] = [.random, .pct(depth: 3), .exhaustive(preemptionBound: 2)]
-    static let seeds: [UInt64] = [1, 2]
+    static let strategies = Harness.strategies(default: [.random, .pct(depth: 3), .exhaustive(preemptionBound: 2)])
+    static let seeds = Harness.seeds(default: [1, 2])
     static let schedules = 150
 
     /// Every strategy with every seed.

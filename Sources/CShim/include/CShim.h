@@ -172,4 +172,11 @@ static inline void cshim_seam_set_current(void *controller) {
     cshim_seam_thread_controller = controller;
 }
 
+// MARK: Child processes
+
+/// Waits until `fd` has data to read, has reached its end, or `timeout_ms` milliseconds
+/// pass (`poll`). Returns 1 when it is readable (or at its end), 0 on timeout, or -1 with
+/// `errno` set (an interrupted wait returns -1 with `EINTR`).
+int cshim_wait_readable(int fd, int timeout_ms);
+
 #endif

@@ -47,7 +47,7 @@ final class Execution: SeamController, @unchecked Sendable {
     private var clock: UInt64 = 1_000_000_000
     private var tryLockResult = false
     private var lastSpawned = 0
-    private let progress = Atomic<Int>(0)
+    private let activity: ActivityCounter
     private let foreignJob = Atomic<Bool>(false)
     private let foreignJobOrigin = Mutex<String?>(nil)
     private var asyncServices: AsyncServices?
@@ -59,10 +59,19 @@ final class Execution: SeamController, @unchecked Sendable {
     /// Why the execution failed, if it did.
     private(set) var failure: ExecutionFailure?
 
-    /// Creates an execution; should one of its threads crash, the process prints
-    /// `crashPrefix`, the schedule so far in base64url, and `crashSuffix`.
-    init(strategy: any SchedulingStrategy, replay: [EncodedStep]?, limits: Limits, crashPrefix: String, crashSuffix: String) {
+    /// Creates an execution that counts its steps on `activity`; should one of its threads
+    /// crash, the process prints `crashPrefix`, the schedule so far in base64url, and
+    /// `crashSuffix`.
+    init(
+        strategy: any SchedulingStrategy,
+        replay: [EncodedStep]?,
+        limits: Limits,
+        activity: ActivityCounter,
+        crashPrefix: String,
+        crashSuffix: String
+    ) {
         self.strategy = strategy
+        self.activity = activity
         self.replay = replay
         self.limits = limits
         handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
@@ -102,16 +111,21 @@ final class Execution: SeamController, @unchecked Sendable {
         }
     }
 
+    /// Waits for the execution to end; fails it as stalled once no step was taken for the
+    /// stall timeout (checked a few times a second, so the stall is reported on time).
     private func waitUntilDone() {
-        var lastProgress = -1
-        while !handoff.awaitFinish(timeout: limits.stallTimeout) {
-            let current = progress.load(ordering: .relaxed)
-            if current == lastProgress {
-                let seconds = Double(limits.stallTimeout.components.seconds)
-                failure = .stalled(thread: runningThread.load(ordering: .relaxed), seconds: seconds)
+        let slice = min(limits.stallTimeout, .milliseconds(250))
+        var lastProgress = activity.steps
+        var lastChange = ContinuousClock.now
+        while !handoff.awaitFinish(timeout: slice) {
+            let current = activity.steps
+            if current != lastProgress {
+                lastProgress = current
+                lastChange = .now
+            } else if ContinuousClock.now - lastChange >= limits.stallTimeout {
+                failure = .stalled(thread: runningThread.load(ordering: .relaxed), seconds: limits.stallTimeout.seconds)
                 return
             }
-            lastProgress = current
         }
     }
 
@@ -694,7 +708,7 @@ final class Execution: SeamController, @unchecked Sendable {
             }
             cshim_crash_report_set_byte_count(crashReport, stepByteCount)
         }
-        progress.add(1, ordering: .relaxed)
+        activity.noteStep()
     }
 
     private func target(of operation: PendingOperation) -> String? {

@@ -170,7 +170,10 @@ struct ReplayTokenTests {
     @Test("a token for another scenario is refused with both names' hashes")
     func otherScenario() throws {
         let failure = try #require(try Harness.run("lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
-        #expect(throws: ReplayTokenError.otherScenario(token: failure.token.scenarioHash, scenario: "locked")) {
+        let expected = HarnessError.configuration(
+            .badReplayToken(setting: "ExplorationOptions.replay", .otherScenario(token: failure.token.scenarioHash, scenario: "locked"))
+        )
+        #expect(throws: expected) {
             _ = try Harness.run("locked", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lockedIncrements)
         }
     }
@@ -241,7 +244,7 @@ struct HarnessCrashTests {
             }
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains("a thread crashed in scenario 'crash'"))
+        #expect(stderr.contains("A thread crashed in scenario 'crash'"))
         let line = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H1.") })
         let token = try ReplayToken(parsing: String(line.dropFirst("HARNESS_REPLAY='".count).prefix { $0 != "'" }))
         #expect(token.fits(scenario: "crash"))
@@ -303,7 +306,9 @@ struct HarnessIsolationTests {
             }
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("a thread crashed (signal") && text.contains("in scenario 'isolated crash'")
+            return text.contains("a thread crashed (signal") && text.contains("scenario: isolated crash")
+                && text.contains("Precondition failed: the other thread ran first")
+                && text.contains("HarnessIsolationTests.isolatedCrash()")
                 && text.contains("replay: HARNESS_REPLAY='H1.") && text.contains("swift test --filter")
         }
     }

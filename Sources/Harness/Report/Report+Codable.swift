@@ -1,0 +1,67 @@
+import Primitives
+
+// The wire form of reports: how an isolated child hands its exploration back to the test's
+// process, and how tools keep a report.
+
+extension OperationKind: Codable {}
+
+extension TraceStep: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case thread, kind, target, choice, file, line
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let file = try container.decodeIfPresent(String.self, forKey: .file)
+        let line = try container.decodeIfPresent(UInt.self, forKey: .line)
+        self.init(
+            thread: try container.decodeIfPresent(Int.self, forKey: .thread),
+            kind: try container.decode(OperationKind.self, forKey: .kind),
+            target: try container.decodeIfPresent(String.self, forKey: .target),
+            choice: try container.decodeIfPresent(Int.self, forKey: .choice),
+            location: file.map { SeamLocation(fileIDText: $0, line: line ?? 0) }
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(thread, forKey: .thread)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(target, forKey: .target)
+        try container.encodeIfPresent(choice, forKey: .choice)
+        try container.encodeIfPresent(location?.fileID, forKey: .file)
+        try container.encodeIfPresent(location?.line, forKey: .line)
+    }
+}
+
+extension ReplayToken: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do {
+            self = try ReplayToken(parsing: text)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+extension Strategy: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do {
+            self = try Strategy(parsing: text)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
