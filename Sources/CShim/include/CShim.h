@@ -179,4 +179,9 @@ static inline void cshim_seam_set_current(void *controller) {
 /// `errno` set (an interrupted wait returns -1 with `EINTR`).
 int cshim_wait_readable(int fd, int timeout_ms);
 
+/// Waits until the process `pid` (not necessarily a child of this one) has exited, or
+/// `timeout_ms` milliseconds pass. Returns 1 when it exited (or no longer exists), 0 on
+/// timeout, -1 with `errno` set on error.
+int cshim_wait_for_process_exit(pid_t pid, int timeout_ms);
+
 #endif
