@@ -394,6 +394,42 @@ final class Execution: SeamController, @unchecked Sendable {
         }
     }
 
+    /// When a thread in a non-preemptible region is blocked on a mutex or a join, the thread
+    /// it waits for (followed through owners that are blocked in turn) if that one can run:
+    /// the only thread that may run until the blocked one can. Any other thread might run
+    /// into the runtime lock the blocked one holds, outside the seam. `nil` when no such
+    /// thread is blocked, or when what it waits for cannot be run now (a condition wait, a
+    /// yield, a cycle): then the strategy picks among all candidates.
+    private func blockerOfUrgentThread() -> Int? {
+        for index in threads.indices where threads[index].nonPreemptibleDepth > 0 {
+            var visited: Set<Int> = [index]
+            var current = index
+            while let next = blocker(of: current), visited.insert(next).inserted {
+                guard case .ready(let operation, _) = threads[next].state else { break }
+                if isEnabled(operation, for: next) {
+                    if case .yield = operation { break }
+                    return next
+                }
+                current = next
+            }
+        }
+        return nil
+    }
+
+    /// The thread that `thread` waits for at its scheduling point: the owner of the mutex it
+    /// cannot lock, or the thread it joins.
+    private func blocker(of thread: Int) -> Int? {
+        guard case .ready(let operation, _) = threads[thread].state, !isEnabled(operation, for: thread) else { return nil }
+        switch operation {
+        case .lock(let mutex, _), .reacquire(let mutex):
+            return mutexes[mutex]?.owner
+        case .join(let target):
+            return target
+        default:
+            return nil
+        }
+    }
+
     private func currentThread() -> Int {
         guard let thread = Seam.currentThread else {
             preconditionFailure("a harness operation ran on a thread the harness does not control")
@@ -455,8 +491,8 @@ final class Execution: SeamController, @unchecked Sendable {
                 }
             }
             // A thread in a non-preemptible region (running code under a runtime lock) runs
-            // whenever it can: one that blocked there lets the thread it waits for run only
-            // to that thread's next scheduling point.
+            // whenever it can; one that blocked there lets only the thread it waits for run
+            // (below, within the step bound) until it can.
             if let urgent = urgentCandidate() {
                 return .run(urgent)
             }
@@ -470,6 +506,10 @@ final class Execution: SeamController, @unchecked Sendable {
             if trace.count >= limits.maxSteps {
                 failure = .stepBoundExceeded(limits.maxSteps)
                 return .failed
+            }
+            // While it is blocked there, only the thread it waits for runs.
+            if let blocker = blockerOfUrgentThread() {
+                return .run(blocker)
             }
             // A yield is fair: when another thread can run, one does, so spin loops that
             // yield end under every strategy.
