@@ -36,32 +36,36 @@ extension TraceStep: Codable {
 
 extension ReplayToken: Codable {
     public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do {
-            self = try ReplayToken(parsing: text)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
-        }
+        self = try decodeText(decoder) { text throws(ReplayTokenError) in try ReplayToken(parsing: text) }
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
+        try encodeText(description, encoder)
     }
 }
 
 extension Strategy: Codable {
     public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do {
-            self = try Strategy(parsing: text)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
-        }
+        self = try decodeText(decoder) { text throws(HarnessConfigurationError) in try Strategy(parsing: text) }
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
+        try encodeText(description, encoder)
     }
+}
+
+/// Decodes a value coded as its text form, which `parse` reads.
+private func decodeText<Value, Failure: Error>(_ decoder: any Decoder, _ parse: (String) throws(Failure) -> Value) throws -> Value {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    do {
+        return try parse(text)
+    } catch {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
+    }
+}
+
+/// Encodes a value as its text form.
+private func encodeText(_ text: String, _ encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(text)
 }
