@@ -231,7 +231,7 @@ struct HarnessReportTests {
 struct HarnessCrashTests {
     @Test("a thread that traps prints the replay token of the crashing schedule before the process dies")
     func crashPrintsToken() async throws {
-        let result = try await #require(
+        let result = try #require(
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = try? Harness.run("crash", options: ExplorationOptions(schedules: 500, seed: 9)) { scenario in
                     let value = SeamAtomic(0)
@@ -328,7 +328,7 @@ struct HarnessIsolationTests {
 struct HarnessProgressTests {
     @Test("a campaign with a progress interval prints schedules done, the rate and failures")
     func progressLines() async throws {
-        let result = try await #require(
+        let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
                 _ = try? Harness.run("progress", options: ExplorationOptions(schedules: 300, seed: 3, progressInterval: 0.000_001)) { scenario in
                     scenario.spawn { Seam.yield() }
