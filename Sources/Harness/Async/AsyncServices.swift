@@ -19,7 +19,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private unowned let execution: Execution
     private let mutex = SeamMutex()
     private let changed = SeamCondition()
-    private var jobs: [UnownedJob] = []
+    private var jobs: [(job: UnownedJob, identity: JobIdentity)] = []
+    /// The execution's number of each task that enqueued a job, by the runtime's task ID.
+    private var taskNumbers: [UInt64: Int] = [:]
+    private var jobsEnqueued = 0
     private var timers: [Timer] = []
     private var timersAdded = 0
     private var outstandingTasks = 0
@@ -67,8 +70,20 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             execution.noteForeignJob(from: Self.describeCurrentThread())
             return
         }
-        mutex.withLock { jobs.append(job) }
+        mutex.withLock {
+            jobs.append((job, identity(of: job)))
+            jobsEnqueued += 1
+        }
         changed.broadcast()
+    }
+
+    /// Names a job for the strategy: its task, numbered in the order this execution first
+    /// saw it, and its place in the enqueue order. Called under the mutex.
+    private func identity(of job: UnownedJob) -> JobIdentity {
+        let taskID = jobTaskID(job)
+        guard taskID != 0 else { return JobIdentity(task: nil, enqueueOrder: jobsEnqueued) }
+        if taskNumbers[taskID] == nil { taskNumbers[taskID] = taskNumbers.count }
+        return JobIdentity(task: taskNumbers[taskID], enqueueOrder: jobsEnqueued)
     }
 
     /// Names the calling (uncontrolled) thread for a report: its name, and whether it is the
@@ -111,7 +126,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 mutex.unlock()
                 return
             }
-            let job = jobs.remove(at: execution.chooseJob(among: jobs.count))
+            let job = jobs.remove(at: execution.chooseJob(among: jobs.map(\.identity))).job
             mutex.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
@@ -146,3 +161,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         mutex.unlock()
     }
 }
+
+/// The ID of the task a job runs, 0 for a job that runs no task (a default actor draining
+/// its queue). The runtime exports it (`UnownedJob`'s description prints it) but the
+/// standard library declares it internal, hence the binding by symbol name.
+@_silgen_name("swift_task_getJobTaskId")
+private func jobTaskID(_ job: UnownedJob) -> UInt64

@@ -98,7 +98,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// failed and wound down, or it stalled.
     func run(_ body: @escaping @Sendable () -> Void) {
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
-        strategy.threadCreated(0)
+        strategy.threadCreated(0, by: nil)
         switch Seam.spawnThread(controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
@@ -272,9 +272,11 @@ final class Execution: SeamController, @unchecked Sendable {
         asyncServices?.close()
     }
 
-    /// Picks which of `count` queued jobs the calling lane runs: a decision of the
-    /// strategy, recorded in the trace (and in tokens) when there is a choice.
-    func chooseJob(among count: Int) -> Int {
+    /// Picks which of the queued `jobs` the calling lane runs: a decision of the strategy,
+    /// recorded in the trace (and in tokens, as the index in the queue) when there is a
+    /// choice.
+    func chooseJob(among jobs: [JobIdentity]) -> Int {
+        let count = jobs.count
         guard count > 1 else { return 0 }
         return withCancellationDisabled { _ in
             let me = currentThread()
@@ -289,10 +291,11 @@ final class Execution: SeamController, @unchecked Sendable {
                 }
                 index = choice
             } else {
-                let options = (0..<count).map { Candidate(thread: Self.jobCandidateBase + $0, isSpuriousWake: false) }
-                index = strategy.choose(among: options, running: nil, step: trace.count)
+                let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
+                index = strategy.choose(among: options, running: nil)
             }
-            record(me, .chooseJob, target: "job \(index + 1) of \(count)", choice: index, location: nil)
+            let task = jobs[index].task.map { "task \($0 + 1)" } ?? "no task"
+            record(me, .chooseJob, target: "job \(index + 1) of \(count) (\(task))", choice: index, location: nil)
             return index
         }
     }
@@ -309,9 +312,6 @@ final class Execution: SeamController, @unchecked Sendable {
         }
         return false
     }
-
-    /// Job choices reach strategies as candidates numbered from here, clear of threads.
-    private static let jobCandidateBase = 1_000
 
     /// A job was enqueued from a thread this execution does not control: it escaped the
     /// harness (`Task {}`, `Task.detached`, `MainActor`, a foreign thread). Safe to call
@@ -483,9 +483,11 @@ final class Execution: SeamController, @unchecked Sendable {
             for index in threads.indices {
                 switch threads[index].state {
                 case .ready(let operation, _):
-                    if isEnabled(operation, for: index) { candidates.append(Candidate(thread: index, isSpuriousWake: false)) }
-                case .waiting:
-                    if limits.spuriousWakeups { spurious.append(Candidate(thread: index, isSpuriousWake: true)) }
+                    if isEnabled(operation, for: index) { candidates.append(Candidate(.thread(index), access: operation.access(by: index))) }
+                case .waiting(let condition, _, _, _):
+                    if limits.spuriousWakeups {
+                        spurious.append(Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
+                    }
                 case .running, .finished:
                     break
                 }
@@ -514,22 +516,26 @@ final class Execution: SeamController, @unchecked Sendable {
             // A yield is fair: when another thread can run, one does, so spin loops that
             // yield end under every strategy.
             if let running, case .ready(.yield, _) = threads[running].state, candidates.count > 1 {
-                candidates.removeAll { $0.thread == running }
+                candidates.removeAll { $0.choice == .thread(running) }
             }
+            let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
             candidates += spurious
-            let runningCandidate = running.flatMap { thread in candidates.contains { $0.thread == thread && !$0.isSpuriousWake } ? thread : nil }
-            guard let chosen = choose(among: candidates, running: runningCandidate) else { return .failed }
-            if chosen.isSpuriousWake {
-                wake(chosen.thread, result: .signalled, kind: .spuriousWake)
-                continue
+            switch choose(among: candidates, running: runningCandidate) {
+            case .thread(let thread)?:
+                return .run(thread)
+            case .spuriousWake(let thread)?:
+                wake(thread, result: .signalled, kind: .spuriousWake)
+            case .job?:
+                preconditionFailure("a strategy chose a job where threads run")
+            case nil:
+                return .failed
             }
-            return .run(chosen.thread)
         }
     }
 
-    private func choose(among candidates: [Candidate], running: Int?) -> Candidate? {
+    private func choose(among candidates: [Candidate], running: Int?) -> Choice? {
         guard let replay else {
-            return candidates[strategy.choose(among: candidates, running: running, step: trace.count)]
+            return candidates[strategy.choose(among: candidates, running: running)].choice
         }
         let step = trace.count
         guard step < replay.count else {
@@ -537,12 +543,16 @@ final class Execution: SeamController, @unchecked Sendable {
             return nil
         }
         let expected = replay[step]
-        let wanted = Candidate(thread: expected.thread ?? -1, isSpuriousWake: expected.kind == .spuriousWake)
-        guard candidates.contains(wanted) else {
-            let runnable = candidates.filter { !$0.isSpuriousWake }.map { "T\($0.thread) (\(describePending($0.thread)))" }
+        let thread = expected.thread ?? -1
+        let wanted: Choice = expected.kind == .spuriousWake ? .spuriousWake(thread) : .thread(thread)
+        guard candidates.contains(where: { $0.choice == wanted }) else {
+            let runnable = candidates.compactMap { candidate -> String? in
+                guard case .thread(let thread) = candidate.choice else { return nil }
+                return "T\(thread) (\(describePending(thread)))"
+            }
             failure = .replayDiverged(
                 step: step,
-                detail: "the token runs T\(wanted.thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
+                detail: "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
             )
             return nil
         }
@@ -637,7 +647,7 @@ final class Execution: SeamController, @unchecked Sendable {
         case .broadcast(let condition):
             for waiter in conditionWaiters[condition] ?? [] { wake(waiter, result: .signalled, kind: nil) }
         case .spawn:
-            spawnRecord()
+            spawnRecord(by: me)
         case .cancel(let target):
             // A condition wait is a cancellation point: like pthread_cond_wait, a cancellable
             // waiter wakes, re-acquires its mutex, and then acts on the request.
@@ -669,14 +679,14 @@ final class Execution: SeamController, @unchecked Sendable {
         if model.depth == 1 { mutexes[mutex]?.owner = nil }
     }
 
-    private func spawnRecord() {
+    private func spawnRecord(by parent: Int) {
         let index = threads.count
         guard index < limits.maxThreads else {
             failure = .tooManyThreads(limits.maxThreads)
             return
         }
         threads.append(ThreadRecord(state: .ready(.start, nil), name: "T\(index)"))
-        strategy.threadCreated(index)
+        strategy.threadCreated(index, by: parent)
         lastSpawned = index
     }
 
@@ -695,7 +705,7 @@ final class Execution: SeamController, @unchecked Sendable {
         case .wait:
             threads[me].waitResult = .timedOut
         case .spawn:
-            spawnRecord()
+            spawnRecord(by: me)
         case .join(let target) where !threads[target].isFinished:
             threads[me].state = .ready(operation, nil)
             handOffDuringAbort()

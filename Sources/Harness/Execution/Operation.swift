@@ -91,15 +91,22 @@ enum PendingOperation {
         }
     }
 
-    /// The shared object the operation touches, if any.
-    var object: ObjectIdentifier? {
+    /// What the operation, performed by `thread`, touches of the shared state: `nil` for an
+    /// operation that commutes with every other. A condition wait counts as touching its
+    /// condition only: while the waiter holds the mutex, no other operation on it can run.
+    func access(by thread: Int) -> Access? {
         switch self {
-        case .lock(let object, _), .tryLock(let object, _), .unlock(let object), .signal(let object),
-             .broadcast(let object), .atomic(let object, _), .reacquire(let object):
-            object
-        case .wait(let condition, _, _):
-            condition
-        case .start, .spawn, .join, .cancel, .cancellationPoint, .yield, .sleep, .resume, .handoff:
+        case .lock(let object, _), .tryLock(let object, _), .unlock(let object), .reacquire(let object),
+             .signal(let object), .broadcast(let object), .wait(let object, _, _),
+             .atomic(let object, .store), .atomic(let object, .readModifyWrite):
+            Access(object: .shared(object), isRead: false)
+        case .atomic(let object, .load):
+            Access(object: .shared(object), isRead: true)
+        case .cancel(let target):
+            Access(object: .cancellation(ofThread: target), isRead: false)
+        case .cancellationPoint:
+            Access(object: .cancellation(ofThread: thread), isRead: true)
+        case .start, .spawn, .join, .yield, .sleep, .resume, .handoff:
             nil
         }
     }

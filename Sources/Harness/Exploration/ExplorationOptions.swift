@@ -95,7 +95,7 @@ public struct ExplorationOptions: Sendable {
 
     /// The environment variables these options read.
     public enum Variable {
-        /// `random`, `pct[:DEPTH]` or `exhaustive[:BOUND]`.
+        /// `random`, `pct[:DEPTH]`, `exhaustive[:BOUND]`, `pos`, `surw` or `portfolio`.
         public static let strategy = "HARNESS_STRATEGY"
         /// The budget: a whole number of schedules.
         public static let schedules = "HARNESS_SCHEDULES"

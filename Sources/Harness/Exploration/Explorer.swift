@@ -80,7 +80,7 @@ struct Explorer {
             strategy.endExecution(steps: execution.trace.count)
             progress.update(done: executed, failures: 0)
         }
-        if !exhausted, failure == nil, executed == budget, case .exhaustive = options.strategy.kind, options.replay == nil {
+        if !exhausted, failure == nil, executed == budget, options.replay == nil {
             exhausted = !strategy.beginExecution(executed)
         }
         progress.finish(done: executed, failures: failure == nil ? 0 : 1)
@@ -107,7 +107,9 @@ public struct ExplorationReport: Sendable, Codable {
     public let seed: UInt64
     /// How many schedules ran.
     public let schedulesRun: Int
-    /// Whether an exhaustive strategy covered every schedule within its bound.
+    /// Whether the strategy covered every schedule it can pick: an exhaustive search every
+    /// schedule within its bound, spurious wake-ups and job orders included. Never true for
+    /// a probabilistic strategy or the portfolio.
     public let exhausted: Bool
     /// The first failure, if any; exploration stops there.
     public let failure: HarnessFailure?

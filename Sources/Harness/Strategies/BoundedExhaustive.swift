@@ -1,21 +1,27 @@
-/// Depth-first search of every schedule with at most `preemptionBound` preemptions
-/// (Musuvathi and Qadeer's iterative context bounding, PLDI 2007): most concurrency bugs
-/// need one or two. Spurious wake-ups are not explored. Reports when it has covered every
-/// schedule within the bound.
+/// Depth-first search of every schedule whose cost is at most `preemptionBound`
+/// (Musuvathi and Qadeer's context bounding, PLDI 2007: most concurrency bugs need one or
+/// two preemptions). Preempting the running thread costs 1, and so does a spurious
+/// wake-up, which keeps the space finite; a choice after the running thread blocked or
+/// exited, and the choice of which queued job a lane runs, cost nothing, so every job order
+/// is enumerated. It is exhausted once every schedule within the bound ran: thread steps,
+/// spurious wake-ups and job orders.
 struct BoundedExhaustive: SchedulingStrategy {
     let preemptionBound: Int
 
     private struct Decision {
-        /// Candidates in exploration order: the running thread first, when it can run.
-        var options: [Candidate]
+        /// The choices in exploration order: the running thread first, when it can run.
+        var options: [Choice]
         var chosen: Int
-        /// Preemptions taken before this decision.
-        var preemptionsBefore: Int
+        /// The cost of the schedule before this decision.
+        var costBefore: Int
         var running: Int?
 
         func cost(of option: Int) -> Int {
-            guard let running else { return 0 }
-            return options[option].thread == running ? 0 : 1
+            switch options[option] {
+            case .spuriousWake: 1
+            case .thread(let thread): running.map { $0 == thread ? 0 : 1 } ?? 0
+            case .job: 0
+            }
         }
     }
 
@@ -40,23 +46,21 @@ struct BoundedExhaustive: SchedulingStrategy {
         return true
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?, step: Int) -> Int {
-        let regular = candidates.filter { !$0.isSpuriousWake }
-        let option: Candidate
+    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+        let option: Choice
         if position < path.count {
             option = path[position].options[path[position].chosen]
         } else {
-            var ordered = regular
-            let preempting = running.map { thread in regular.contains { $0.thread == thread } } ?? false
-            if preempting, let index = ordered.firstIndex(where: { $0.thread == running }) {
+            var ordered = candidates.map(\.choice)
+            if let running, let index = ordered.firstIndex(of: .thread(running)) {
                 ordered.insert(ordered.remove(at: index), at: 0)
             }
-            let before = path.last.map { $0.preemptionsBefore + $0.cost(of: $0.chosen) } ?? 0
-            path.append(Decision(options: ordered, chosen: 0, preemptionsBefore: before, running: preempting ? running : nil))
+            let before = path.last.map { $0.costBefore + $0.cost(of: $0.chosen) } ?? 0
+            path.append(Decision(options: ordered, chosen: 0, costBefore: before, running: running))
             option = ordered[0]
         }
         position += 1
-        return candidates.firstIndex(of: option) ?? 0
+        return candidates.firstIndex { $0.choice == option } ?? 0
     }
 
     mutating func endExecution(steps: Int) {
@@ -67,7 +71,7 @@ struct BoundedExhaustive: SchedulingStrategy {
     private mutating func advance() -> Bool {
         while var last = path.popLast() {
             var next = last.chosen + 1
-            while next < last.options.count && last.preemptionsBefore + last.cost(of: next) > preemptionBound {
+            while next < last.options.count && last.costBefore + last.cost(of: next) > preemptionBound {
                 next += 1
             }
             if next < last.options.count {
