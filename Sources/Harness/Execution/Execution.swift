@@ -40,6 +40,8 @@ final class Execution: SeamController, @unchecked Sendable {
     private var threads: [ThreadRecord] = []
     private var mutexes: [ObjectIdentifier: MutexModel] = [:]
     private var conditionWaiters: [ObjectIdentifier: [Int]] = [:]
+    /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
+    private var internalObjects: Set<ObjectIdentifier> = []
     private var objectNames: [ObjectIdentifier: String] = [:]
     private var objectCounts: [String: Int] = [:]
     private var exiting: Set<Int> = []
@@ -263,6 +265,7 @@ final class Execution: SeamController, @unchecked Sendable {
         if let asyncServices { return asyncServices }
         let services = AsyncServices(execution: self)
         asyncServices = services
+        internalObjects.formUnion(services.synchronizationObjects)
         services.start(lanes: limits.executorLanes)
         return services
     }
@@ -270,6 +273,18 @@ final class Execution: SeamController, @unchecked Sendable {
     /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends.
     func closeServices() {
         asyncServices?.close()
+    }
+
+    /// The scheduling point of a thread that has just queued a job on the scenario's
+    /// executor: a lane may take the job before the thread goes on.
+    func jobEnqueued(at location: SeamLocation) {
+        point(.enqueueJob, location)
+    }
+
+    /// The scheduling point of a lane that finished a job, before it takes the next: any
+    /// other thread may run first, and jobs queued meanwhile compete for the lane.
+    func laneWillTakeJob(at location: SeamLocation) {
+        point(.takeJob, location)
     }
 
     /// Picks which of the queued `jobs` the calling lane runs: a decision of the strategy,
@@ -357,6 +372,10 @@ final class Execution: SeamController, @unchecked Sendable {
             threads[me].state = .ready(operation, location)
             threads[me].cancellable = cancellable
             var running: Int? = me
+            if isInternal(operation), isEnabled(operation, for: me), urgentCandidate() == nil {
+                if perform(me) { return me }
+                running = nil
+            }
             while true {
                 switch decide(running: running) {
                 case .run(let next):
@@ -374,6 +393,17 @@ final class Execution: SeamController, @unchecked Sendable {
                 running = nil
             }
         }
+    }
+
+    /// Whether `operation` works on the harness's own synchronization. Such an operation is
+    /// recorded but takes no decision of the strategy unless it blocks: the executor's
+    /// bookkeeping is invisible to the scenario, and interleaving at it would only spend
+    /// schedules (and PCT's change points, and the exhaustive search's bound) on schedules
+    /// equivalent to others. Waits on the harness's conditions never wake spuriously,
+    /// for the same reason: they are predicate loops.
+    private func isInternal(_ operation: PendingOperation) -> Bool {
+        guard !internalObjects.isEmpty, case .shared(let object)? = operation.access(by: 0)?.object else { return false }
+        return internalObjects.contains(object)
     }
 
     /// When `me`'s operation unblocked a thread in a non-preemptible region, that thread
@@ -485,7 +515,7 @@ final class Execution: SeamController, @unchecked Sendable {
                 case .ready(let operation, _):
                     if isEnabled(operation, for: index) { candidates.append(Candidate(.thread(index), access: operation.access(by: index))) }
                 case .waiting(let condition, _, _, _):
-                    if limits.spuriousWakeups {
+                    if limits.spuriousWakeups && !internalObjects.contains(condition) {
                         spurious.append(Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
                     }
                 case .running, .finished:
@@ -655,7 +685,7 @@ final class Execution: SeamController, @unchecked Sendable {
             if case .waiting = threads[target].state, threads[target].cancellable {
                 wake(target, result: .signalled, kind: nil)
             }
-        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff:
+        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob:
             break
         }
         if failure != nil {
@@ -775,7 +805,7 @@ final class Execution: SeamController, @unchecked Sendable {
             "T\(threads.count)"
         case .sleep(let deadline):
             "until +\(Double(deadline > clock ? deadline - clock : 0) / 1_000_000) ms"
-        case .start, .cancellationPoint, .yield, .resume, .handoff:
+        case .start, .cancellationPoint, .yield, .resume, .handoff, .enqueueJob, .takeJob:
             nil
         }
     }

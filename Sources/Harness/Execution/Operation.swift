@@ -11,10 +11,13 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
     case advanceClock
     /// A task executor lane picked which queued job runs next.
     case chooseJob
-    /// A job was enqueued on the scenario's task executor.
+    /// A thread queued a job on the scenario's task executor and goes on (a lane may take
+    /// the job first).
     case enqueueJob
     /// The thread stepped aside for one in a non-preemptible region that it unblocked.
     case handoff
+    /// A lane finished a job and takes the next one (another thread may run first).
+    case takeJob
 
     public var description: String {
         switch self {
@@ -42,6 +45,7 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
         case .chooseJob: "run-job"
         case .enqueueJob: "enqueue-job"
         case .handoff: "hand-off"
+        case .takeJob: "take-job"
         }
     }
 }
@@ -66,6 +70,10 @@ enum PendingOperation {
     case resume
     /// Resuming after stepping aside for a thread in a non-preemptible region.
     case handoff
+    /// Going on after queueing a job on the scenario's task executor.
+    case enqueueJob
+    /// A lane taking its next job.
+    case takeJob
 
     var kind: OperationKind {
         switch self {
@@ -88,6 +96,8 @@ enum PendingOperation {
         case .sleep: .sleep
         case .resume: .resume
         case .handoff: .handoff
+        case .enqueueJob: .enqueueJob
+        case .takeJob: .takeJob
         }
     }
 
@@ -106,6 +116,8 @@ enum PendingOperation {
             Access(object: .cancellation(ofThread: target), isRead: false)
         case .cancellationPoint:
             Access(object: .cancellation(ofThread: thread), isRead: true)
+        case .enqueueJob, .takeJob:
+            Access(object: .jobQueue, isRead: false)
         case .start, .spawn, .join, .yield, .sleep, .resume, .handoff:
             nil
         }

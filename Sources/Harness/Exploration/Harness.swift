@@ -82,7 +82,8 @@ public enum Harness {
 
     /// Replays the failures kept for `scenario`, oldest first; returns the report of the
     /// first that fails again (recorded as an issue), or `nil` when none does. A kept
-    /// schedule the code no longer follows is a warning.
+    /// schedule the code no longer follows is a warning, and so are kept schedules of an
+    /// older token format.
     private static func replayKept(
         _ kept: KeptFailures,
         scenario: String,
@@ -90,6 +91,10 @@ public enum Harness {
         sourceLocation: SourceLocation,
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) throws(HarnessError) -> ExplorationReport? {
+        let outdated = kept.outdatedCount(for: scenario)
+        if outdated > 0 {
+            Issue.record(Comment(rawValue: kept.outdatedNote(count: outdated)), severity: .warning, sourceLocation: sourceLocation)
+        }
         let tokens = kept.tokens(for: scenario)
         for (index, token) in tokens.enumerated() {
             var replaying = options

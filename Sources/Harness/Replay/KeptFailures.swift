@@ -43,6 +43,23 @@ struct KeptFailures {
         }
     }
 
+    /// How many kept lines of `scenario` hold a token of another format version (written by
+    /// an older harness): they cannot be replayed, and are not skipped in silence.
+    func outdatedCount(for scenario: String) -> Int {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return 0 }
+        return text.split(separator: "\n").filter { (line: Substring) -> Bool in
+            guard line.hasPrefix("fails "), let field = line.split(separator: " ").last else { return false }
+            do {
+                _ = try ReplayToken(parsing: String(field))
+                return false
+            } catch {
+                guard case ReplayTokenError.unsupportedVersion = error else { return false }
+                let fields = field.split(separator: ".")
+                return fields.count > 1 && UInt32(fields[1], radix: 16) == ReplayToken.hash(scenario)
+            }
+        }.count
+    }
+
     /// Appends `token`, found failing `scenario`, unless it is kept already. Throws when the
     /// file cannot be written.
     func keep(_ token: ReplayToken, scenario: String) throws {
@@ -73,6 +90,11 @@ struct KeptFailures {
     /// What a report says of kept schedule `index` (from 0) of `count` that failed again.
     func failedAgainNote(index: Int, of count: Int) -> String {
         "kept failure \(index + 1) of \(count) from \(file.path) fails again"
+    }
+
+    /// What a warning says of `count` kept schedules an older harness wrote.
+    func outdatedNote(count: Int) -> String {
+        "\(file.path) keeps \(count) failing schedule(s) of this scenario in a token format this harness does not read (it reads H\(ReplayToken.formatVersion)); they are not replayed: find the failures again by exploring, then delete those lines"
     }
 
     /// What a warning says of kept schedule `index` (from 0) of `count` that the code no

@@ -151,12 +151,13 @@ struct ReplayTokenTests {
             ("", "expected 6 fields"),
             ("X1.0.random.0.0.AAA", "starts with 'H'"),
             ("H9.0.random.0.0.AAAA", "format H9 is not supported"),
-            ("H1.zz.random.0.0.AAAA", "scenario field 'zz' is not hexadecimal"),
-            ("H1.0.random.xyz.0.AAAA", "seed field 'xyz'"),
-            ("H1.0.random.0.-1.AAAA", "execution field '-1'"),
-            ("H1.0.random.0.0.!!!", "not base64url"),
-            ("H1.0.random.0.0.AP8", "unknown operation code 255"),
-            ("H1.0.random.0.0.zAwE", "compressed steps field is corrupt"),
+            ("H1.0.random.0.0.AAAA", "format H1 is not supported; this harness reads H2: record the schedule again"),
+            ("H\(ReplayToken.formatVersion).zz.random.0.0.AAAA", "scenario field 'zz' is not hexadecimal"),
+            ("H\(ReplayToken.formatVersion).0.random.xyz.0.AAAA", "seed field 'xyz'"),
+            ("H\(ReplayToken.formatVersion).0.random.0.-1.AAAA", "execution field '-1'"),
+            ("H\(ReplayToken.formatVersion).0.random.0.0.!!!", "not base64url"),
+            ("H\(ReplayToken.formatVersion).0.random.0.0.AP8", "unknown operation code 255"),
+            ("H\(ReplayToken.formatVersion).0.random.0.0.zAwE", "compressed steps field is corrupt"),
         ]
     )
     func malformed(text: String, expected: String) {
@@ -219,7 +220,7 @@ struct HarnessReportTests {
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("an increment was lost")
-                && text.contains("HARNESS_REPLAY='H1.")
+                && text.contains("HARNESS_REPLAY='H\(ReplayToken.formatVersion).")
                 && text.contains("swift test --filter")
                 && text.contains("step  T0")
                 && text.contains("HarnessScenarios.swift:")
@@ -245,7 +246,7 @@ struct HarnessCrashTests {
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("A thread crashed in scenario 'crash'"))
-        let line = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H1.") })
+        let line = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") })
         let token = try ReplayToken(parsing: String(line.dropFirst("HARNESS_REPLAY='".count).prefix { $0 != "'" }))
         #expect(token.fits(scenario: "crash"))
         #expect(token.stepCount > 0)
@@ -309,7 +310,7 @@ struct HarnessIsolationTests {
             return text.contains("a thread crashed (signal") && text.contains("scenario: isolated crash")
                 && text.contains("Precondition failed: the other thread ran first")
                 && text.contains("HarnessIsolationTests.isolatedCrash()")
-                && text.contains("replay: HARNESS_REPLAY='H1.") && text.contains("swift test --filter")
+                && text.contains("replay: HARNESS_REPLAY='H\(ReplayToken.formatVersion).") && text.contains("swift test --filter")
         }
     }
 
@@ -319,7 +320,7 @@ struct HarnessIsolationTests {
             Harness.explore("isolated lost update", options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process, keepsFailures: false), HarnessScenarios.lostUpdate)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("an increment was lost") && text.contains("HARNESS_REPLAY='H1.") && text.contains("step  T0")
+            return text.contains("an increment was lost") && text.contains("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") && text.contains("step  T0")
         }
     }
 }

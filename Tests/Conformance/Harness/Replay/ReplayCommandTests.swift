@@ -26,8 +26,8 @@ struct ReplayCommandTests {
     func tokenThatFitsNothing(test: String) throws {
         let found = try TestProcess.run(["--filter", "DemoFailures/\(test)"], environment: Self.demo)
         let command = try #require(found.replayCommands.first)
-        // Flip one character of the scenario hash, the field after "H1.".
-        let hashStart = try #require(command.range(of: "H1.")).upperBound
+        // Flip one character of the scenario hash, the field after the format version.
+        let hashStart = try #require(command.range(of: "H\(ReplayToken.formatVersion).")).upperBound
         let flipped = command[hashStart] == "0" ? "1" : "0"
         let corrupted = command.replacingCharacters(in: hashStart...hashStart, with: flipped)
         let replayed = try TestProcess.shell(corrupted, environment: Self.demo)
@@ -106,6 +106,24 @@ struct ReplayCommandTests {
         )
         #expect(onCI.status != 0)
         #expect(!FileManager.default.fileExists(atPath: besideTest.path))
+    }
+
+    @Test("a kept failure in an older token format is named in a warning, not skipped in silence")
+    func outdatedKeptFailure() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let report = try Harness.run("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        let current = try #require(report.failure?.token.description)
+        let older = "H1" + current.drop { $0 != "." }
+        try "fails demo kept failure \(older)\n".write(to: folder.appendingPathComponent("DemoFailures.txt"), atomically: true, encoding: .utf8)
+
+        let run = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"],
+            environment: Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        )
+        #expect(run.output.contains("keeps 1 failing schedule(s) of this scenario in a token format this harness does not read"), "\(run.output)")
+        #expect(run.replayCommands.count == 1, "the exploration still runs and finds the failure again")
     }
 
     /// The process ID a line of `text` announces, once the line is complete.
