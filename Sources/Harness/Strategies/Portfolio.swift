@@ -16,9 +16,6 @@ struct Portfolio: SchedulingStrategy {
         executions = Array(repeating: 0, count: members.count)
     }
 
-    /// The member that runs the current execution.
-    var currentMember: Int { current }
-
     mutating func beginExecution(_ index: Int) -> Bool {
         for offset in 0..<members.count {
             let member = (index + offset) % members.count

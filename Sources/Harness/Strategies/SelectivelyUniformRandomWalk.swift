@@ -2,19 +2,20 @@
 /// 2025). Random walk picks the next thread uniformly, which samples interleavings far from
 /// uniformly: a thread with many steps left is as likely to run as one with a single step.
 /// SURW picks a thread with probability proportional to the number of interesting events it
-/// has left, which samples the interleavings of those events uniformly (exactly so for
-/// threads that do not block).
+/// has left, which samples the interleavings of those events uniformly (exactly so when the
+/// counts are exact and no thread blocks).
 ///
 /// Interesting events are operations on shared state (mutexes, conditions, atomic cells,
-/// cancellation); the others commute with everything and run in uniformly random order
-/// between them. How many interesting events an entity has left is estimated from earlier
-/// executions: the mean count of each thread (by number), task and task-less job (by the
-/// order the execution first saw them), minus what it did so far, and at least 1. A thread
-/// that has not yet created the threads it created before also carries their estimates
-/// (the events of its subtree), as the paper does for dynamic thread creation. Queued jobs
-/// are weighted by their task's estimated jobs left. The first execution, with nothing
-/// known, is a random walk. Spurious wake-ups come as in random walk (see
-/// ``SplitMix64/spuriousWakeOdds``).
+/// cancellation, the job queue). At each decision a uniformly drawn candidate runs at once
+/// when its operation touches no shared state (it commutes with every other); otherwise a
+/// draw weighted by what each interesting candidate has left decides. What an entity has
+/// left is estimated from earlier executions: the mean count of each thread (by number),
+/// task and task-less job (by the order the execution first saw them), minus what it did
+/// so far, and at least 1. A thread that has not yet created the threads it created last
+/// time also carries their estimates (the events of its subtree), as the paper does for
+/// threads created on the way. Queued jobs are weighted by their task's estimated jobs
+/// left. The first execution, with nothing known, weighs all alike. Spurious wake-ups come
+/// as in random walk (see ``SplitMix64/spuriousWakeOdds``).
 struct SelectivelyUniformRandomWalk: SchedulingStrategy {
     let seed: UInt64
     private var generator = SplitMix64(seed: 0)
@@ -47,10 +48,8 @@ struct SelectivelyUniformRandomWalk: SchedulingStrategy {
         if let spurious = generator.occasionalSpuriousWake(among: candidates) { return spurious }
         let regular = candidates.indices.filter { !candidates[$0].choice.isSpuriousWake }
         let picked = generator.element(of: regular)
-        let isJob: Bool
-        if case .job = candidates[picked].choice { isJob = true } else { isJob = false }
-        guard isJob || candidates[picked].access != nil else { return picked }
-        let interesting = isJob ? regular : regular.filter { candidates[$0].access != nil }
+        guard candidates[picked].access != nil else { return picked }
+        let interesting = regular.filter { candidates[$0].access != nil }
         let weights = interesting.map { remaining(candidates[$0].choice.entity) }
         var draw = generator.next(upperBound: weights.reduce(0, +))
         for (index, weight) in zip(interesting, weights) {
