@@ -19,8 +19,9 @@ import Testing
 /// ```
 public enum Harness {
     /// Explores `body` and records its first failure, if any, as a Swift Testing issue at
-    /// the call site, with the schedule drawn as lanes, the replay command, and the full
-    /// trace as an attachment. The environment may override `options` (see
+    /// the call site, with the schedule drawn as lanes, the replay command, and two
+    /// attachments: the full trace as text (`harness-N.txt`) and its picture as a
+    /// self-contained HTML page (`harness-N.html`, see ``FailurePicture``). The environment may override `options` (see
     /// ``ExplorationOptions/applyingEnvironment(_:)``); an invalid setting is an issue too.
     /// A token in `HARNESS_REPLAY` replays the one scenario it was recorded for: others
     /// are skipped with a warning, so one filter can cover a parameterized test, and a run
@@ -62,6 +63,7 @@ public enum Harness {
         if let failure = report.failure {
             Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
             Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
+            Attachment.record(failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
         }
         return report
     }

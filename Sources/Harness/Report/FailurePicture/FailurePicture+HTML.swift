@@ -70,8 +70,8 @@ struct PictureDocument {
             page += "<tr><th>test</th><td>\(e(testID))</td></tr>\n"
         }
         page += """
-            <tr><th>replay</th><td><code>\(e(failure.replayCommand))</code></td></tr>
-            <tr><th>in code</th><td><code>\(e(failure.replayInCode))</code></td></tr>
+            <tr><th>replay</th><td><pre class="command">\(e(failure.replayCommand))</pre></td></tr>
+            <tr><th>in code</th><td><pre class="command">\(e(failure.replayInCode))</pre></td></tr>
             <tr><th>schedule</th><td>\(e(scheduleSummary))</td></tr>
             </table>\(details)
             \(legend)
@@ -173,9 +173,7 @@ struct PictureDocument {
         }
         let holds = held[index] ?? []
         if !holds.isEmpty { classes += " held" }
-        var title = "step \(index) on \(lane.label): \(step.kind)"
-        if let target = step.target { title += " \(target)" }
-        if let location = step.location { title += " at \(location.fileID):\(location.line)" }
+        var title = step.location.map { "\($0.fileID):\($0.line)" } ?? ""
         let stepPartners = partners[index] ?? []
         if !stepPartners.isEmpty {
             title += "; conflicts with step" + (stepPartners.count == 1 ? " " : "s ") + stepPartners.map { "\($0.step)" }.joined(separator: ", ")
@@ -185,7 +183,8 @@ struct PictureDocument {
         }
         page += "<div class=\"r\"><b>\(index)</b><div class=\"\(classes)\""
         if !stepPartners.isEmpty || !holds.isEmpty { page += " id=\"s\(index)\"" }
-        page += " title=\"\(e(title))\">"
+        if !title.isEmpty { page += " title=\"\(e(title))\"" }
+        page += ">"
         for partner in stepPartners where !partner.drawn {
             page += "<a href=\"#s\(partner.step)\">↔\(partner.step)</a>"
         }
@@ -210,8 +209,7 @@ struct PictureDocument {
             paths += link(
                 from: (from, layout.middle(of: conflict.earlier, in: block) + Self.leaving),
                 to: (to, layout.middle(of: conflict.later, in: block) - Self.leaving),
-                style: "l\(colour)",
-                marker: "m\(colour)"
+                style: "l\(colour)"
             )
         }
         if layout.isLast(block), layout.hasEndRow {
@@ -222,8 +220,7 @@ struct PictureDocument {
                     paths += link(
                         from: (edge.waiter, top + 22),
                         to: (edge.holder, layout.middle(of: acquired, in: block) - Self.leaving),
-                        style: style,
-                        marker: style
+                        style: style
                     )
                 } else {
                     paths += arc(from: edge.waiter, to: edge.holder, below: top + PictureLayout.endRowHeight, style: style)
@@ -235,14 +232,14 @@ struct PictureDocument {
     }
 
     /// A curve from the side of `from`'s cell that faces `to`'s to the facing side of `to`'s.
-    private func link(from: (lane: Lane, y: Int), to: (lane: Lane, y: Int), style: String, marker: String) -> String {
+    private func link(from: (lane: Lane, y: Int), to: (lane: Lane, y: Int), style: String) -> String {
         let fromX = layout.x(from.lane)
         let toX = layout.x(to.lane)
         let rightward = fromX < toX
         let x1 = rightward ? fromX + PictureLayout.cellWidth : fromX
         let x2 = rightward ? toX : toX + PictureLayout.cellWidth
         let bend = max(abs(x2 - x1) / 2, 16) * (rightward ? 1 : -1)
-        return "<path class=\"\(style)\" d=\"M\(x1) \(from.y)C\(x1 + bend) \(from.y) \(x2 - bend) \(to.y) \(x2) \(to.y)\" marker-start=\"url(#d\(marker))\" marker-end=\"url(#a\(marker))\"/>"
+        return "<path class=\"\(style)\" d=\"M\(x1) \(from.y)C\(x1 + bend) \(from.y) \(x2 - bend) \(to.y) \(x2) \(to.y)\" />"
     }
 
     /// An arc below the end row from `from`'s note to `to`'s: a lane waits for one whose
@@ -253,15 +250,16 @@ struct PictureDocument {
         let x1 = layout.x(from) + half - 12
         let x2 = layout.x(to) + half + 12
         let depth = layout.x(from) < layout.x(to) ? 24 : 40
-        return "<path class=\"\(style)\" d=\"M\(x1) \(y)C\(x1) \(y + depth) \(x2) \(y + depth) \(x2) \(y + 6)\" marker-start=\"url(#d\(style))\" marker-end=\"url(#a\(style))\"/>"
+        return "<path class=\"\(style)\" d=\"M\(x1) \(y)C\(x1) \(y + depth) \(x2) \(y + depth) \(x2) \(y + 6)\" />"
     }
 
     // MARK: Styles
 
-    /// Arrowheads (`a…`) and start dots (`d…`) for each line style, defined once.
+    /// Arrowheads (`a…`) and start dots (`d…`) for each line style, defined once; the style
+    /// sheet puts them on the lines.
     private var markers: String {
         var defs = ""
-        let styles = Self.palette.indices.map { ("m\($0)", Self.palette[$0]) } + [("cyc", Self.cycleColour), ("oth", Self.waitColour)]
+        let styles = Self.palette.indices.map { ("l\($0)", Self.palette[$0]) } + [("cyc", Self.cycleColour), ("oth", Self.waitColour)]
         for (name, colour) in styles {
             defs += "<marker id=\"a\(name)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"11\" markerHeight=\"11\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"\(colour)\"/></marker>"
             defs += "<marker id=\"d\(name)\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"8\" markerHeight=\"8\"><circle cx=\"5\" cy=\"5\" r=\"4\" fill=\"\(colour)\"/></marker>"
@@ -275,9 +273,9 @@ struct PictureDocument {
             h1{font-size:18px;margin:0 0 8px;color:#b42318}
             .facts{border-collapse:collapse;margin-bottom:8px}
             .facts th{text-align:left;font-weight:600;color:#57606a;padding:2px 12px 2px 0;vertical-align:top;white-space:nowrap}
-            .facts td{padding:2px 0}
+            .facts td{padding:2px 0;vertical-align:top}
             code,pre{font:12px/1.45 ui-monospace,"DejaVu Sans Mono",monospace}
-            code{background:#f3f4f6;padding:1px 4px;border-radius:3px;word-break:break-all}
+            pre.command{background:#f3f4f6;padding:2px 6px;margin:0;border-radius:3px;max-width:1040px;overflow-x:auto;white-space:pre}
             pre.reason{background:#fff5f5;border-left:4px solid #d62728;padding:6px 10px;margin:8px 0;white-space:pre-wrap}
             .legend{color:#444;max-width:1100px;font-size:12px}
             .legend p{margin:3px 0}
@@ -303,21 +301,22 @@ struct PictureDocument {
             .quiet{color:#6e7781;background:#fafbfc}
             .held{border-color:\(Self.cycleColour);box-shadow:0 0 0 2px \(Self.cycleColour)40}
             .end{position:absolute;left:0;right:0;height:\(PictureLayout.endRowHeight)px}
-            .note{position:absolute;top:0;box-sizing:border-box;height:\(PictureLayout.endRowHeight)px;width:\(PictureLayout.cellWidth)px;padding:5px;border-radius:4px;font-size:12px;line-height:15px;overflow:hidden}
+            .note{position:absolute;top:0;box-sizing:border-box;height:\(PictureLayout.endRowHeight)px;width:\(PictureLayout.cellWidth)px;padding:5px;border-radius:4px;font-size:12px;line-height:15px;overflow:hidden;overflow-wrap:anywhere}
             .failed{background:#ffebe9;border:1px solid \(Self.cycleColour);border-left-width:4px}
             .blocked{background:#fff8c5;border:1px solid #d4a72c;border-left-width:4px}
             .over{position:absolute;top:0;left:0;z-index:2;pointer-events:none;overflow:visible}
             .over path{fill:none;stroke-width:2;opacity:.9}
-            .over .cyc{stroke:\(Self.cycleColour);stroke-width:3}
-            .over .oth{stroke:\(Self.waitColour);stroke-dasharray:6 4}
+            .over .cyc{stroke:\(Self.cycleColour);stroke-width:3;marker-start:url(#dcyc);marker-end:url(#acyc)}
+            .over .oth{stroke:\(Self.waitColour);stroke-dasharray:6 4;marker-start:url(#doth);marker-end:url(#aoth)}
             details{margin:2px 0}
-            summary{cursor:pointer;color:#57606a;font-style:italic;padding:4px 0 4px \(PictureLayout.numberWidth)px;background:repeating-linear-gradient(135deg,#f6f8fa 0 6px,#fff 6px 12px)}\n
+            summary{cursor:pointer;white-space:nowrap;color:#57606a;font-style:italic;padding:4px 0 4px \(PictureLayout.numberWidth)px;background:repeating-linear-gradient(135deg,#f6f8fa 0 6px,#fff 6px 12px)}\n
             """
         for lane in picture.lanes {
             css += ".c\(layout.columns[lane] ?? 0){left:\(layout.x(lane))px}"
         }
         for (index, colour) in Self.palette.enumerated() {
-            css += ".t\(index){background:\(colour)1f;border-color:\(colour)}.l\(index){stroke:\(colour)}"
+            css += ".t\(index){background:\(colour)1f;border-color:\(colour)}"
+            css += ".l\(index){stroke:\(colour);marker-start:url(#dl\(index));marker-end:url(#al\(index))}"
         }
         return css + "\n"
     }
