@@ -102,6 +102,24 @@ struct FailurePictureTests {
         #expect(picture.waitsFor.isEmpty)
     }
 
+    @Test("the harness's own steps (its task executor's lanes handing jobs over) are not conflicts")
+    func harnessStepsAreNotConflicts() throws {
+        let failure = try Self.failure(
+            "picture suspended update",
+            options: ExplorationOptions(schedules: 300, seed: 3),
+            HarnessAsyncTests.suspendedUpdate
+        )
+        let internalTargets = Set(failure.trace.filter { $0.location?.fileID.hasPrefix("Harness/") == true }.compactMap(\.target))
+        #expect(!internalTargets.isEmpty, "the executor's lanes synchronize through the seam")
+        let conflicts = failure.picture.conflicts
+        #expect(!conflicts.isEmpty)
+        for conflict in conflicts {
+            #expect(conflict.target.hasPrefix("atomic#"))
+            #expect(failure.trace[conflict.earlier].location?.fileID.hasPrefix("Conformance/") == true)
+            #expect(failure.trace[conflict.later].location?.fileID.hasPrefix("Conformance/") == true)
+        }
+    }
+
     // MARK: Deadlocks
 
     @Test("a lock-order deadlock: each thread waits for the step where the other took the mutex it wants")

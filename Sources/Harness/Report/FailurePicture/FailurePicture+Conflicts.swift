@@ -36,6 +36,10 @@ extension FailurePicture {
     /// Two steps that different lanes took on the same target, at least one of them a write
     /// (see ``Access``), so that their order decides what the execution does.
     ///
+    /// Steps the harness takes in its own code (the task executor's lanes handing jobs to
+    /// each other) are left out: they conflict at every job, and they are not the code
+    /// under test.
+    ///
     /// Of all such pairs the picture keeps the ones that order the execution and that
     /// program order does not already imply, which keeps their number linear in the trace:
     /// a read is paired with the write it read from, unless its lane accessed the target
@@ -58,6 +62,15 @@ extension FailurePicture {
         }
     }
 
+    /// The module this file is in, as `#fileID` spells it.
+    private static let harnessModule = String("\(#fileID)".prefix { $0 != "/" })
+
+    /// Whether the harness took `step` in its own code.
+    static func isHarnessInternal(_ step: TraceStep) -> Bool {
+        guard let fileID = step.location?.fileID else { return false }
+        return fileID.hasPrefix(harnessModule + "/")
+    }
+
     /// The conflicts of `trace`, ordered by later step, then earlier step. Linear in the
     /// trace times the number of lanes.
     static func conflicts(in trace: [TraceStep]) -> [Conflict] {
@@ -71,7 +84,7 @@ extension FailurePicture {
         var histories: [String: History] = [:]
         var conflicts: [Conflict] = []
         for (index, step) in trace.enumerated() {
-            guard let target = step.target, let access = Access(step.kind) else { continue }
+            guard let target = step.target, let access = Access(step.kind), !isHarnessInternal(step) else { continue }
             let lane = Lane(of: step)
             var history = histories[target, default: History()]
             switch access {

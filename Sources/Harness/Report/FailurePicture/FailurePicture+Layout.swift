@@ -6,7 +6,7 @@ struct PictureLayout {
     static let rowHeight = 36
     static let cellHeight = 32
     /// The width of a lane's column: its cells, then a gutter for the lines between lanes.
-    static let laneWidth = 260
+    static let laneWidth = 270
     static let cellWidth = 214
     /// The width of the column of step numbers.
     static let numberWidth = 56
