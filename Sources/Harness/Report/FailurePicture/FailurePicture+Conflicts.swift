@@ -55,6 +55,7 @@ extension FailurePicture {
         /// The index in the trace of the later step.
         public let later: Int
 
+        /// The pair of steps `earlier` and `later` (indices in the trace) on `target`.
         public init(target: String, earlier: Int, later: Int) {
             self.target = target
             self.earlier = earlier

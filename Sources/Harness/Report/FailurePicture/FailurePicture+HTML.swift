@@ -80,13 +80,13 @@ struct PictureDocument {
             \(markers)
             \(laneHeader)\n
             """
-        for block in layout.blocks {
+        for (index, block) in layout.blocks.enumerated() {
             if block.isCollapsed {
                 page += "<details><summary>steps \(block.steps.lowerBound)–\(block.steps.upperBound - 1): \(block.steps.count) steps without a conflict (click to show)</summary>\n"
-                appendBlock(block, to: &page)
+                appendBlock(index, to: &page)
                 page += "</details>\n"
             } else {
-                appendBlock(block, to: &page)
+                appendBlock(index, to: &page)
             }
         }
         page += "</main>\n</body></html>\n"
@@ -139,14 +139,15 @@ struct PictureDocument {
 
     // MARK: Lanes
 
-    private func appendBlock(_ block: PictureLayout.Block, to page: inout String) {
+    private func appendBlock(_ index: Int, to page: inout String) {
+        let block = layout.blocks[index]
         page += "<div class=\"blk\" style=\"height:\(layout.height(of: block))px\">"
         for lane in picture.lanes {
             page += "<i class=\"band c\(layout.columns[lane] ?? 0)\"></i>"
         }
         page += "\n"
-        for index in block.steps {
-            appendStep(index, to: &page)
+        for step in block.steps {
+            appendStep(step, to: &page)
         }
         if layout.isLast(block), layout.hasEndRow {
             page += "<div class=\"end\" style=\"top:\(layout.endRowTop(in: block))px\">"
@@ -157,7 +158,7 @@ struct PictureDocument {
             page += "</div>\n"
         }
         if !block.isCollapsed {
-            page += lines(in: block)
+            page += lines(in: index)
         }
         page += "</div>\n"
     }
@@ -200,9 +201,10 @@ struct PictureDocument {
 
     /// The SVG of the lines in `block`: its conflicts, and the waits-for arrows when it is
     /// the last block.
-    private func lines(in block: PictureLayout.Block) -> String {
+    private func lines(in index: Int) -> String {
+        let block = layout.blocks[index]
         var paths = ""
-        for conflict in layout.drawnConflicts where block.steps.contains(conflict.earlier) {
+        for conflict in layout.drawnConflicts[index] ?? [] {
             let colour = colours[conflict.target] ?? 0
             let from = Lane(of: trace[conflict.earlier])
             let to = Lane(of: trace[conflict.later])

@@ -33,8 +33,8 @@ struct PictureLayout {
     let blocks: [Block]
     /// The column of each lane.
     let columns: [FailurePicture.Lane: Int]
-    /// The conflicts joined by a line.
-    let drawnConflicts: [FailurePicture.Conflict]
+    /// The conflicts joined by a line, by the index of the block that holds both ends.
+    let drawnConflicts: [Int: [FailurePicture.Conflict]]
     /// Whether the page has an end row.
     let hasEndRow: Bool
     let stepCount: Int
@@ -43,7 +43,7 @@ struct PictureLayout {
         let count = picture.failure.trace.count
         stepCount = count
         columns = Dictionary(uniqueKeysWithValues: picture.lanes.enumerated().map { ($1, $0) })
-        drawnConflicts = picture.conflicts.filter { $0.later - $0.earlier <= Self.longestLine }
+        let drawn = picture.conflicts.filter { $0.later - $0.earlier <= Self.longestLine }
         hasEndRow = !picture.notes.isEmpty || !picture.waitsFor.isEmpty
 
         // A step is shown when something is drawn on it or across it, or when it is one of
@@ -59,7 +59,7 @@ struct PictureLayout {
             shown[conflict.earlier] = true
             shown[conflict.later] = true
         }
-        for conflict in drawnConflicts { cover(conflict.earlier...conflict.later) }
+        for conflict in drawn { cover(conflict.earlier...conflict.later) }
         for edge in picture.waitsFor {
             guard let acquired = edge.acquired else { continue }
             shown[acquired] = true
@@ -89,6 +89,11 @@ struct PictureLayout {
             blocks.append(Block(steps: count..<count, isCollapsed: false))
         }
         self.blocks = blocks
+        var blockOfStep = [Int](repeating: 0, count: count)
+        for (index, block) in blocks.enumerated() {
+            for step in block.steps { blockOfStep[step] = index }
+        }
+        drawnConflicts = Dictionary(grouping: drawn) { blockOfStep[$0.earlier] }
     }
 
     /// Whether `edge`'s arrow ends at the step where the holder acquired what the waiter

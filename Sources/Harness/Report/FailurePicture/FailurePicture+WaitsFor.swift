@@ -9,11 +9,14 @@ extension FailurePicture {
             case blocked
         }
 
+        /// The lane the note is about.
         public let lane: Lane
+        /// Why the note is there.
         public let kind: Kind
         /// What to say, without the lane's own name.
         public let text: String
 
+        /// A note on `lane`.
         public init(lane: Lane, kind: Kind, text: String) {
             self.lane = lane
             self.kind = kind
@@ -35,6 +38,7 @@ extension FailurePicture {
         /// Whether the edge belongs to the failure's lock-order cycle.
         public let inCycle: Bool
 
+        /// An edge from `waiter` to `holder`.
         public init(waiter: Lane, holder: Lane, resource: String?, acquired: Int?, inCycle: Bool) {
             self.waiter = waiter
             self.holder = holder

@@ -8,8 +8,9 @@
 /// the issue it records, as `harness-N.html` beside `harness-N.txt`.
 ///
 /// Every user string (the scenario's name, messages, errors) is HTML-escaped. The page's size
-/// is linear in the trace (about 150 bytes a step); long runs of steps without a conflict are
-/// collapsed into a `<details>` element that a click expands.
+/// is linear in the trace (measured: 165 bytes a step for a spinning thread, 222 for three
+/// threads handing a mutex around); runs of steps with nothing drawn on them collapse into a
+/// `<details>` element that a click expands, and the last steps are always shown.
 public struct FailurePicture: Sendable {
     /// The failure drawn.
     public let failure: HarnessFailure
@@ -28,8 +29,8 @@ public struct FailurePicture: Sendable {
     /// Computes the picture of `failure`; linear in the length of its trace.
     public init(_ failure: HarnessFailure) {
         self.failure = failure
-        let notes = Self.notes(for: failure.reason, stepLanes: Set(failure.trace.map(Lane.init(of:))))
         var lanes = Set(failure.trace.map(Lane.init(of:)))
+        let notes = Self.notes(for: failure.reason, stepLanes: lanes)
         lanes.formUnion(notes.map(\.lane))
         self.lanes = lanes.sorted()
         self.notes = notes
