@@ -215,7 +215,7 @@ struct HarnessReportTests {
     @Test("a failure is an issue holding the invariant, the replay command and the lanes")
     func issueContents() {
         withKnownIssue {
-            Harness.explore("lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+            Harness.explore("lost update", options: ExplorationOptions(schedules: 500, seed: 7, keepsFailures: false), HarnessScenarios.lostUpdate)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("an increment was lost")
@@ -299,7 +299,7 @@ struct HarnessIsolationTests {
     @Test("an isolated exploration survives a crash and reports its replay command")
     func isolatedCrash() {
         withKnownIssue {
-            Harness.explore("isolated crash", options: ExplorationOptions(schedules: 500, seed: 9, isolation: .process)) { scenario in
+            Harness.explore("isolated crash", options: ExplorationOptions(schedules: 500, seed: 9, isolation: .process, keepsFailures: false)) { scenario in
                 let value = SeamAtomic(0)
                 scenario.spawn { value.store(1) }
                 scenario.spawn { precondition(value.load() == 0, "the other thread ran first") }
@@ -316,7 +316,7 @@ struct HarnessIsolationTests {
     @Test("an isolated exploration's ordinary failure comes back with its report")
     func isolatedFailure() {
         withKnownIssue {
-            Harness.explore("isolated lost update", options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process), HarnessScenarios.lostUpdate)
+            Harness.explore("isolated lost update", options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process, keepsFailures: false), HarnessScenarios.lostUpdate)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("an increment was lost") && text.contains("HARNESS_REPLAY='H1.") && text.contains("step  T0")

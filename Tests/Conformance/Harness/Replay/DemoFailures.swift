@@ -39,6 +39,10 @@ struct DemoFailures {
         }
     }
 
+    @Test func keptFailure() {
+        Harness.explore("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+    }
+
     /// A test whose set-up hangs in the isolated child, where no stall detection reaches.
     @Test func childHangsBeforeExploring() {
         if ProcessInfo.processInfo.environment["HARNESS_CHILD_SCENARIO"] != nil {

@@ -64,7 +64,7 @@ struct ReplayCommandTests {
         let parent = Process()
         parent.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         parent.arguments = ["--testing-library", "swift-testing", "--filter", "DemoFailures/childBlocksForever"]
-        parent.environment = ProcessInfo.processInfo.environment.merging(Self.demo) { $1 }
+        parent.environment = ProcessInfo.processInfo.environment.merging(Self.demo.merging(["HARNESS_KEEP_FAILURES": "0"]) { $1 }) { $1 }
         let output = Pipe()
         parent.standardError = output
         parent.standardOutput = FileHandle.nullDevice
@@ -81,6 +81,31 @@ struct ReplayCommandTests {
         let ended = cshim_wait_for_process_exit(pid, 10_000)
         if ended != 1 { kill(pid, SIGKILL) }
         #expect(ended == 1, "the isolated child outlived its parent")
+    }
+
+    @Test("a failure is kept beside the test and replayed first by the next run; CI keeps nothing")
+    func keptFailures() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        let first = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: environment)
+        let command = try #require(first.replayCommands.first)
+        let kept = try String(contentsOf: folder.appendingPathComponent("DemoFailures.txt"), encoding: .utf8)
+        let token = String(command.split(separator: "'")[1])
+        #expect(kept.contains("fails demo kept failure \(token)\n"))
+        #expect(first.output.contains("kept in \(folder.path)/DemoFailures.txt"))
+
+        let second = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: environment)
+        #expect(second.output.contains("kept failure 1 of 1 from \(folder.path)/DemoFailures.txt fails again"), "\(second.output)")
+        #expect(second.replayCommands == [command])
+
+        let besideTest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".harness-regressions")
+        let onCI = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"],
+            environment: Self.demo.merging(["CI": "true", "HARNESS_KEEP_FAILURES": ""]) { $1 }
+        )
+        #expect(onCI.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: besideTest.path))
     }
 
     /// The process ID a line of `text` announces, once the line is complete.

@@ -23,7 +23,8 @@ struct TestProcess {
         }
     }
 
-    /// Runs this test binary with `arguments` and `environment` added to this process's.
+    /// Runs this test binary with `arguments` and `environment` added to this process's
+    /// (less its `HARNESS_` variables, and with failures not kept unless `environment` says).
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         try launch(URL(fileURLWithPath: CommandLine.arguments[0]), ["--testing-library", "swift-testing"] + arguments, environment)
     }
@@ -56,6 +57,7 @@ struct TestProcess {
         for variable in merged.keys where variable.hasPrefix("HARNESS_") {
             merged[variable] = nil
         }
+        merged["HARNESS_KEEP_FAILURES"] = "0"
         merged.merge(environment) { $1 }
         process.environment = merged
         let output = Pipe()
