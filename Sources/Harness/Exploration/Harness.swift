@@ -19,9 +19,11 @@ import Testing
 /// ```
 public enum Harness {
     /// Explores `body` and records its first failure, if any, as a Swift Testing issue at
-    /// the call site, with the schedule drawn as lanes, the replay command, and the full
-    /// trace as an attachment. The environment may override `options` (see
-    /// ``ExplorationOptions/applyingEnvironment(_:)``); an invalid setting is an issue too.
+    /// the call site, with the schedule drawn as lanes, the replay command, and two
+    /// attachments: the full trace as text (`harness-N.txt`) and its picture as a
+    /// self-contained HTML page (`harness-N.html`, see ``FailurePicture``). The environment
+    /// may override `options` (see ``ExplorationOptions/applyingEnvironment(_:)``); an
+    /// invalid setting is an issue too.
     /// A token in `HARNESS_REPLAY` replays the one scenario it was recorded for: others
     /// are skipped with a warning, so one filter can cover a parameterized test, and a run
     /// in which the token fits no scenario fails. Failures found are kept beside the test
@@ -112,10 +114,12 @@ public enum Harness {
         return nil
     }
 
-    /// Records `failure` as an issue, with `notes` after its report, and attaches its full trace.
+    /// Records `failure` as an issue, with `notes` after its report, and attaches its full
+    /// trace and its picture.
     private static func record(_ failure: HarnessFailure, notes: [String], sourceLocation: SourceLocation) {
         Issue.record(Comment(rawValue: ([failure.message] + notes).joined(separator: "\n")), sourceLocation: sourceLocation)
         Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
+        Attachment.record(failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
     }
 
     /// Explores `body` under `options` and returns what it found, recording nothing: for
