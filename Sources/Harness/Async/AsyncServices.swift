@@ -31,8 +31,6 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Broadcast when the last outstanding task ends.
     private let tasksEnded = SeamCondition()
     private var jobs: [(job: UnownedJob, identity: JobIdentity)] = []
-    /// The execution's number of each task that enqueued a job, by the runtime's task ID.
-    private var taskNumbers: [UInt64: Int] = [:]
     private var jobsEnqueued = 0
     private var timers: [Timer] = []
     private var timersAdded = 0
@@ -59,18 +57,17 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     private func spawn(_ body: @escaping @Sendable () -> Void) -> SeamThread {
-        switch Seam.spawnThread(body) {
-        case .success(let thread): return thread
-        case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
-        }
+        execution.spawnExecutorThread(body)
     }
 
     // MARK: Tasks
 
-    /// Starts a task preferring this executor; it counts as outstanding until its body ends.
-    func startTask(_ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
+    /// Starts a task named `name` preferring this executor; it counts as outstanding until
+    /// its body ends.
+    func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         mutex.withLock { outstandingTasks += 1 }
-        return Task(executorPreference: self) { [self] in
+        return Task(name: name, executorPreference: self) { [self] in
+            execution.nameCurrentTask(name)
             do {
                 try await body()
             } catch {
@@ -93,12 +90,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             execution.noteForeignJob(from: Self.describeCurrentThread())
             return
         }
-        mutex.withLock {
-            jobs.append((job, identity(of: job)))
+        let queued = mutex.withLock {
+            let named = identity(of: job)
+            jobs.append((job, named))
             jobsEnqueued += 1
+            return named
         }
         jobQueued.signal()
-        execution.jobEnqueued(at: SeamLocation(fileID: #fileID, line: #line))
+        execution.jobEnqueued(queued)
     }
 
     /// Names a job for the strategy: its task, numbered in the order this execution first
@@ -106,8 +105,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private func identity(of job: UnownedJob) -> JobIdentity {
         let taskID = jobTaskID(job)
         guard taskID != 0 else { return JobIdentity(task: nil, enqueueOrder: jobsEnqueued) }
-        if taskNumbers[taskID] == nil { taskNumbers[taskID] = taskNumbers.count }
-        return JobIdentity(task: taskNumbers[taskID], enqueueOrder: jobsEnqueued)
+        return JobIdentity(task: execution.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
     }
 
     /// Names the calling (uncontrolled) thread for a report: its name, and whether it is the
@@ -154,7 +152,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             let job = jobs.remove(at: execution.chooseJob(among: jobs.map(\.identity))).job
             mutex.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
-            execution.laneWillTakeJob(at: SeamLocation(fileID: #fileID, line: #line))
+            execution.laneWillTakeJob()
         }
     }
 
@@ -196,4 +194,12 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 /// its queue). The runtime exports it (`UnownedJob`'s description prints it) but the
 /// standard library declares it internal, hence the binding by symbol name.
 @_silgen_name("swift_task_getJobTaskId")
-private func jobTaskID(_ job: UnownedJob) -> UInt64
+func jobTaskID(_ job: UnownedJob) -> UInt64
+
+/// The runtime's ID of the task running on the calling thread, if any. A task is a job to
+/// the runtime, and `UnsafeCurrentTask` and `UnownedJob` both hold just its reference.
+func currentTaskRuntimeID() -> UInt64? {
+    withUnsafeCurrentTask { task in
+        task.map { jobTaskID(unsafeBitCast($0, to: UnownedJob.self)) }
+    }
+}

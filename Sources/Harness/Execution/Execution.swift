@@ -42,6 +42,11 @@ final class Execution: SeamController, @unchecked Sendable {
     private var conditionWaiters: [ObjectIdentifier: [Int]] = [:]
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
     private var internalObjects: Set<ObjectIdentifier> = []
+    private var spawningExecutorThread = false
+    private var taskNumbers: [UInt64: Int] = [:]
+    /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
+    private(set) var taskNames: [Int: String] = [:]
+    private var tasksAsked: Set<Int> = []
     private var objectNames: [ObjectIdentifier: String] = [:]
     private var objectCounts: [String: Int] = [:]
     private var exiting: Set<Int> = []
@@ -275,27 +280,39 @@ final class Execution: SeamController, @unchecked Sendable {
         asyncServices?.close()
     }
 
-    /// The scheduling point of a thread that has just queued a job on the scenario's
+    /// The scheduling point of a thread that has just queued `job` on the scenario's
     /// executor: a lane may take the job before the thread goes on.
-    func jobEnqueued(at location: SeamLocation) {
-        point(.enqueueJob, location)
+    func jobEnqueued(_ job: JobIdentity) {
+        point(.enqueueJob(task: job.task), nil)
     }
 
     /// The scheduling point of a lane that finished a job, before it takes the next: any
     /// other thread may run first, and jobs queued meanwhile compete for the lane.
-    func laneWillTakeJob(at location: SeamLocation) {
-        point(.takeJob, location)
+    func laneWillTakeJob() {
+        point(.takeJob, nil)
+        withCancellationDisabled { _ in threads[currentThread()].job = nil }
+    }
+
+    /// The execution's number (from 0) for the task the runtime knows by `runtimeID`:
+    /// tasks are numbered in the order the execution first sees them.
+    func taskNumber(runtimeID: UInt64) -> Int {
+        if let number = taskNumbers[runtimeID] { return number }
+        taskNumbers[runtimeID] = taskNumbers.count
+        return taskNumbers.count - 1
     }
 
     /// Picks which of the queued `jobs` the calling lane runs: a decision of the strategy,
     /// recorded in the trace (and in tokens, as the index in the queue) when there is a
-    /// choice.
+    /// choice. The lane's steps until ``laneWillTakeJob(at:)`` are the job's task's.
     func chooseJob(among jobs: [JobIdentity]) -> Int {
-        let count = jobs.count
-        guard count > 1 else { return 0 }
-        return withCancellationDisabled { _ in
+        withCancellationDisabled { _ in
             let me = currentThread()
             if aborting { return 0 }
+            let count = jobs.count
+            guard count > 1 else {
+                threads[me].job = jobs.first
+                return 0
+            }
             let index: Int
             if let replay {
                 let step = trace.count
@@ -309,9 +326,20 @@ final class Execution: SeamController, @unchecked Sendable {
                 let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
                 index = strategy.choose(among: options, running: nil)
             }
-            let task = jobs[index].task.map { "task \($0 + 1)" } ?? "no task"
-            record(me, .chooseJob, target: "job \(index + 1) of \(count) (\(task))", choice: index, location: nil)
+            threads[me].job = jobs[index]
+            record(me, .chooseJob, target: "(queued job \(index + 1) of \(count))", choice: index, location: nil)
             return index
+        }
+    }
+
+    /// Starts a thread of the task executor (a lane, the timer thread): its steps outside a
+    /// task's job are the harness's own bookkeeping.
+    func spawnExecutorThread(_ body: @escaping @Sendable () -> Void) -> SeamThread {
+        spawningExecutorThread = true
+        defer { spawningExecutorThread = false }
+        switch Seam.spawnThread(body) {
+        case .success(let thread): return thread
+        case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
         }
     }
 
@@ -362,7 +390,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// A scheduling point of the calling thread: returns when it has been chosen and has
     /// performed `operation`. Returns the thread's index.
     @discardableResult
-    private func point(_ operation: PendingOperation, _ location: SeamLocation) -> Int {
+    private func point(_ operation: PendingOperation, _ location: SeamLocation?) -> Int {
         withCancellationDisabled { cancellable in
             let me = currentThread()
             if aborting {
@@ -409,7 +437,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// When `me`'s operation unblocked a thread in a non-preemptible region, that thread
     /// runs at once: it holds a runtime lock that `me` may need before its next
     /// scheduling point.
-    private func stepAsideForUrgentThread(_ me: Int, _ location: SeamLocation) {
+    private func stepAsideForUrgentThread(_ me: Int, _ location: SeamLocation?) {
         guard threads[me].nonPreemptibleDepth == 0, let urgent = urgentCandidate() else { return }
         threads[me].state = .ready(.handoff, location)
         switchTo(urgent, from: me)
@@ -715,7 +743,9 @@ final class Execution: SeamController, @unchecked Sendable {
             failure = .tooManyThreads(limits.maxThreads)
             return
         }
-        threads.append(ThreadRecord(state: .ready(.start, nil), name: "T\(index)"))
+        var record = ThreadRecord(state: .ready(.start, nil), name: "T\(index)")
+        record.isExecutorThread = spawningExecutorThread
+        threads.append(record)
         strategy.threadCreated(index, by: parent)
         lastSpawned = index
     }
@@ -767,7 +797,19 @@ final class Execution: SeamController, @unchecked Sendable {
     // MARK: Describing
 
     private func record(_ thread: Int?, _ kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) {
-        let step = TraceStep(thread: thread, kind: kind, target: target, choice: choice, location: location)
+        let task = thread.flatMap { threads[$0].isExecutorThread ? taskOfStep(on: $0, kind) : nil }
+        let isBookkeeping = Self.isBookkeeping(kind, at: location)
+            || (thread.map { threads[$0].isExecutorThread } == true && task == nil)
+        if let task, !isBookkeeping, kind != .chooseJob, kind != .takeJob { nameTask(task) }
+        let step = TraceStep(
+            thread: thread,
+            kind: kind,
+            target: target,
+            choice: choice,
+            location: location,
+            task: task.map { $0 + 1 },
+            isBookkeeping: isBookkeeping
+        )
         let encoded = EncodedStep(step)
         if let replay, failure == nil {
             let index = trace.count
@@ -791,6 +833,36 @@ final class Execution: SeamController, @unchecked Sendable {
         activity.noteStep()
     }
 
+    /// Whether a step is the harness's own: taken in the harness's code.
+    private static func isBookkeeping(_ kind: OperationKind, at location: SeamLocation?) -> Bool {
+        location?.fileID.hasPrefix("Harness/") == true
+    }
+
+    /// The task (numbered from 0) a step of executor thread `thread` belongs to: the task
+    /// the runtime runs on it, or, when a lane picks or finishes a task's job, that task.
+    private func taskOfStep(on thread: Int, _ kind: OperationKind) -> Int? {
+        if kind == .chooseJob || kind == .takeJob { return threads[thread].job?.task }
+        guard threads[thread].job != nil, let runtimeID = currentTaskRuntimeID() else { return nil }
+        return taskNumber(runtimeID: runtimeID)
+    }
+
+    /// Learns the name of task `task`, which runs on the calling lane, the first time it
+    /// takes a step of its own.
+    private func nameTask(_ task: Int) {
+        guard tasksAsked.insert(task).inserted, let name = Task.name else { return }
+        taskNames[task + 1] = name
+    }
+
+    /// Names the task running on the calling lane `name`, for reports; not a scheduling point.
+    func nameCurrentTask(_ name: String) {
+        guard let runtimeID = currentTaskRuntimeID() else { return }
+        withCancellationDisabled { _ in
+            let task = taskNumber(runtimeID: runtimeID)
+            tasksAsked.insert(task)
+            taskNames[task + 1] = name
+        }
+    }
+
     private func target(of operation: PendingOperation) -> String? {
         switch operation {
         case .lock(let object, _), .tryLock(let object, _), .unlock(let object), .reacquire(let object):
@@ -805,7 +877,9 @@ final class Execution: SeamController, @unchecked Sendable {
             "T\(threads.count)"
         case .sleep(let deadline):
             "until +\(Double(deadline > clock ? deadline - clock : 0) / 1_000_000) ms"
-        case .start, .cancellationPoint, .yield, .resume, .handoff, .enqueueJob, .takeJob:
+        case .enqueueJob(let task):
+            task.map { "task \($0 + 1)" } ?? "a job of no task"
+        case .start, .cancellationPoint, .yield, .resume, .handoff, .takeJob:
             nil
         }
     }

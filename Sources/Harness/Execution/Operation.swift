@@ -42,10 +42,10 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
         case .exit: "exit"
         case .spuriousWake: "spurious-wake"
         case .advanceClock: "advance-clock"
-        case .chooseJob: "run-job"
-        case .enqueueJob: "enqueue-job"
+        case .chooseJob: "resumes"
+        case .enqueueJob: "schedules"
         case .handoff: "hand-off"
-        case .takeJob: "take-job"
+        case .takeJob: "suspends"
         }
     }
 }
@@ -71,7 +71,7 @@ enum PendingOperation {
     /// Resuming after stepping aside for a thread in a non-preemptible region.
     case handoff
     /// Going on after queueing a job on the scenario's task executor.
-    case enqueueJob
+    case enqueueJob(task: Int?)
     /// A lane taking its next job.
     case takeJob
 
@@ -126,12 +126,22 @@ enum PendingOperation {
 
 /// One step of an execution's schedule.
 public struct TraceStep: Sendable, Hashable {
-    init(thread: Int?, kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) {
+    init(
+        thread: Int?,
+        kind: OperationKind,
+        target: String?,
+        choice: Int? = nil,
+        location: SeamLocation?,
+        task: Int? = nil,
+        isBookkeeping: Bool = false
+    ) {
         self.thread = thread
         self.kind = kind
         self.target = target
         self.choice = choice
         self.location = location
+        self.task = task
+        self.isBookkeeping = isBookkeeping
     }
 
     /// The thread that took the step, or `nil` for the scheduler's own steps.
@@ -145,6 +155,12 @@ public struct TraceStep: Sendable, Hashable {
     public let choice: Int?
     /// Where in the source the step was taken.
     public let location: SeamLocation?
+    /// The task whose job the thread (an executor lane) was running, numbered from 1 in the
+    /// order the execution first queued a job of it; `nil` outside a task's job.
+    public let task: Int?
+    /// Whether the step is the harness's own: the task executor's locks, waits and lane
+    /// loop, which a schedule needs but a report does not show.
+    public let isBookkeeping: Bool
 
     /// A one-line description: operation, target and location.
     public var summary: String {

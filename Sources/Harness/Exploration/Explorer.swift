@@ -65,7 +65,7 @@ struct Explorer {
             let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
             lastSchedule = token
             if let reason = execution.failure {
-                failure = HarnessFailure(scenario: scenario, reason: reason, token: token, trace: execution.trace, testID: testID)
+                failure = HarnessFailure(scenario: scenario, reason: reason, token: token, trace: execution.trace, testID: testID, taskNames: execution.taskNames)
                 break
             }
             if let replay = options.replay, execution.trace.count != replay.stepCount {
@@ -73,7 +73,7 @@ struct Explorer {
                     step: execution.trace.count,
                     detail: "the execution ended after \(execution.trace.count) steps; the token has \(replay.stepCount)"
                 )
-                failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: execution.trace, testID: testID)
+                failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: execution.trace, testID: testID, taskNames: execution.taskNames)
                 break
             }
             strategy = execution.finalStrategy

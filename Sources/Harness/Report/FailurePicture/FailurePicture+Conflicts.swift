@@ -63,15 +63,6 @@ extension FailurePicture {
         }
     }
 
-    /// The module this file is in, as `#fileID` spells it.
-    private static let harnessModule = String("\(#fileID)".prefix { $0 != "/" })
-
-    /// Whether the harness took `step` in its own code.
-    static func isHarnessInternal(_ step: TraceStep) -> Bool {
-        guard let fileID = step.location?.fileID else { return false }
-        return fileID.hasPrefix(harnessModule + "/")
-    }
-
     /// The conflicts of `trace`, ordered by later step, then earlier step. Linear in the
     /// trace times the number of lanes.
     static func conflicts(in trace: [TraceStep]) -> [Conflict] {
@@ -85,7 +76,7 @@ extension FailurePicture {
         var histories: [String: History] = [:]
         var conflicts: [Conflict] = []
         for (index, step) in trace.enumerated() {
-            guard let target = step.target, let access = Access(step.kind), !isHarnessInternal(step) else { continue }
+            guard let target = step.target, let access = Access(step.kind), !step.isBookkeeping else { continue }
             let lane = Lane(of: step)
             var history = histories[target, default: History()]
             switch access {

@@ -169,7 +169,7 @@ struct PictureDocument {
         var classes = "s c\(layout.columns[lane] ?? 0)"
         if let target = step.target, let colour = colours[target], partners[index] != nil {
             classes += " t\(colour)"
-        } else if lane == .scheduler || step.kind == .start || step.kind == .exit || FailurePicture.isHarnessInternal(step) {
+        } else if lane == .scheduler || step.kind == .start || step.kind == .exit || step.isBookkeeping {
             classes += " quiet"
         }
         let holds = held[index] ?? []

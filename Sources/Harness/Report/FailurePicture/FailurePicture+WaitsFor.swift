@@ -91,7 +91,7 @@ extension FailurePicture {
         }
         let held = heldAtEnd(trace)
         let lanesByLabel = Dictionary(
-            (Set(trace.map(Lane.init(of:))).union(notes.map(\.lane))).map { ($0.label, $0) },
+            (Set(trace.map { Lane(of: $0) }).union(notes.map(\.lane))).map { ($0.label, $0) },
             uniquingKeysWith: { first, _ in first }
         )
         var edges: [WaitEdge] = []

@@ -29,7 +29,7 @@ public struct FailurePicture: Sendable {
     /// Computes the picture of `failure`; linear in the length of its trace.
     public init(_ failure: HarnessFailure) {
         self.failure = failure
-        var lanes = Set(failure.trace.map(Lane.init(of:)))
+        var lanes = Set(failure.trace.map { Lane(of: $0, taskNames: failure.taskNames) })
         let notes = Self.notes(for: failure.reason, stepLanes: lanes)
         lanes.formUnion(notes.map(\.lane))
         self.lanes = lanes.sorted()
