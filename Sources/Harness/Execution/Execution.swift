@@ -34,7 +34,7 @@ final class Execution: SeamController, @unchecked Sendable {
     private let stepBytes: UnsafeMutablePointer<UInt8>
     private let stepByteCapacity: Int
     private var stepByteCount = 0
-    private let replay: [EncodedStep]?
+    private var replay: ReplayFollower?
     private let handoff: any HandoffBackend
 
     private var threads: [ThreadRecord] = []
@@ -71,7 +71,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// `crashSuffix`.
     init(
         strategy: any SchedulingStrategy,
-        replay: [EncodedStep]?,
+        replay: ReplayFollower?,
         limits: Limits,
         activity: ActivityCounter,
         crashPrefix: String,
@@ -94,6 +94,14 @@ final class Execution: SeamController, @unchecked Sendable {
     deinit {
         cshim_crash_report_destroy(crashReport)
         stepBytes.deallocate()
+    }
+
+    /// Where the code first left the replayed schedule, once the execution has ended;
+    /// `nil` when it followed it to the end, or replayed nothing.
+    var replayDivergence: ReplayFollower.Divergence? {
+        var follower = replay
+        follower?.finish(after: trace.count)
+        return follower?.divergence
     }
 
     /// The strategy, as it is after the execution (strategies carry state across executions).
@@ -314,13 +322,7 @@ final class Execution: SeamController, @unchecked Sendable {
                 return 0
             }
             let index: Int
-            if let replay {
-                let step = trace.count
-                guard step < replay.count, replay[step].kind == .chooseJob, let choice = replay[step].choice, choice < count else {
-                    failure = .replayDiverged(step: step, detail: "the code chose among \(count) queued jobs; the token has \(step < replay.count ? "\(replay[step])" : "no more steps")")
-                    aborting = true
-                    exitForAbort(me)
-                }
+            if let choice = replay?.jobChoice(at: trace.count, among: count) {
                 index = choice
             } else {
                 let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
@@ -579,42 +581,21 @@ final class Execution: SeamController, @unchecked Sendable {
             let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
             candidates += spurious
             switch choose(among: candidates, running: runningCandidate) {
-            case .thread(let thread)?:
+            case .thread(let thread):
                 return .run(thread)
-            case .spuriousWake(let thread)?:
+            case .spuriousWake(let thread):
                 wake(thread, result: .signalled, kind: .spuriousWake)
-            case .job?:
+            case .job:
                 preconditionFailure("a strategy chose a job where threads run")
-            case nil:
-                return .failed
             }
         }
     }
 
-    private func choose(among candidates: [Candidate], running: Int?) -> Choice? {
-        guard let replay else {
-            return candidates[strategy.choose(among: candidates, running: running)].choice
+    private func choose(among candidates: [Candidate], running: Int?) -> Choice {
+        if let choice = replay?.choice(at: trace.count, among: candidates, describe: { "T\($0) (\(describePending($0)))" }) {
+            return choice
         }
-        let step = trace.count
-        guard step < replay.count else {
-            failure = .replayDiverged(step: step, detail: "the execution goes on past the token's last step (\(replay.count) steps)")
-            return nil
-        }
-        let expected = replay[step]
-        let thread = expected.thread ?? -1
-        let wanted: Choice = expected.kind == .spuriousWake ? .spuriousWake(thread) : .thread(thread)
-        guard candidates.contains(where: { $0.choice == wanted }) else {
-            let runnable = candidates.compactMap { candidate -> String? in
-                guard case .thread(let thread) = candidate.choice else { return nil }
-                return "T\(thread) (\(describePending(thread)))"
-            }
-            failure = .replayDiverged(
-                step: step,
-                detail: "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
-            )
-            return nil
-        }
-        return wanted
+        return candidates[strategy.choose(among: candidates, running: running)].choice
     }
 
     private func isEnabled(_ operation: PendingOperation, for thread: Int) -> Bool {
@@ -811,16 +792,8 @@ final class Execution: SeamController, @unchecked Sendable {
             isBookkeeping: isBookkeeping
         )
         let encoded = EncodedStep(step)
-        if let replay, failure == nil {
-            let index = trace.count
-            if index >= replay.count {
-                failure = .replayDiverged(step: index, detail: "the execution goes on past the token's last step (\(replay.count) steps)")
-            } else if replay[index] != encoded {
-                failure = .replayDiverged(
-                    step: index,
-                    detail: "the token has \(replay[index]) but the code took \(encoded): \(step.summary)"
-                )
-            }
+        if failure == nil {
+            replay?.check(encoded, at: trace.count, summary: step.summary)
         }
         trace.append(step)
         if stepByteCount + encoded.byteCount <= stepByteCapacity {

@@ -15,14 +15,25 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     /// The names of the tasks whose jobs ran, by their number in ``TraceStep/task``: a
     /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it.
     public let taskNames: [Int: String]
+    /// How a replay reproduced the failure; `nil` when exploring found it.
+    public let reproduction: ReplayReproduction?
 
-    init(scenario: String, reason: ExecutionFailure, token: ReplayToken, trace: [TraceStep], testID: String?, taskNames: [Int: String] = [:]) {
+    init(
+        scenario: String,
+        reason: ExecutionFailure,
+        token: ReplayToken,
+        trace: [TraceStep],
+        testID: String?,
+        taskNames: [Int: String] = [:],
+        reproduction: ReplayReproduction? = nil
+    ) {
         self.scenario = scenario
         self.reason = reason
         self.token = token
         self.trace = trace
         self.testID = testID
         self.taskNames = taskNames
+        self.reproduction = reproduction
     }
 
     /// How many steps the report's lanes show at most; the full trace has them all.
@@ -58,7 +69,7 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         let shown = visibleSteps.count
         return """
             \(reason)
-            scenario: \(scenario)
+            scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
             replay: \(replayCommand)
             schedule (\(trace.count) steps\(shown > Self.lanesShown ? ", the last \(Self.lanesShown) of the scenario's shown" : "")):
             \(lanes(last: Self.lanesShown))
@@ -69,7 +80,7 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     public var fullReport: String {
         """
         \(reason)
-        scenario: \(scenario)
+        scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
         replay: \(replayCommand)
         in code: \(replayInCode)
         strategy: \(token.strategy), seed 0x\(String(token.seed, radix: 16)), execution \(token.execution)
@@ -102,5 +113,24 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
             lines.append(number + String(repeating: " ", count: width * (column[lane] ?? 0)) + step.summary)
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// How replaying a token reproduced a failure.
+public enum ReplayReproduction: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The code followed the token to the failure.
+    case exact
+    /// The code left the token at step `divergedAt`; keeping the token's steps up to there
+    /// and searching on (seeded, with the exploration's strategy), schedule `schedules`
+    /// of the search failed. Its own token replays it exactly.
+    case prefixAndSearch(divergedAt: Int, schedules: Int)
+
+    public var description: String {
+        switch self {
+        case .exact:
+            "exactly: the code followed the token to the failure"
+        case let .prefixAndSearch(step, schedules):
+            "by prefix and search: the code left the token at step \(step); a seeded search from there failed in schedule \(schedules), whose token this is"
+        }
     }
 }

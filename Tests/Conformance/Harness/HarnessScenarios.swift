@@ -5,7 +5,11 @@ import Primitives
 enum HarnessScenarios {
     /// Two threads each add 1 with an unlocked load then store: one preemption loses an update.
     @Sendable static func lostUpdate(_ scenario: Scenario) {
-        let counter = SeamAtomic(0)
+        lostUpdate(scenario, counter: SeamAtomic(0))
+    }
+
+    /// ``lostUpdate(_:)`` on a counter of the caller's.
+    static func lostUpdate(_ scenario: Scenario, counter: SeamAtomic<Int>) {
         for _ in 0..<2 {
             scenario.spawn { counter.store(counter.load() + 1) }
         }
