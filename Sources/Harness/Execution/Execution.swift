@@ -43,6 +43,8 @@ final class Execution: SeamController, @unchecked Sendable {
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
     private var internalObjects: Set<ObjectIdentifier> = []
     private var spawningExecutorThread = false
+    /// The order in which threads and tasks took each shared object.
+    private(set) var fingerprint = InterleavingFingerprint()
     private var taskNumbers: [UInt64: Int] = [:]
     /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
     private(set) var taskNames: [Int: String] = [:]
@@ -103,6 +105,9 @@ final class Execution: SeamController, @unchecked Sendable {
         follower?.finish(after: trace.count)
         return follower?.divergence
     }
+
+    /// How many threads the execution started, the root thread and the executor's included.
+    var threadCount: Int { threads.count }
 
     /// The strategy, as it is after the execution (strategies carry state across executions).
     var finalStrategy: any SchedulingStrategy { strategy }
@@ -657,6 +662,9 @@ final class Execution: SeamController, @unchecked Sendable {
         record(me, operation.kind, target: target(of: operation), location: location)
         threads[me].state = .running
         runningThread.store(me, ordering: .relaxed)
+        if case .shared(let object)? = operation.access(by: me)?.object, !internalObjects.contains(object) {
+            fingerprint.noteAccess(to: object, by: threads[me].job?.task.map { limits.maxThreads + $0 } ?? me)
+        }
         switch operation {
         case .lock(let mutex, _), .reacquire(let mutex):
             mutexes[mutex, default: MutexModel()].owner = me

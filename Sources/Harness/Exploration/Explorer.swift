@@ -40,6 +40,7 @@ struct Explorer {
         var failure: HarnessFailure?
         var lastSchedule: ReplayToken?
         var divergence: ReplayFollower.Divergence?
+        var coverage = CoverageCounter(budget: budget)
         let body = self.body
         for index in 0..<budget {
             let executionIndex = options.replay.map { $0.execution + index } ?? index
@@ -67,6 +68,7 @@ struct Explorer {
             let steps = execution.trace.map(EncodedStep.init)
             let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
             lastSchedule = token
+            coverage.note(execution.fingerprint.value, threads: execution.threadCount, steps: execution.trace.count)
             let diverged = execution.replayDivergence
             divergence = divergence ?? diverged
             if let reason = execution.failure {
@@ -110,7 +112,8 @@ struct Explorer {
             exhausted: exhausted,
             failure: failure,
             lastSchedule: lastSchedule,
-            elapsed: ContinuousClock.now - start
+            elapsed: ContinuousClock.now - start,
+            coverage: coverage.summary
         )
     }
 }
@@ -136,6 +139,8 @@ public struct ExplorationReport: Sendable, Codable {
     public let lastSchedule: ReplayToken?
     /// The wall time the exploration took.
     public let elapsed: Duration
+    /// How much of the scenario's interleavings the schedules covered.
+    public let coverage: Coverage
 
     /// Schedules per second of wall time.
     public var schedulesPerSecond: Double {
