@@ -1,0 +1,67 @@
+/// A LIFO stack's operations, for ``StackModel``.
+public enum StackOperation<Element: Hashable>: Hashable, CustomStringConvertible {
+    /// Adds a value on top.
+    case push(Element)
+    /// Removes the value on top.
+    case pop
+
+    /// `push(1)`, `pop()`.
+    public var description: String {
+        switch self {
+        case .push(let value): "push(\(value))"
+        case .pop: "pop()"
+        }
+    }
+}
+
+/// What a stack operation returns.
+public enum StackResult<Element: Hashable>: Hashable, CustomStringConvertible {
+    /// A push's answer.
+    case pushed
+    /// A pop that removed a value.
+    case popped(Element)
+    /// A pop that found the stack empty.
+    case empty
+
+    /// `pushed`, the value, or `empty`.
+    public var description: String {
+        switch self {
+        case .pushed: "pushed"
+        case .popped(let value): "\(value)"
+        case .empty: "empty"
+        }
+    }
+}
+
+/// An unbounded LIFO stack as a sequential model.
+///
+/// Starting empty, on a history where each value is pushed by at most one call, the checker
+/// decides in O(n²) without search (``LinearizabilityVerdict/Method/uniqueValueStack``). A
+/// history with pending pops is decided that way only when it is linearizable with none of
+/// them taking effect; otherwise, and for every other history, the checker searches.
+public struct StackModel<Element: Hashable>: SequentialModel, CustomStringConvertible {
+    /// The values on the stack, bottom first.
+    public var elements: [Element]
+
+    /// A stack holding `elements`, bottom first.
+    public init(_ elements: [Element] = []) {
+        self.elements = elements
+    }
+
+    public mutating func apply(_ operation: StackOperation<Element>) -> StackResult<Element> {
+        switch operation {
+        case .push(let value):
+            elements.append(value)
+            return .pushed
+        case .pop:
+            return elements.popLast().map { .popped($0) } ?? .empty
+        }
+    }
+
+    /// `stack [1, 2]`, bottom first.
+    public var description: String { "stack \(elements)" }
+}
+
+extension StackOperation: Sendable where Element: Sendable {}
+extension StackResult: Sendable where Element: Sendable {}
+extension StackModel: Sendable where Element: Sendable {}
