@@ -2,7 +2,8 @@
 /// as Porcupine does it.
 ///
 /// The calls' invocation and response events sit in one list, in rank order. The search
-/// walks it from the front: at an invocation it tries to apply that call to the model next
+/// walks it from the front (completed calls first, then pending ones, which can always wait
+/// for the end): at an invocation it tries to apply that call to the model next
 /// (allowed only before the first response still in the list, since that call must take
 /// effect before it responded); if the model gives the recorded result (any result, for a
 /// pending call) and the pair (calls applied, model state) is new, it lifts the call's
@@ -71,8 +72,14 @@ struct LinearizationSearch<Model: SequentialModel> {
         var seen: Set<Key> = []
         var longest: [Int] = []
         var event = list.next[0]
+        // Completed calls are tried before pending ones: a pending call can always wait until
+        // the end (where it changes no result), so it only needs to go earlier when that
+        // helps some completed call, and trying it first mostly multiplies states.
+        var pendingPass = false
         while unappliedCompleted > 0 {
-            if event != -1, isInvocation[event] {
+            if event != -1, isInvocation[event], isPending[callOf[event]] != pendingPass {
+                event = list.next[event]
+            } else if event != -1, isInvocation[event] {
                 guard budget > 0 else { return .budgetExhausted }
                 budget -= 1
                 let call = callOf[event]
@@ -98,10 +105,14 @@ struct LinearizationSearch<Model: SequentialModel> {
                         if !isPending[call] { unappliedCompleted -= 1 }
                         if undo.count > longest.count { longest = undo.map(\.call) }
                         event = list.next[0]
+                        pendingPass = false
                         continue
                     }
                 }
                 event = list.next[event]
+            } else if !pendingPass {
+                pendingPass = true
+                event = list.next[0]
             } else {
                 guard let last = undo.popLast() else {
                     return .stuck(deadEnd(history, timeline: timeline, calls: calls, model: model, longest: longest, partition: partition))
@@ -111,6 +122,7 @@ struct LinearizationSearch<Model: SequentialModel> {
                 list.restore(responseEvent[last.call])
                 list.restore(invocationEvent[last.call])
                 if !isPending[last.call] { unappliedCompleted += 1 }
+                pendingPass = isPending[last.call]
                 event = list.next[invocationEvent[last.call]]
             }
         }
