@@ -91,7 +91,8 @@ extension LinearizabilityVerdict {
             guard let earlierRemoval else {
                 return "\(call(laterRemoval)) returned \(later), but \(order) and never \(removed)."
             }
-            return "\(order), but \(later) was \(removed) first (\(call(laterRemoval)) responded before \(call(earlierRemoval)) was invoked)."
+            let only = history.entries[earlierRemoval].isPending ? ", the only call that can have \(removed) \(earlier)," : ""
+            return "\(order), but \(later) was \(removed) first (\(call(laterRemoval)) responded before \(call(earlierRemoval))\(only) was invoked)."
         case .lifo(let lower, let upper, let lowerInsertion, let upperInsertion, let lowerRemoval, let upperRemoval):
             let after = upperRemoval.map { "and \(upper) was popped only after that pop responded (\(call($0)))" } ?? "and \(upper) was never popped"
             return "\(call(lowerRemoval)) popped \(lower) while \(upper) was on top of it: \(call(upperInsertion)) began after "
