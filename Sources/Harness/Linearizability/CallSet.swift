@@ -1,9 +1,13 @@
 /// A set of calls, by their index among the calls searched: a bitset whose first 64 members
 /// live inline, so searching up to 64 calls allocates nothing per step.
+@usableFromInline
 struct CallSet: Hashable {
-    private var low: UInt64 = 0
-    private var high: [UInt64] = []
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var high: [UInt64] = []
 
+    @inlinable init() {}
+
+    @inlinable
     mutating func insert(_ call: Int) {
         if call < 64 {
             low |= 1 << UInt64(call)
@@ -14,6 +18,7 @@ struct CallSet: Hashable {
         high[word] |= 1 << UInt64(call % 64)
     }
 
+    @inlinable
     mutating func remove(_ call: Int) {
         if call < 64 {
             low &= ~(1 << UInt64(call))

@@ -14,8 +14,9 @@
 ///   stack check decides a history with pending pops only when it is linearizable without
 ///   them taking effect; otherwise, like every history these checks do not cover, it goes to
 ///   the search. Set ``usesFastChecks`` to `false` to always search.
-/// - Otherwise, Wing and Gong's search with Lowe's memoization (``LinearizationSearch``),
-///   run on each independent part separately when the model names parts
+/// - Otherwise, Wing and Gong's search with Lowe's memoization, as in Porcupine: it tries
+///   calls in every order the real-time order allows, completed calls before pending ones,
+///   and never revisits a pair (calls applied, model state); run on each independent part separately when the model names parts
 ///   (``SequentialModel/partitionKey(of:)``), smallest part first. The search is exponential
 ///   in the worst case, so it has a budget of steps, shared by the parts; when it runs out
 ///   the verdict is ``LinearizabilityVerdict/Outcome/undecided(budget:)``, never a guess.
@@ -40,8 +41,9 @@ public struct LinearizabilityChecker: Sendable {
         self.usesFastChecks = usesFastChecks
     }
 
-    /// Checks `history` against `model` (its initial state) with the default budget and fast
-    /// checks. See ``check(_:model:)-(History<Model.Operation,Model.Result>,Model)``.
+    /// Checks `history` against `model` (its initial state) with the default budget and the
+    /// fast checks on: `LinearizabilityChecker().check(history, model: model)`.
+    @inlinable
     public static func check<Model: SequentialModel>(
         _ history: History<Model.Operation, Model.Result>,
         model: Model
@@ -50,6 +52,12 @@ public struct LinearizabilityChecker: Sendable {
     }
 
     /// Checks `history` against `model`, which is the state before the first call.
+    ///
+    /// Never hangs: the fast checks are polynomial, and the search stops at ``budget`` steps
+    /// with an undecided verdict. Inlinable, so that the search is specialized for the model
+    /// in the caller's module: unspecialized, every model application and memo lookup would
+    /// go through witness tables, several times slower.
+    @inlinable
     public func check<Model: SequentialModel>(
         _ history: History<Model.Operation, Model.Result>,
         model: Model
@@ -61,6 +69,7 @@ public struct LinearizabilityChecker: Sendable {
     }
 
     /// The search, part by part.
+    @inlinable
     func search<Model: SequentialModel>(
         _ history: History<Model.Operation, Model.Result>,
         model: Model
@@ -87,6 +96,7 @@ public struct LinearizabilityChecker: Sendable {
 
     /// The independent parts of `history`, smallest first (ties in order of first call): one
     /// per partition key, or the whole history when some call has no key.
+    @inlinable
     static func parts<Model: SequentialModel>(
         of history: History<Model.Operation, Model.Result>,
         model: Model.Type
@@ -108,6 +118,7 @@ public struct LinearizabilityChecker: Sendable {
     }
 
     /// The verdict of the model's unique-value check, when it has one that applies.
+    @usableFromInline
     static func fastVerdict<Model: SequentialModel>(
         _ history: History<Model.Operation, Model.Result>,
         model: Model

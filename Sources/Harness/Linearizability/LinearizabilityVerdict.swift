@@ -40,6 +40,7 @@ public struct LinearizabilityVerdict<Operation, Result: Equatable>: CustomString
     /// Search steps spent (model applications tried); `0` when a fast check decided.
     public let steps: Int
 
+    @usableFromInline
     init(_ outcome: Outcome, method: Method, history: History<Operation, Result>, steps: Int = 0) {
         self.outcome = outcome
         self.method = method
@@ -92,6 +93,7 @@ public struct SearchDeadEnd<Result: Equatable>: Equatable {
     /// that earliest response: it must take effect before anything invoked after it.
     public let blocked: [BlockedCall<Result>]
 
+    /// A dead end with the given parts.
     public init(partition: String?, longestPrefix: [Int], modelState: String, blocked: [BlockedCall<Result>]) {
         self.partition = partition
         self.longestPrefix = longestPrefix
@@ -108,6 +110,7 @@ public struct BlockedCall<Result: Equatable>: Equatable {
     /// What the model answers there.
     public let modelAnswer: Result
 
+    /// The call at `entry`, which the model answers `modelAnswer`.
     public init(entry: Int, modelAnswer: Result) {
         self.entry = entry
         self.modelAnswer = modelAnswer
@@ -129,6 +132,7 @@ public struct ModelNondeterminism<Result: Equatable>: Equatable {
     /// the only difference).
     public let statesDiffer: Bool
 
+    /// A report with the given parts.
     public init(entry: Int, state: String, firstAnswer: Result, secondAnswer: Result, statesDiffer: Bool) {
         self.entry = entry
         self.state = state
@@ -154,8 +158,9 @@ public enum CollectionViolation: Equatable, Sendable {
     case observedAfterRemoved(value: String, observer: Int, removal: Int)
     /// A queue gave values out of order: `earlier` was enqueued before `later` (its enqueue
     /// responded before the other's was invoked), yet `later` was dequeued first (its
-    /// dequeue responded before `earlier`'s was invoked), or `earlier` was never dequeued
-    /// (`earlierRemoval` is `nil`).
+    /// dequeue responded before `earlierRemoval` was invoked: the call that dequeued
+    /// `earlier`, or the pending dequeue that is the only one that can have), or `earlier`
+    /// was never dequeued (`earlierRemoval` is `nil`).
     case fifo(earlier: String, later: String, earlierInsertion: Int, laterInsertion: Int, earlierRemoval: Int?, laterRemoval: Int)
     /// A stack popped `lower` while `upper` was surely above it: `upper`'s push began after
     /// `lower`'s completed and completed before `lower`'s pop began, and `upper` was popped
@@ -180,6 +185,7 @@ public enum CollectionViolation: Equatable, Sendable {
         /// The call whose invocation shows the value was still in until then, or `nil`.
         public let until: Int?
 
+        /// `value`, held from the response of `since` to the invocation of `until`.
         public init(value: String, since: Int, until: Int?) {
             self.value = value
             self.since = since

@@ -15,8 +15,10 @@
 /// The memo set makes the search visit each (calls applied, state) pair once, so it takes at
 /// most (number of reachable pairs) × (calls) steps; that is exponential in the worst case
 /// (the problem is NP-complete) and small for histories with little concurrency.
+@usableFromInline
 struct LinearizationSearch<Model: SequentialModel> {
     /// How a search ended.
+    @usableFromInline
     enum Conclusion {
         /// An order of the searched calls, as entry indices.
         case linearizable([Int])
@@ -28,14 +30,22 @@ struct LinearizationSearch<Model: SequentialModel> {
         case nondeterministic(ModelNondeterminism<Model.Result>)
     }
 
-    private struct Key: Hashable {
-        var applied: CallSet
-        var state: Model
+    @usableFromInline
+    struct Key: Hashable {
+        @usableFromInline var applied: CallSet
+        @usableFromInline var state: Model
+
+        @inlinable
+        init(applied: CallSet, state: Model) {
+            self.applied = applied
+            self.state = state
+        }
     }
 
     /// Searches the calls `entries` (indices into `history.entries`) of `history`, starting
     /// from `model`, spending at most `budget` steps (model applications tried); `budget`
     /// is decreased by the steps spent. `partition` names the part, for the explanation.
+    @inlinable
     static func run(
         _ history: History<Model.Operation, Model.Result>,
         timeline: Timeline,
@@ -134,7 +144,8 @@ struct LinearizationSearch<Model: SequentialModel> {
     /// among the calls left) whose recorded result the model does not give there, the one
     /// with that earliest response first. Every such call fails there, or the search would
     /// have gone deeper.
-    private static func deadEnd(
+    @usableFromInline
+    static func deadEnd(
         _ history: History<Model.Operation, Model.Result>,
         timeline: Timeline,
         calls: [Int],
@@ -166,22 +177,26 @@ struct LinearizationSearch<Model: SequentialModel> {
 
 /// A doubly linked list of events 1...count behind a head at 0, with `-1` for none, whose
 /// removals can be undone in reverse order (Knuth's dancing links).
-private struct EventList {
-    var next: [Int]
-    var previous: [Int]
+@usableFromInline
+struct EventList {
+    @usableFromInline var next: [Int]
+    @usableFromInline var previous: [Int]
 
+    @inlinable
     init(count: Int) {
         next = Array(1...(count + 1))
         next[count] = -1
         previous = Array(-1..<count)
     }
 
+    @inlinable
     mutating func remove(_ event: Int) {
         next[previous[event]] = next[event]
         if next[event] != -1 { previous[next[event]] = previous[event] }
     }
 
     /// Puts back `event`, which must be the last one removed that is not yet restored.
+    @inlinable
     mutating func restore(_ event: Int) {
         next[previous[event]] = event
         if next[event] != -1 { previous[next[event]] = event }

@@ -43,10 +43,13 @@ public struct QueueModel<Element: Hashable>: SequentialModel, CustomStringConver
     public var elements: [Element]
 
     /// A queue holding `elements`, front first.
+    @inlinable
     public init(_ elements: [Element] = []) {
         self.elements = elements
     }
 
+    /// Performs `operation` on the queue and returns its answer.
+    @inlinable
     public mutating func apply(_ operation: QueueOperation<Element>) -> QueueResult<Element> {
         switch operation {
         case .enqueue(let value):
@@ -56,6 +59,14 @@ public struct QueueModel<Element: Hashable>: SequentialModel, CustomStringConver
             return elements.isEmpty ? .empty : .dequeued(elements.removeFirst())
         }
     }
+
+    /// Whether both hold the same values in the same order.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements == rhs.elements }
+
+    /// Hashes the values held.
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 
     /// `queue [1, 2]`, front first.
     public var description: String { "queue \(elements)" }

@@ -8,6 +8,7 @@ public enum SetOperation<Element: Hashable>: Hashable, CustomStringConvertible {
     case contains(Element)
 
     /// The value the operation is about.
+    @inlinable
     public var element: Element {
         switch self {
         case .insert(let value), .remove(let value), .contains(let value): value
@@ -35,10 +36,13 @@ public struct SetModel<Element: Hashable>: SequentialModel, CustomStringConverti
     public var elements: Set<Element>
 
     /// A set holding `elements`.
+    @inlinable
     public init(_ elements: Set<Element> = []) {
         self.elements = elements
     }
 
+    /// Performs `operation` on the set and returns its answer.
+    @inlinable
     public mutating func apply(_ operation: SetOperation<Element>) -> Bool {
         switch operation {
         case .insert(let value): elements.insert(value).inserted
@@ -48,9 +52,18 @@ public struct SetModel<Element: Hashable>: SequentialModel, CustomStringConverti
     }
 
     /// Each value is an independent part.
+    @inlinable
     public static func partitionKey(of operation: SetOperation<Element>) -> Element? {
         operation.element
     }
+
+    /// Whether both hold the same values.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements == rhs.elements }
+
+    /// Hashes the values held.
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 
     /// `set [1, 2]`, in no particular order.
     public var description: String { "set \(Array(elements))" }

@@ -44,10 +44,13 @@ public struct StackModel<Element: Hashable>: SequentialModel, CustomStringConver
     public var elements: [Element]
 
     /// A stack holding `elements`, bottom first.
+    @inlinable
     public init(_ elements: [Element] = []) {
         self.elements = elements
     }
 
+    /// Performs `operation` on the stack and returns its answer.
+    @inlinable
     public mutating func apply(_ operation: StackOperation<Element>) -> StackResult<Element> {
         switch operation {
         case .push(let value):
@@ -57,6 +60,14 @@ public struct StackModel<Element: Hashable>: SequentialModel, CustomStringConver
             return elements.popLast().map { .popped($0) } ?? .empty
         }
     }
+
+    /// Whether both hold the same values in the same order.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements == rhs.elements }
+
+    /// Hashes the values held.
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
 
     /// `stack [1, 2]`, bottom first.
     public var description: String { "stack \(elements)" }

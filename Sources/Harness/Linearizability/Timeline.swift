@@ -6,12 +6,14 @@
 ///
 /// With distinct ranks, a linearization is a choice of a point strictly inside each call's
 /// span (between its two ranks), and the fast checks reason about such points.
+@usableFromInline
 struct Timeline {
     /// Each entry's invocation rank.
-    let invocation: [Int]
+    @usableFromInline let invocation: [Int]
     /// Each entry's response rank; `Int.max` for a pending call.
-    let response: [Int]
+    @usableFromInline let response: [Int]
 
+    @inlinable
     init<Operation, Result>(_ history: History<Operation, Result>) {
         // (position, 0 for an invocation or 1 for a response, entry)
         var events: [(position: Int, kind: Int, entry: Int)] = []
@@ -48,6 +50,7 @@ struct Timeline {
     /// invocation so far in its sequence. That point lies inside its span, so sorting all
     /// calls by point keeps every real-time order; calls whose points fall between the same
     /// two ranks overlap, and may go in either order.
+    @usableFromInline
     func merging(_ sequences: [[Int]]) -> [Int] {
         guard sequences.count > 1 else { return sequences.first ?? [] }
         var pointed: [(rank: Int, sequence: Int, place: Int, entry: Int)] = []
