@@ -86,18 +86,22 @@ public struct History<Operation, Result> {
         nextPosition += 1
     }
 
-    /// The same history over other types: each call's operation and result transformed, its
+    /// The same history over other types: each call's operation and result translated (the
+    /// result with its operation, since what a result means often depends on the call), its
     /// client and positions kept. Use it to check a history recorded in your own types with
     /// the collection models (``QueueModel``, ``StackModel``, ``SetModel``) and their fast
     /// checks.
     public func map<NewOperation, NewResult>(
         operation transformOperation: (Operation) throws -> NewOperation,
-        result transformResult: (Result) throws -> NewResult
+        result transformResult: (Operation, Result) throws -> NewResult
     ) rethrows -> History<NewOperation, NewResult> {
         var mapped = History<NewOperation, NewResult>(try entries.map { entry in
             let operation = try transformOperation(entry.operation)
             if let result = entry.result, let response = entry.response {
-                return .init(client: entry.client, operation: operation, result: try transformResult(result), invocation: entry.invocation, response: response)
+                return .init(
+                    client: entry.client, operation: operation, result: try transformResult(entry.operation, result),
+                    invocation: entry.invocation, response: response
+                )
             }
             return .init(client: entry.client, operation: operation, invocation: entry.invocation)
         })

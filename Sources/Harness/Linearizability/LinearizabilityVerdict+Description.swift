@@ -60,14 +60,13 @@ extension LinearizabilityVerdict {
                 + "\nand leaves the model in the state \(deadEnd.modelState). After it,"
         }
         guard let first = deadEnd.blocked.first else { return text + " nothing can follow." }
-        text += " \(history.entries[first.entry]) must come next, since it responded before every other call left was invoked"
-            + " or else before they responded; but the model answers it \(first.modelAnswer)."
+        text += " the next call must be one invoked before \(history.entries[first.entry]) responded (it responded first of"
+            + " the calls left), but the model answers that call \(first.modelAnswer)"
         let others = deadEnd.blocked.dropFirst()
-        if !others.isEmpty {
-            text += " Nor can any other call go first: "
-                + others.map { "\(history.entries[$0.entry]) would get \($0.modelAnswer)" }.joined(separator: "; ") + "."
-        }
-        return text
+        if others.isEmpty { return text + ", and no other call was invoked in time." }
+        return text + ", and every other such call gets another result too: "
+            + others.map { "\(history.entries[$0.entry]) would get \($0.modelAnswer)" }.joined(separator: "; ") + "."
+
     }
 
     private func explanation(_ violation: CollectionViolation) -> String {

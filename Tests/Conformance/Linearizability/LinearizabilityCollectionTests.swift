@@ -74,6 +74,34 @@ struct LinearizabilityCollectionTests {
         #expect(LinearizabilityChecker.check(early, model: QueueModel<Int>()).violation == .collection(.observedBeforeInserted(value: "7", observer: 0, insertion: 1)))
     }
 
+    @Test("a history in its own types, mapped to the queue vocabulary, gets the fast check")
+    func mappedHistory() throws {
+        enum Call { case put(String), take }
+        let history = History<Call, String?>([
+            call(0, .put("a"), nil, 0...3),
+            call(1, .take, "a", 1...2),
+            call(1, .take, nil, 4...5),
+            pending(2, .put("b"), from: 4),
+        ])
+        let mapped = history.map { call -> QueueOperation<String> in
+            switch call {
+            case .put(let value): .enqueue(value)
+            case .take: .dequeue
+            }
+        } result: { call, result -> QueueResult<String> in
+            switch call {
+            case .put: .enqueued
+            case .take: result.map { .dequeued($0) } ?? .empty
+            }
+        }
+        #expect(mapped.entries.map(\.invocation) == history.entries.map(\.invocation))
+        #expect(mapped.entries.map(\.response) == history.entries.map(\.response))
+        #expect(mapped.nextPosition == history.nextPosition)
+        let verdict = LinearizabilityChecker.check(mapped, model: QueueModel<String>())
+        #expect(verdict.method == .uniqueValueQueue)
+        #expect(verdict.order == [0, 1, 2])
+    }
+
     @Test("a queue that does not start empty, or enqueues a value twice, is searched")
     func queueOutsideFastCheck() {
         let twice = Queue([call(0, .enqueue(1), .enqueued, 0...1), call(0, .enqueue(1), .enqueued, 2...3), call(1, .dequeue, .dequeued(1), 4...5)])

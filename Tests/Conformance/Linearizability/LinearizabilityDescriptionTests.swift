@@ -20,8 +20,9 @@ struct LinearizabilityDescriptionTests {
             The longest order found that does takes 2 of them:
               1. enqueue(1) → enqueued (client 0, 0–1)
               2. enqueue(2) → enqueued (client 0, 2–3)
-            and leaves the model in the state queue [1, 2]. After it, dequeue() → 2 (client 1, 4–5) must come next, since it \
-            responded before every other call left was invoked or else before they responded; but the model answers it 1.
+            and leaves the model in the state queue [1, 2]. After it, the next call must be one invoked before \
+            dequeue() → 2 (client 1, 4–5) responded (it responded first of the calls left), but the model answers that call 1, \
+            and no other call was invoked in time.
             """)
 
         let emptyWhileHeld = History<StackOperation<Int>, StackResult<Int>>([call(0, .push(1), .pushed, 0...1), call(1, .pop, .empty, 2...3)])

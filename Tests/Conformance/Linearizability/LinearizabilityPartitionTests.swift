@@ -36,6 +36,18 @@ struct LinearizabilityPartitionTests {
         #expect(!LinearizabilityChecker.check(history, model: UnpartitionedKeyValueModel()).isLinearizable)
     }
 
+    @Test("a history with a call that touches every part is checked whole")
+    func unkeyedCallChecksWhole() {
+        let history = History<CountingMapModel.Operation, Int?>([
+            call(0, .put("a", 1), nil, 0...1),
+            call(1, .count, 2, 2...3),
+        ])
+        let verdict = LinearizabilityChecker.check(history, model: CountingMapModel())
+        #expect(verdict.violation == .noSequentialOrder(SearchDeadEnd(
+            partition: nil, longestPrefix: [0], modelState: "CountingMapModel(store: [\"a\": 1])", blocked: [BlockedCall(entry: 1, modelAnswer: 1)]
+        )))
+    }
+
     @Test("a 1,000-call map history of 8 clients is decided part by part")
     func longMapHistory() throws {
         var generator = HistoryGenerator(seed: 21)
@@ -63,5 +75,30 @@ struct LinearizabilityPartitionTests {
         let verdict = LinearizabilityChecker.check(history, model: KeyValueModel())
         #expect(verdict.isLinearizable)
         #expect(history.isLinearization(try #require(verdict.order), model: KeyValueModel()))
+    }
+}
+
+/// A map with a call that counts every key: it has no part of its own.
+struct CountingMapModel: SequentialModel {
+    enum Operation: Hashable {
+        case put(String, Int)
+        case count
+    }
+
+    var store: [String: Int] = [:]
+
+    mutating func apply(_ operation: Operation) -> Int? {
+        switch operation {
+        case .put(let key, let value):
+            defer { store[key] = value }
+            return store[key]
+        case .count:
+            return store.count
+        }
+    }
+
+    static func partitionKey(of operation: Operation) -> String? {
+        if case .put(let key, _) = operation { return key }
+        return nil
     }
 }

@@ -14,6 +14,11 @@ enum LinearizabilityWorkloads {
     /// 10,000 calls of 8 clients on a queue whose values are unique: the fast queue check.
     static let longQueue = RecordedHistories.queue(clients: 8, callsPerClient: 1_250, seed: 13)
 
+    /// 10,000 calls of 8 clients on a stack whose values are unique: the fast stack check.
+    static let longStack = RecordedHistories.stack(clients: 8, callsPerClient: 1_250, seed: 17)
+    /// 10,000 calls of 8 clients on a set of 1,000 values each inserted once: the fast set check.
+    static let longSet = RecordedHistories.set(clients: 8, callsPerClient: 1_250, seed: 19)
+
     static let comparisons = [
         Comparison(
             checking(smallQueue, model: QueueModel<Int>(), name: "search: queue, 3 clients × 5 calls", checker: LinearizabilityChecker(usesFastChecks: false)),
@@ -34,6 +39,16 @@ enum LinearizabilityWorkloads {
             checking(longQueue, model: QueueModel<Int>(), name: "unique-value queue check: 10,000 calls, 8 clients"),
             against: replaying(longQueue, model: QueueModel<Int>(), name: "replay one linearization (10,000 queue calls)"),
             target: .under(.milliseconds(100))
+        ),
+        Comparison(
+            checking(longStack, model: StackModel<Int>(), name: "unique-value stack check: 10,000 calls, 8 clients"),
+            against: replaying(longStack, model: StackModel<Int>(), name: "replay one linearization (10,000 stack calls)"),
+            target: .none
+        ),
+        Comparison(
+            checking(longSet, model: SetModel<Int>(), name: "unique-value set check: 10,000 calls, 8 clients"),
+            against: replaying(longSet, model: SetModel<Int>(), name: "replay one linearization (10,000 set calls)"),
+            target: .none
         ),
     ]
 
@@ -142,6 +157,35 @@ public enum RecordedHistories {
                 return .dequeued(queue[front - 1])
             }
         }
+    }
+
+    /// A stack history: half pushes of fresh values, half pops.
+    public static func stack(clients: Int, callsPerClient: Int, seed: UInt64) -> History<StackOperation<Int>, StackResult<Int>> {
+        var model = StackModel<Int>()
+        var next = 0
+        return record(clients: clients, callsPerClient: callsPerClient, seed: seed) { random in
+            if random.next() % 2 == 0 {
+                next += 1
+                return .push(next)
+            }
+            return .pop
+        } effect: { model.apply($0) }
+    }
+
+    /// A set history: a tenth inserts of fresh values, the rest removals and lookups of
+    /// values inserted so far.
+    public static func set(clients: Int, callsPerClient: Int, seed: UInt64) -> History<SetOperation<Int>, Bool> {
+        var model = SetModel<Int>()
+        var next = 0
+        return record(clients: clients, callsPerClient: callsPerClient, seed: seed) { random in
+            let roll = random.next() % 10
+            if roll == 0 || next == 0 {
+                next += 1
+                return .insert(next)
+            }
+            let value = 1 + Int(random.next() % UInt64(next))
+            return roll < 4 ? .remove(value) : .contains(value)
+        } effect: { model.apply($0) }
     }
 
     /// A map history over `keys` keys: half puts of fresh values, half gets. With
