@@ -35,7 +35,8 @@ public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: Senda
     }
 
     /// Records `operation` around `body`: the invocation before it, its result after it.
-    /// If `body` never returns, the call stays pending.
+    /// If `body` never returns, the call stays pending. Returns what `body` returned.
+    @discardableResult
     public func record(_ operation: Operation, client: Int, _ body: () -> Result) -> Result {
         let entry = invoke(operation, client: client)
         let result = body()
@@ -43,7 +44,8 @@ public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: Senda
         return result
     }
 
-    /// Records `operation` around `body`, which may suspend.
+    /// Records `operation` around `body`, which may suspend. Returns what `body` returned.
+    @discardableResult
     public func record(
         _ operation: Operation,
         client: Int,
@@ -58,6 +60,7 @@ public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: Senda
 
     /// Records `operation` around a `body` that may throw: the recorded result is
     /// `.success(value)` or `.failure(error)`, and the error is rethrown.
+    @discardableResult
     public func record<Success, Failure: Error>(
         _ operation: Operation,
         client: Int,
@@ -71,6 +74,7 @@ public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: Senda
 
     /// Records `operation` around a `body` that may suspend and throw: the recorded result is
     /// `.success(value)` or `.failure(error)`, and the error is rethrown.
+    @discardableResult
     public func record<Success, Failure: Error>(
         _ operation: Operation,
         client: Int,

@@ -57,11 +57,11 @@ struct HistoryRecorderTests {
         await withTaskGroup(of: Void.self) { group in
             for client in 0..<3 {
                 group.addTask {
-                    _ = await recorder.record(.write(client + 1), client: client) {
+                    await recorder.record(.write(client + 1), client: client) {
                         await register.write(client + 1)
                         return .written
                     }
-                    _ = await recorder.record(.read, client: client) {
+                    await recorder.record(.read, client: client) {
                         .value(await register.value)
                     }
                 }
