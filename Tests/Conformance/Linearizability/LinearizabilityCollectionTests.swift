@@ -204,7 +204,7 @@ struct LinearizabilityCollectionTests {
         #expect(verdict.violation == .collection(.emptyWhileHeld(observer: 1, holders: [.init(value: "1", since: 0, until: nil)])))
     }
 
-    @Test("a history that needs a pending pop to have taken effect goes to the search")
+    @Test("a pending pop takes the value that keeps the stack from being empty")
     func stackPendingPop() throws {
         let history = Stack([
             call(0, .push(1), .pushed, 0...1),
@@ -212,8 +212,21 @@ struct LinearizabilityCollectionTests {
             call(0, .pop, .empty, 4...5),
         ])
         let verdict = LinearizabilityChecker.check(history, model: StackModel<Int>())
-        #expect(verdict.method == .search)
+        #expect(verdict.method == .uniqueValueStack)
         #expect(verdict.order == [0, 1, 2])
+    }
+
+    @Test("a failure with values pending pops might have taken, but did not help, goes to the search")
+    func stackPendingPopUndecided() throws {
+        // The pending pop was invoked too late to empty the stack for the empty pop.
+        let history = Stack([
+            call(0, .push(1), .pushed, 0...1),
+            call(0, .pop, .empty, 2...3),
+            pending(1, .pop, from: 4),
+        ])
+        let verdict = LinearizabilityChecker.check(history, model: StackModel<Int>())
+        #expect(verdict.method == .search)
+        #expect(verdict.violation != nil)
     }
 
     // MARK: Sets
