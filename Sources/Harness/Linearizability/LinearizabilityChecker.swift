@@ -10,10 +10,11 @@
 ///   each value is inserted (enqueued, pushed, inserted) by at most one call, a fast check
 ///   decides without search: queues in O(n log n), sets in O(n) (expected, with hashing),
 ///   stacks in O(n²), after Abdulla et al.'s LiMo (PLDI 2025) and Lee and Mathur (2024).
-///   Their violations say which values broke the discipline (``CollectionViolation``). The
-///   stack check decides a history with pending pops only when it is linearizable without
-///   them taking effect; otherwise, like every history these checks do not cover, it goes to
-///   the search. Set ``usesFastChecks`` to `false` to always search.
+///   Their violations say which values broke the discipline (``CollectionViolation``).
+///   Pending calls are handled exactly, except pending pops: the stack check lets them take
+///   the values whose presence makes it fail, and a history it still rejects while pending
+///   pops could have taken other values goes to the search, like every history these checks
+///   do not cover. Set ``usesFastChecks`` to `false` to always search.
 /// - Otherwise, Wing and Gong's search with Lowe's memoization, as in Porcupine: it tries
 ///   calls in every order the real-time order allows, completed calls before pending ones,
 ///   and never revisits a pair (calls applied, model state); run on each independent part separately when the model names parts

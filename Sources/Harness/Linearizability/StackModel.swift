@@ -36,9 +36,10 @@ public enum StackResult<Element: Hashable>: Hashable, CustomStringConvertible {
 /// An unbounded LIFO stack as a sequential model.
 ///
 /// Starting empty, on a history where each value is pushed by at most one call, the checker
-/// decides in O(n²) without search (``LinearizabilityVerdict/Method/uniqueValueStack``). A
-/// history with pending pops is decided that way only when it is linearizable with none of
-/// them taking effect; otherwise, and for every other history, the checker searches.
+/// decides in O(n²) without search (``LinearizabilityVerdict/Method/uniqueValueStack``).
+/// Pending pops take the values that would otherwise make the check fail; a history that
+/// still fails while pending pops could have taken other values, and every other history,
+/// the checker searches.
 public struct StackModel<Element: Hashable>: SequentialModel, CustomStringConvertible {
     /// The values on the stack, bottom first.
     public var elements: [Element]
