@@ -34,8 +34,12 @@ extension QueueModel: UniqueValueCheckable {
 ///
 /// Pending calls: an enqueue whose value someone dequeued took effect (response at infinity);
 /// one whose value nobody dequeued is left out (taking effect could only add constraints).
-/// Pending dequeues take the values never dequeued, earliest enqueue response first, paired
-/// in invocation order; pending dequeues beyond those are left out.
+/// Pending dequeues take the values never dequeued, earliest enqueue response first (a value
+/// left in the queue blocks more the earlier it was surely in, so taking it is never worse),
+/// paired in invocation order; pending dequeues beyond those are left out.
+///
+/// The conditions and the choice for pending dequeues are checked against the search on
+/// randomized histories of correct and broken queues (`LinearizabilityAgreementTests`).
 struct UniqueValueQueueCheck<Element: Hashable> {
     typealias Verdict = LinearizabilityVerdict<QueueOperation<Element>, QueueResult<Element>>
 
