@@ -43,6 +43,10 @@ final class Execution: SeamController, @unchecked Sendable {
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
     private var internalObjects: Set<ObjectIdentifier> = []
     private var spawningExecutorThread = false
+    /// The decisions taken: which thread or job ran, and who could have gone on.
+    private(set) var decisions: [ScheduleDecision] = []
+    /// How many decisions ran another thread while the running one could go on.
+    private(set) var preemptions = 0
     /// The order in which threads and tasks took each shared object.
     private(set) var fingerprint = InterleavingFingerprint()
     private var taskNumbers: [UInt64: Int] = [:]
@@ -333,6 +337,7 @@ final class Execution: SeamController, @unchecked Sendable {
                 let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
                 index = strategy.choose(among: options, running: nil)
             }
+            decisions.append(.job(index))
             threads[me].job = jobs[index]
             record(me, .chooseJob, target: "(queued job \(index + 1) of \(count))", choice: index, location: nil)
             return index
@@ -587,6 +592,8 @@ final class Execution: SeamController, @unchecked Sendable {
             candidates += spurious
             switch choose(among: candidates, running: runningCandidate) {
             case .thread(let thread):
+                decisions.append(.thread(running: runningCandidate, chosen: thread))
+                if let runningCandidate, thread != runningCandidate { preemptions += 1 }
                 return .run(thread)
             case .spuriousWake(let thread):
                 wake(thread, result: .signalled, kind: .spuriousWake)

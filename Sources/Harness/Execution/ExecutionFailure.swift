@@ -61,3 +61,22 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
         }
     }
 }
+
+extension ExecutionFailure {
+    /// What two executions must share to fail "the same way" while a schedule is shrunk:
+    /// the check that failed (its place, not its message's values), the kind of deadlock or
+    /// hang, the error thrown. `nil` for failures a shrink cannot re-run: a stall (each
+    /// try would wait out the timeout), a crash, nondeterminism, a divergence.
+    var shrinkingKey: String? {
+        switch self {
+        case let .invariant(_, _, file, line): "check \(file):\(line)"
+        case .deadlock: "deadlock"
+        case .threadsStillRunning: "threads still running"
+        case .stepBoundExceeded: "step bound"
+        case let .threadThrew(_, error): "threw \(error)"
+        case let .taskThrew(error): "task threw \(error)"
+        case .tooManyThreads: "too many threads"
+        case .stalled, .nondeterminism, .replayDiverged, .crashed: nil
+        }
+    }
+}
