@@ -6,6 +6,8 @@ import Dispatch
 /// virtual clock and a wait that can never be satisfied is reported as a deadlock.
 ///
 /// A semaphore is used either in a scenario or outside one (see ``HarnessDispatchQueue``).
+/// As with Dispatch, freeing a semaphore that was used in production while it holds fewer
+/// permits than it was created with traps (libdispatch's "deallocated while in use").
 public final class HarnessDispatchSemaphore: @unchecked Sendable {
     /// The real semaphore, used in production.
     public let base: DispatchSemaphore
