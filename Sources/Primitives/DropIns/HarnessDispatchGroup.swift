@@ -21,15 +21,27 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
     public init() {}
 
     /// Counts one more piece of work in the group.
+    @inlinable
     public func enter(file: StaticString = #fileID, line: UInt = #line) {
-        guard Seam.currentController != nil else { return base.enter() }
+        guard Seam.controllerForCurrentThread() != nil else { return base.enter() }
+        enterControlled(file: file, line: line)
+    }
+
+    @usableFromInline
+    func enterControlled(file: StaticString, line: UInt) {
         mutex.withLock(file: file, line: line) { outstanding += 1 }
     }
 
     /// Counts one piece of work as done; when none is left, wakes the waiters and submits
     /// the blocks given to ``notify(queue:file:line:execute:)``.
+    @inlinable
     public func leave(file: StaticString = #fileID, line: UInt = #line) {
-        guard Seam.currentController != nil else { return base.leave() }
+        guard Seam.controllerForCurrentThread() != nil else { return base.leave() }
+        leaveControlled(file: file, line: line)
+    }
+
+    @usableFromInline
+    func leaveControlled(file: StaticString, line: UInt) {
         let due = mutex.withLock(file: file, line: line) { () -> [(queue: HarnessDispatchQueue, work: @Sendable () -> Void)] in
             precondition(outstanding > 0, "HarnessDispatchGroup.leave() without a matching enter()")
             outstanding -= 1

@@ -27,9 +27,15 @@ public final class HarnessDispatchSemaphore: @unchecked Sendable {
 
     /// Adds a permit, waking a waiter if there is one; returns non-zero if it woke one.
     @discardableResult
+    @inlinable
     public func signal(file: StaticString = #fileID, line: UInt = #line) -> Int {
-        guard Seam.currentController != nil else { return base.signal() }
-        return mutex.withLock(file: file, line: line) {
+        guard Seam.controllerForCurrentThread() != nil else { return base.signal() }
+        return signalControlled(file: file, line: line)
+    }
+
+    @usableFromInline
+    func signalControlled(file: StaticString, line: UInt) -> Int {
+        mutex.withLock(file: file, line: line) {
             value += 1
             guard waiters > 0 else { return 0 }
             available.signal(file: file, line: line)
@@ -38,8 +44,14 @@ public final class HarnessDispatchSemaphore: @unchecked Sendable {
     }
 
     /// Takes a permit, waiting until there is one.
+    @inlinable
     public func wait(file: StaticString = #fileID, line: UInt = #line) {
-        guard Seam.currentController != nil else { return base.wait() }
+        guard Seam.controllerForCurrentThread() != nil else { return base.wait() }
+        waitControlled(file: file, line: line)
+    }
+
+    @usableFromInline
+    func waitControlled(file: StaticString, line: UInt) {
         _ = take(deadline: nil, file: file, line: line)
     }
 
