@@ -1,199 +1,444 @@
 import Synchronization
 
-/// The read-modify-write operations `Atomic` offers on integers.
-public enum HarnessAtomicIntegerOperation: Sendable {
-    case wrappingAdd, wrappingSubtract, bitwiseAnd, bitwiseOr, bitwiseXor
-}
+// `Atomic` declares its integer operations on each integer type separately; so does the
+// drop-in, so that each forwards to the original with nothing in between.
 
-/// An integer type whose `Atomic` has the integer operations: the standard library declares
-/// them on each type separately, and this protocol lets ``HarnessAtomic`` forward to them.
-/// The integer types of the standard library conform; it is not meant for other types.
-public protocol HarnessAtomicInteger: AtomicRepresentable, FixedWidthInteger {
-    /// Performs `operation` with `operand` on `atomic`; returns the values before and after.
-    static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: Self,
-        to atomic: borrowing Atomic<Self>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: Self, newValue: Self)
-}
-
-extension Int: HarnessAtomicInteger {
+extension HarnessAtomic where Value == Int {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: Int,
-        to atomic: borrowing Atomic<Int>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: Int, newValue: Int) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension Int8: HarnessAtomicInteger {
+extension HarnessAtomic where Value == Int8 {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: Int8,
-        to atomic: borrowing Atomic<Int8>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: Int8, newValue: Int8) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension Int16: HarnessAtomicInteger {
+extension HarnessAtomic where Value == Int16 {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: Int16,
-        to atomic: borrowing Atomic<Int16>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: Int16, newValue: Int16) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension Int32: HarnessAtomicInteger {
+extension HarnessAtomic where Value == Int32 {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: Int32,
-        to atomic: borrowing Atomic<Int32>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: Int32, newValue: Int32) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension Int64: HarnessAtomicInteger {
+extension HarnessAtomic where Value == Int64 {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: Int64,
-        to atomic: borrowing Atomic<Int64>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: Int64, newValue: Int64) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension UInt: HarnessAtomicInteger {
+extension HarnessAtomic where Value == UInt {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: UInt,
-        to atomic: borrowing Atomic<UInt>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: UInt, newValue: UInt) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension UInt8: HarnessAtomicInteger {
+extension HarnessAtomic where Value == UInt8 {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: UInt8,
-        to atomic: borrowing Atomic<UInt8>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: UInt8, newValue: UInt8) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension UInt16: HarnessAtomicInteger {
+extension HarnessAtomic where Value == UInt16 {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: UInt16,
-        to atomic: borrowing Atomic<UInt16>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: UInt16, newValue: UInt16) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension UInt32: HarnessAtomicInteger {
+extension HarnessAtomic where Value == UInt32 {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: UInt32,
-        to atomic: borrowing Atomic<UInt32>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: UInt32, newValue: UInt32) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }
 
-extension UInt64: HarnessAtomicInteger {
+extension HarnessAtomic where Value == UInt64 {
+    /// Adds `operand` with wrapping arithmetic in one indivisible step; returns the values
+    /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public static func apply(
-        _ operation: HarnessAtomicIntegerOperation,
-        _ operand: UInt64,
-        to atomic: borrowing Atomic<UInt64>,
-        ordering: AtomicUpdateOrdering
-    ) -> (oldValue: UInt64, newValue: UInt64) {
-        switch operation {
-        case .wrappingAdd: atomic.wrappingAdd(operand, ordering: ordering)
-        case .wrappingSubtract: atomic.wrappingSubtract(operand, ordering: ordering)
-        case .bitwiseAnd: atomic.bitwiseAnd(operand, ordering: ordering)
-        case .bitwiseOr: atomic.bitwiseOr(operand, ordering: ordering)
-        case .bitwiseXor: atomic.bitwiseXor(operand, ordering: ordering)
-        }
+    @discardableResult
+    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingAdd(operand, ordering: ordering)
+    }
+
+    /// Subtracts `operand` with wrapping arithmetic in one indivisible step; returns the
+    /// values before and after.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.wrappingSubtract(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value & operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseAnd(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value | operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseOr(operand, ordering: ordering)
+    }
+
+    /// Replaces the value with `value ^ operand` in one indivisible step.
+    @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
+    @discardableResult
+    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+        willAccess(.readModifyWrite, file: file, line: line)
+        return base.bitwiseXor(operand, ordering: ordering)
     }
 }

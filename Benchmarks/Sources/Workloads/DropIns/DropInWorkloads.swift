@@ -71,27 +71,6 @@ enum DropInWorkloads {
             target: .atMost(1.1)
         ),
         Comparison(
-            Workload("HarnessAtomic<Int>.load(acquiring)") { operations in
-                let cell = HarnessAtomic(1)
-                var sum = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { sum &+= cell.load(ordering: .acquiring) }
-                }
-                consume(sum)
-                return elapsed
-            },
-            against: Workload("Atomic<Int>.load(acquiring)") { operations in
-                let cell = Atomic(1)
-                var sum = 0
-                let elapsed = timed {
-                    for _ in 0..<operations { sum &+= cell.load(ordering: .acquiring) }
-                }
-                consume(sum)
-                return elapsed
-            },
-            target: .none
-        ),
-        Comparison(
             Workload("serial HarnessDispatchQueue.sync") { timedAccesses(through: HarnessDispatchQueue(label: "benchmark.drop-in.serial"), operations: $0) },
             against: Workload("serial DispatchQueue.sync") { timedAccesses(through: DispatchQueue(label: "benchmark.serial"), operations: $0) },
             target: .atMost(1.1)
