@@ -14,6 +14,9 @@ struct Explorer {
     /// What a crash prints: the replay command, or (in an isolated child) a line the
     /// parent reads.
     var crashReport = CrashReportText.forPerson
+    /// The code of the generated scenario explored, carried by every token it records
+    /// (``ReplayToken/generatedScenario``); `nil` for a scenario written by hand.
+    var generatedScenario: String?
 
     func run() -> ExplorationReport {
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
@@ -48,7 +51,7 @@ struct Explorer {
                 exhausted = true
                 break
             }
-            let tokenPrefix = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: []).description
+            let tokenPrefix = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: [], generatedScenario: generatedScenario).description
             let crashText = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
             let execution = Execution(
                 strategy: strategy,
@@ -66,7 +69,7 @@ struct Explorer {
             }
             executed += 1
             let steps = execution.trace.map(EncodedStep.init)
-            let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
+            let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps, generatedScenario: generatedScenario)
             lastSchedule = token
             coverage.note(execution.fingerprint.value, threads: execution.threadCount, steps: execution.trace.count)
             let diverged = execution.replayDivergence
