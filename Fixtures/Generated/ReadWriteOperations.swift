@@ -2,7 +2,8 @@ import Harness
 import Primitives
 
 /// A map of `Int` to `Int` guarded by a read/write coordinator: reads run as reads, writes as
-/// synchronous or enqueued writes.
+/// synchronous or enqueued writes. A read takes a scheduling point before it looks, as a
+/// real read takes a while, so that other calls can overlap it.
 public final class GuardedMap<Coordinator: EnqueuingReadWriteCoordinating>: @unchecked Sendable {
     private let coordinator: Coordinator
     /// Read inside the coordinator's reads, written inside its writes.
@@ -15,7 +16,10 @@ public final class GuardedMap<Coordinator: EnqueuingReadWriteCoordinating>: @unc
 
     /// The value at `key`, read as a read.
     public func read(_ key: Int) -> Int? {
-        coordinator.read { values[key] }
+        coordinator.read {
+            Seam.yield()
+            return values[key]
+        }
     }
 
     /// Sets the value at `key` with a synchronous write.

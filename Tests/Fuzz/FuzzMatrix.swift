@@ -42,3 +42,25 @@ enum FuzzMatrix {
         Harness.explore(name(scenario, strategy, seed), options: options(strategy, seed), sourceLocation: sourceLocation, body)
     }
 }
+
+extension FuzzMatrix {
+    /// The options of a generated-scenario suite's case: 8 scenarios of the default shape,
+    /// each explored with 100 schedules (the portfolio) or 40 (exhaustive search, fewest
+    /// preemptions first), unless `HARNESS_SCENARIOS` and `HARNESS_SCENARIO_SCHEDULES` say
+    /// otherwise.
+    static func generated(_ strategy: Strategy, _ seed: UInt64) -> LinearizabilityOptions {
+        LinearizabilityOptions(scenarios: 8, schedulesPerScenario: strategy == .portfolio ? 100 : 40, strategy: strategy, seed: seed)
+    }
+
+    /// Runs the generated scenarios of `test` as the case (`strategy`, `seed`) of the suite
+    /// `name`, recording a failure at the caller's line.
+    static func check<Subject, Model>(
+        _ name: String,
+        _ strategy: Strategy,
+        _ seed: UInt64,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ test: LinearizabilityTest<Subject, Model>
+    ) {
+        test.check(self.name(name, strategy, seed), options: generated(strategy, seed), sourceLocation: sourceLocation)
+    }
+}

@@ -27,8 +27,9 @@ public struct GeneratedScenarioFailure: Sendable, CustomStringConvertible {
 
     /// The most lines ``message`` takes.
     public static let maxLines = 40
-    /// The most lines the reason takes in ``message``; ``fullReport`` has all of it.
-    public static let maxReasonLines = 8
+    /// The most lines the reason takes in ``message``: its first two and its last ones, which
+    /// say what no order could explain; ``fullReport`` has all of it.
+    public static let maxReasonLines = 12
 
     /// Why the scenario fails: for a history no sequential order explains, the verdict in
     /// words; otherwise the failure the harness detected.
@@ -45,7 +46,8 @@ public struct GeneratedScenarioFailure: Sendable, CustomStringConvertible {
         var lines = header + table.lines
         var reasonLines = ("why: " + reason).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if reasonLines.count > Self.maxReasonLines {
-            reasonLines = reasonLines.prefix(Self.maxReasonLines - 1) + ["  … (the attached report has the rest)"]
+            let cut = reasonLines.count - Self.maxReasonLines + 1
+            reasonLines = reasonLines.prefix(2) + ["  … (\(cut) more lines in the attached report)"] + reasonLines.suffix(Self.maxReasonLines - 3)
         }
         lines += reasonLines
         lines.append("replay: \(failure.replayCommand)")

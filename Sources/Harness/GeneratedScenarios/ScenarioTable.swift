@@ -67,8 +67,8 @@ extension LinearizabilityTest {
             if entries.count == 1, "\(entries[0].operation)" == call.label {
                 return "\(call.label) \(outcome(entries[0]))"
             }
-            let parts = entries.map { "\($0.operation) \(outcome($0))" }
-            return "\(call.label): " + (parts.isEmpty ? "nothing recorded" : parts.joined(separator: ", "))
+            let results = entries.map { $0.result.map { "\($0)" } ?? "(pending)" }
+            return "\(call.label) → " + (results.isEmpty ? "(nothing recorded)" : results.joined(separator: ", "))
         }
         func lane(_ part: CallSlot.Part, _ fallback: String) -> String {
             record?.lane(of: part).map { usesTasks ? "task \($0)" : $0 } ?? fallback
