@@ -22,6 +22,21 @@ struct ReplayCommandTests {
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 
+    @Test("a generated scenario's printed command regenerates the scenario and replays its schedule")
+    func generatedScenarioReplays() throws {
+        let found = try TestProcess.run(["--filter", "DemoFailures/generatedScenarios"], environment: Self.demo)
+        #expect(found.status != 0)
+        let command = try #require(found.replayCommands.first, "no replay command in:\n\(found.output)")
+        let token = try ReplayToken(parsing: String(command.split(separator: "'")[1]))
+        #expect(token.generatedScenario != nil)
+        let replayed = try TestProcess.shell(command, environment: Self.demo)
+        #expect(replayed.status != 0)
+        #expect(replayed.testsRun == 1, "\(replayed.output)")
+        #expect(replayed.output.contains("reproduced from its token"), "\(replayed.output)")
+        #expect(replayed.output.contains("which was enqueued only once"), "\(replayed.output)")
+        #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
+    }
+
     @Test("a token that fits no scenario of the run fails it, in process and isolated", arguments: ["plainExplore", "isolatedExplore", "runReturnsReport"])
     func tokenThatFitsNothing(test: String) throws {
         let found = try TestProcess.run(["--filter", "DemoFailures/\(test)"], environment: Self.demo)
