@@ -54,7 +54,7 @@ public struct GeneratedScenarioFailure: Sendable, CustomStringConvertible {
         let room = max(4, Self.maxLines - lines.count - 2)
         let scheduleLines = failure.lanes(last: min(room, HarnessFailure.lanesShown)).split(separator: "\n").map(String.init)
         let shown = scheduleLines.count - 1
-        lines.append("schedule (\(failure.trace.count) steps\(shown < failure.trace.count ? ", the last \(shown) of the scenario's shown" : "")):")
+        lines.append("schedule (\(failure.scheduleSize)\(shown < failure.trace.count ? "; the last \(shown) of the scenario's steps shown" : "")):")
         lines += scheduleLines
         return lines.joined(separator: "\n")
     }

@@ -179,10 +179,12 @@ extension LinearizabilityTest {
         options: ExplorationOptions,
         checker: LinearizabilityChecker,
         testID: String?,
+        shrinksSchedule: Bool = false,
         capture: (@Sendable (ExecutionCapture) -> Void)? = nil
     ) -> ExplorationReport {
         var explorer = Explorer(scenario: Self.scenarioName(test, code), options: options, body: body(for: scenario, checker: checker, capture: capture), testID: testID)
         explorer.generatedScenario = code.description
+        explorer.shrinksSchedules = shrinksSchedule
         return explorer.run()
     }
 
@@ -196,9 +198,11 @@ extension LinearizabilityTest {
     }
 
     /// Shrinks a failing scenario: takes the first candidate (in the order of
-    /// ``GeneratedScenario/shrinkCandidates()``) whose exploration fails the same way, and
-    /// starts over from it, until no candidate fails or ``LinearizabilityOptions/shrinkCandidates``
-    /// have been explored.
+    /// ``GeneratedScenario/shrinkCandidates()``) whose exploration fails the same way
+    /// (``ExecutionFailure/shrinkingKey``), and starts over from it, until no candidate fails
+    /// or ``LinearizabilityOptions/shrinkCandidates`` have been explored. Then explores the
+    /// smallest once more, shrinking the schedule of its failure to the fewest preemptions:
+    /// candidates' schedules are not shrunk, since only whether they fail matters.
     private func shrink(
         _ found: Shrunk,
         test: String,
@@ -209,8 +213,7 @@ extension LinearizabilityTest {
         progress: inout GenerationProgress
     ) -> Shrunk {
         var current = found
-        let kind = found.failure.reason.kind
-        guard kind.isShrinkable else { return current }
+        guard let key = found.failure.reason.shrinkingKey else { return current }
         search: while current.candidates < options.shrinkCandidates {
             for (index, candidate) in current.scenario.shrinkCandidates().enumerated() {
                 guard current.candidates < options.shrinkCandidates else { break search }
@@ -219,7 +222,7 @@ extension LinearizabilityTest {
                 let report = explore(candidate, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
                 tally.reports.append(report)
                 progress.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun))
-                if let failure = report.failure, failure.reason.kind == kind {
+                if let failure = report.failure, failure.reason.shrinkingKey == key {
                     current.scenario = candidate
                     current.code = code
                     current.failure = failure
@@ -228,6 +231,11 @@ extension LinearizabilityTest {
                 }
             }
             break
+        }
+        let final = explore(current.scenario, code: current.code, test: test, options: exploration, checker: options.checker, testID: testID, shrinksSchedule: true)
+        tally.reports.append(final)
+        if let failure = final.failure, failure.reason.shrinkingKey == key {
+            current.failure = failure
         }
         return current
     }
@@ -244,7 +252,7 @@ extension LinearizabilityTest {
         testID: String?
     ) -> GeneratedScenarioFailure {
         let last = Mutex<ExecutionCapture?>(nil)
-        switch shrunk.failure.reason.kind {
+        switch shrunk.failure.reason {
         case .stalled, .crashed:
             break
         default:
