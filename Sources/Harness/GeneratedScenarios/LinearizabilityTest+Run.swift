@@ -15,13 +15,17 @@ extension LinearizabilityTest {
     /// instead of generating; a run in which it fits no test fails. Under `HARNESS_SHARD=i/n`
     /// only this shard's tests run. The test is summed up in the campaign summary as one
     /// line. Failures are not kept beside the test (``ExplorationOptions/keepsFailures``):
-    /// replay one with its token. Returns the report, or `nil` when nothing ran.
+    /// replay one with its token. Scenarios run in the test's process, whatever
+    /// ``ExplorationOptions/isolation`` says, and not at all in the isolated child of another
+    /// exploration of the same test. Returns the report, or `nil` when nothing ran.
     @discardableResult
     public func check(
         _ name: String? = nil,
         options: LinearizabilityOptions = LinearizabilityOptions(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> LinearizabilityTestReport? {
+        // An isolated child re-runs its test to explore one hand-written scenario, nothing else.
+        guard Harness.childScenario == nil else { return nil }
         let test = name ?? Test.current?.name ?? "\(sourceLocation.fileID):\(sourceLocation.line)"
         let configured: LinearizabilityOptions
         do {
@@ -221,14 +225,15 @@ extension LinearizabilityTest {
                 let code = current.code.appending(index)
                 let report = explore(candidate, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
                 tally.reports.append(report)
-                progress.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun))
-                if let failure = report.failure, failure.reason.shrinkingKey == key {
+                let fails = report.failure.map { $0.reason.shrinkingKey == key } ?? false
+                if let failure = report.failure, fails {
                     current.scenario = candidate
                     current.code = code
                     current.failure = failure
                     current.steps += 1
-                    continue search
                 }
+                progress.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun))
+                if fails { continue search }
             }
             break
         }

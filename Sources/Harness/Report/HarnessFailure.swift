@@ -67,9 +67,11 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         return "\(bound)\(ExplorationOptions.Variable.replay)='\(token)' swift test\(filter)"
     }
 
-    /// The same replay in code: options that replay the token.
+    /// The same replay in code: options that replay the token (``LinearizabilityOptions``
+    /// for a token of a generated scenario).
     public var replayInCode: String {
-        "ExplorationOptions(replay: try ReplayToken(parsing: \"\(token)\"))"
+        let options = token.generatedScenario == nil ? "ExplorationOptions" : "LinearizabilityOptions"
+        return "\(options)(replay: try ReplayToken(parsing: \"\(token)\"))"
     }
 
     /// The report: what failed, how to replay it, and the last steps as lanes.

@@ -94,3 +94,38 @@ struct LinearizabilityTestTests {
         #expect(!failure.scenarioCode.contains("-"))
     }
 }
+
+@Suite("Generated scenarios: the report")
+struct GeneratedScenarioReportTests {
+    @Test("the smallest scenario renders as the initial part, one column per thread, and the final part")
+    func table() throws {
+        let failure = try #require(try QueueOperations.test { SplitDequeueQueue() }.run("split dequeue", options: LinearizabilityOptions(seed: 1)).failure)
+        #expect(failure.table.lines == [
+            "initial (T0): none",
+            "parallel:",
+            "  T1              T2",
+            "  dequeue() → 1   enqueue(1) → enqueued",
+            "                  dequeue() → 1",
+            "final (T0): none",
+        ])
+        let lines = failure.message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "generated scenario \(failure.scenarioCode) of 'split dequeue' fails")
+        #expect(lines[1].hasPrefix("smallest failing scenario: 2 threads, 3 calls (0 initial, 3 parallel, 0 final); shrunk in "))
+        #expect(Array(lines[2...7]) == failure.table.lines)
+        #expect(lines[8] == "why: " + failure.reason)
+        #expect(lines[9] == "replay: " + failure.failure.replayCommand)
+        #expect(lines[10].hasPrefix("schedule (\(failure.failure.trace.count) steps, "))
+        #expect(failure.failure.replayInCode.hasPrefix("LinearizabilityOptions(replay: "))
+    }
+
+    @Test("a call that records several entries shows their results in one cell; tasks are named clients")
+    func recordingCells() throws {
+        let test = LimiterOperations.test(limit: 1) { BargingConcurrencyLimiter(concurrency: 1) }
+        let failure = try #require(try test.run("barging limiter", options: LinearizabilityOptions(seed: 1)).failure)
+        let cells = failure.table.columns.flatMap(\.cells)
+        #expect(cells.contains { $0.hasPrefix("run(") && $0.hasSuffix(" → queued, admitted, left") })
+        #expect(failure.table.columns.map(\.lane) == (1...failure.table.columns.count).map { "client \($0)" })
+        #expect(failure.table.initialLane == "task initial")
+        #expect(failure.message.split(separator: "\n").count <= GeneratedScenarioFailure.maxLines)
+    }
+}
