@@ -38,6 +38,14 @@ extension LinearizabilityTest {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
         }
+        if let token = options.exploration.replay, !Self.token(token, fits: test) {
+            let error = HarnessConfigurationError.badReplayToken(
+                setting: "LinearizabilityOptions.exploration.replay",
+                .otherScenario(token: token.scenarioHash, scenario: test)
+            )
+            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            return nil
+        }
         if options.exploration.replay == nil, let token = configured.exploration.replay {
             guard Self.token(token, fits: test) else {
                 ReplayMatching.noteMiss(test)
