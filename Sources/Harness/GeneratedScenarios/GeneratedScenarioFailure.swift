@@ -68,15 +68,17 @@ public struct GeneratedScenarioFailure: Sendable, CustomStringConvertible {
     public var description: String { message }
 
     private var header: [String] {
-        let found = replayed
-            ? "reproduced from its token (\(failure.reproduction.map { "\($0)" } ?? "exactly"))"
-            : shrinkSteps == 0
-                ? "not shrunk further (\(candidatesExplored) candidates explored)"
-                : "shrunk in \(shrinkSteps) steps from \(generatedShape) (\(candidatesExplored) candidates explored)"
-        return [
-            "generated scenario \(scenarioCode) of '\(test)' fails",
-            "smallest failing scenario: \(shape); \(found):",
-        ]
+        let second: String
+        if replayed {
+            second = "the scenario: \(shape); reproduced from its token \(failure.reproduction.map { "\($0)" } ?? "exactly"):"
+        } else if candidatesExplored == 0 {
+            second = "failing scenario, as generated (not shrunk): \(shape):"
+        } else if shrinkSteps == 0 {
+            second = "smallest failing scenario: \(shape); none of the \(candidatesExplored) smaller candidates explored fails:"
+        } else {
+            second = "smallest failing scenario: \(shape); shrunk in \(shrinkSteps) steps from \(generatedShape) (\(candidatesExplored) candidates explored):"
+        }
+        return ["generated scenario \(scenarioCode) of '\(test)' fails", second]
     }
 
     /// The file whose checks fail an execution with a linearizability verdict.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Synchronization
+import Testing
 
 extension LinearizabilityTest {
     /// Generates and explores scenarios, and records the smallest failing one, if any, as a
