@@ -182,6 +182,7 @@ struct Explorer {
         limits.maxSteps = options.maxSteps
         limits.maxThreads = options.maxThreads
         limits.spuriousWakeups = options.spuriousWakeups
+        limits.timeoutsRaceProgress = options.timeoutsRaceProgress
         limits.stallTimeout = options.stallTimeout
         limits.executorLanes = options.executorLanes
         let cpu = cshim_current_cpu()
