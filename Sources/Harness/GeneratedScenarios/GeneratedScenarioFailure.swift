@@ -27,6 +27,9 @@ public struct GeneratedScenarioFailure: Sendable, CustomStringConvertible {
 
     /// The most lines ``message`` takes.
     public static let maxLines = 40
+    /// The most lines the table takes in ``message`` (a scenario reported unshrunk can be
+    /// long); ``fullReport`` has all of it.
+    public static let maxTableLines = 14
     /// The most lines the reason takes in ``message``: its first two and its last ones, which
     /// say what no order could explain; ``fullReport`` has all of it.
     public static let maxReasonLines = 12
@@ -43,7 +46,12 @@ public struct GeneratedScenarioFailure: Sendable, CustomStringConvertible {
     /// The report, at most ``maxLines`` lines: the smallest scenario, why it fails, the replay
     /// command and the last steps of its schedule.
     public var message: String {
-        var lines = header + table.lines
+        var tableLines = table.lines
+        if tableLines.count > Self.maxTableLines {
+            let cut = tableLines.count - Self.maxTableLines + 1
+            tableLines = tableLines.prefix(Self.maxTableLines - 1) + ["  … (\(cut) more lines in the attached report)"]
+        }
+        var lines = header + tableLines
         var reasonLines = ("why: " + reason).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if reasonLines.count > Self.maxReasonLines {
             let cut = reasonLines.count - Self.maxReasonLines + 1

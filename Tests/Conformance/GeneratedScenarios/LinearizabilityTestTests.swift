@@ -118,6 +118,16 @@ struct GeneratedScenarioReportTests {
         #expect(failure.failure.replayInCode.hasPrefix("LinearizabilityOptions(replay: "))
     }
 
+    @Test("an unshrunk scenario of many calls still reports in 40 lines; the attachment has the whole table")
+    func longScenario() throws {
+        var options = LinearizabilityOptions(seed: 1, threads: 3...3, operationsPerThread: 20...20)
+        options.shrinkCandidates = 0
+        let failure = try #require(try QueueOperations.test { SplitDequeueQueue() }.run("long split dequeue", options: options).failure)
+        #expect(failure.message.split(separator: "\n", omittingEmptySubsequences: false).count <= GeneratedScenarioFailure.maxLines)
+        #expect(failure.message.contains("more lines in the attached report"))
+        #expect(failure.fullReport.contains(failure.table.description))
+    }
+
     @Test("a call that records several entries shows their results in one cell; tasks are named clients")
     func recordingCells() throws {
         let test = LimiterOperations.test(limit: 1) { BargingConcurrencyLimiter(concurrency: 1) }
