@@ -30,6 +30,10 @@ extension Harness {
         process.arguments = ["--filter", NSRegularExpression.escapedPattern(for: testID), "--testing-library", "swift-testing"]
         var environment = ProcessInfo.processInfo.environment
         environment[childScenarioVariable] = scenario
+        // Swift's crash backtracer runs in a helper process that keeps the child's standard
+        // error open; the report needs only the replay line. Under a sanitizer the helper
+        // also fails (TSan: an internal check on fork; ASan: it hangs), hiding the signal.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
         let errors = Pipe()
         process.standardError = errors
