@@ -40,7 +40,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     private func spawn(_ body: @escaping @Sendable () -> Void) -> SeamThread {
         switch Seam.spawnThread(body) {
-        case .success(let thread): return thread
+        case .success(let thread):
+            execution.spawnedHarnessThread(thread)
+            return thread
         case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
         }
     }
@@ -95,6 +97,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } catch {
                 preconditionFailure("joining an executor thread failed: \(error)")
             }
+            execution.joinedHarnessThread(thread)
         }
     }
 

@@ -53,6 +53,9 @@ final class Execution: SeamController, @unchecked Sendable {
     private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
     private let done = Atomic<Bool>(false)
+    /// Threads the harness spawned for the scenario and its tasks that their owner has not
+    /// joined yet.
+    private var unjoinedHarnessThreads: [SeamThread] = []
 
     /// The steps taken so far; complete once ``run(_:)`` returned.
     private(set) var trace: [TraceStep] = []
@@ -98,6 +101,7 @@ final class Execution: SeamController, @unchecked Sendable {
             waitUntilDone()
             if done.load(ordering: .acquiring) {
                 _ = try? root.join()
+                joinAbandonedHarnessThreads()
             }
         }
     }
@@ -239,6 +243,33 @@ final class Execution: SeamController, @unchecked Sendable {
 
     func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
         services().addTimer(at: deadline, wake)
+    }
+
+    // MARK: Threads the harness spawns
+
+    /// Records that `thread`, spawned by the harness itself (a scenario thread, an executor
+    /// lane), must be joined: by its owner, or by ``run(_:)`` once a failed execution has
+    /// wound down, because then the code that would have joined it was unwound.
+    func spawnedHarnessThread(_ thread: SeamThread) {
+        withCancellationDisabled { _ in unjoinedHarnessThreads.append(thread) }
+    }
+
+    /// Records that the owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
+    func joinedHarnessThread(_ thread: SeamThread) {
+        withCancellationDisabled { _ in unjoinedHarnessThreads.removeAll { $0.controlledID == thread.controlledID } }
+    }
+
+    /// Reaps the harness's threads that a failure kept their owner from joining; every
+    /// thread of the execution has finished.
+    private func joinAbandonedHarnessThreads() {
+        for thread in unjoinedHarnessThreads {
+            do {
+                try thread.join()
+            } catch {
+                preconditionFailure("joining an abandoned harness thread failed: \(error)")
+            }
+        }
+        unjoinedHarnessThreads = []
     }
 
     // MARK: Tasks

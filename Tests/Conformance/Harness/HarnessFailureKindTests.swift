@@ -43,11 +43,13 @@ struct HarnessFailureKindTests {
 
     @Test("a thread that cannot finish after the body returned is reported with what it waits for")
     func threadsStillRunning() throws {
+        let leaked = UncheckedBox<SeamThread?>(nil)
         let failure = try failure("leaked thread", ExplorationOptions(schedules: 1)) { _ in
             let mutex = SeamMutex()
             let condition = SeamCondition()
-            _ = Seam.spawnThread { mutex.withLock { condition.wait(on: mutex) } }
+            leaked.value = try Seam.spawnThread { mutex.withLock { condition.wait(on: mutex) } }.get()
         }
+        try leaked.value?.join()   // the harness ended it when the execution failed
         guard case .threadsStillRunning(let waits) = failure.reason else {
             Issue.record("expected threads still running, got \(failure.reason)")
             return
