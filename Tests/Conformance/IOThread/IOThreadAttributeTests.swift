@@ -67,7 +67,11 @@ struct IOThreadAttributeTests {
         #expect("\(problem)".contains("\(size)"))
     }
 
-    @Test("the configured stack size is the thread's stack size (seed defect 1)", arguments: [65536, 262_144, 1 << 20])
+    @Test(
+        "the configured stack size is the thread's stack size (seed defect 1)",
+        .checksExactStackSizes,
+        arguments: [65536, 262_144, 1 << 20]
+    )
     func stackSizeApplied(size: Int) {
         let (result, reported) = observeInside({ IOThread(stackSize: size, joinable: true, body: $0) }) {
             var stackSize = 0

@@ -1,0 +1,38 @@
+import Testing
+
+/// The tests that cannot run under a sanitizer, each skipped for one stated reason, decided
+/// at run time by ``BuildConfiguration/sanitizer``.
+extension Trait where Self == ConditionTrait {
+    /// For a test that kills a thread blocked in a call ThreadSanitizer intercepts (`read`,
+    /// `nanosleep`, `pthread_join`, a condition wait). The interceptor suspends part of
+    /// TSan's bookkeeping for the call and restores it on return; a cancellation unwinds the
+    /// call without returning, so the thread ends with it suspended and TSan aborts the
+    /// process ("thread T… finished with ignores enabled"; google/sanitizers#646). Kills at
+    /// `pthread_testcancel` (``IOThreadControl/checkCancellation(file:line:)``) are fine.
+    static var killsInsideBlockingCalls: Self {
+        .disabled(
+            if: BuildConfiguration.sanitizer == .thread,
+            "ThreadSanitizer aborts when a thread is cancelled inside a call it intercepts (finished with ignores enabled)"
+        )
+    }
+
+    /// For a test that checks a thread gets exactly the stack size it asked for.
+    /// ThreadSanitizer's `pthread_create` raises any stack below 128 KiB plus the static TLS
+    /// size to that size (a 64 KiB request gets 137,472 bytes here).
+    static var checksExactStackSizes: Self {
+        .disabled(
+            if: BuildConfiguration.sanitizer == .thread,
+            "ThreadSanitizer enlarges stacks below 128 KiB plus the TLS size"
+        )
+    }
+
+    /// For a test that runs a body on the smallest stack ``IOThread`` accepts: measured for
+    /// uninstrumented code. ThreadSanitizer enlarges small stacks, and AddressSanitizer's
+    /// frames carry redzones, so neither measures what the minimum is for.
+    static var runsOnTheMinimumStack: Self {
+        .disabled(
+            if: BuildConfiguration.sanitizer != nil,
+            "the minimum stack size is measured for uninstrumented code; sanitizers change stack use"
+        )
+    }
+}
