@@ -25,14 +25,4 @@ extension Trait where Self == ConditionTrait {
             "ThreadSanitizer enlarges stacks below 128 KiB plus the TLS size"
         )
     }
-
-    /// For a test that runs a body on the smallest stack ``IOThread`` accepts: measured for
-    /// uninstrumented code. ThreadSanitizer enlarges small stacks, and AddressSanitizer's
-    /// frames carry redzones, so neither measures what the minimum is for.
-    static var runsOnTheMinimumStack: Self {
-        .disabled(
-            if: BuildConfiguration.sanitizer != nil,
-            "the minimum stack size is measured for uninstrumented code; sanitizers change stack use"
-        )
-    }
 }
