@@ -4,12 +4,18 @@
 
 #include "CShim.h"
 
+#if defined(__APPLE__)
+#include <sys/event.h>
+#endif
+
 #if defined(__linux__)
 #include <linux/futex.h>
+#include <sys/types.h>
 #include <sys/syscall.h>
 #endif
 
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -517,4 +523,44 @@ void cshim_crash_report_destroy(cshim_crash_report *report) {
 
 void cshim_set_thread_crash_report(cshim_crash_report *report) {
     cshim_thread_crash_report = report;
+}
+
+// MARK: Child processes
+
+int cshim_wait_readable(int fd, int timeout_ms) {
+    struct pollfd descriptor = {.fd = fd, .events = POLLIN, .revents = 0};
+    int ready = poll(&descriptor, 1, timeout_ms);
+    return ready > 0 ? 1 : ready;
+}
+
+int cshim_wait_for_process_exit(pid_t pid, int timeout_ms) {
+#if defined(__linux__)
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+    int descriptor = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (descriptor < 0) {
+        return errno == ESRCH ? 1 : -1;
+    }
+    int ready = cshim_wait_readable(descriptor, timeout_ms);
+    close(descriptor);
+    return ready;
+#elif defined(__APPLE__)
+    int queue = kqueue();
+    if (queue < 0) {
+        return -1;
+    }
+    struct kevent change;
+    EV_SET(&change, pid, EVFILT_PROC, EV_ADD | EV_ONESHOT, NOTE_EXIT, 0, NULL);
+    struct kevent event;
+    struct timespec timeout = {.tv_sec = timeout_ms / 1000, .tv_nsec = (long)(timeout_ms % 1000) * 1000000};
+    int ready = kevent(queue, &change, 1, &event, 1, &timeout);
+    close(queue);
+    if (ready < 0 && errno == ESRCH) {
+        return 1;
+    }
+    return ready > 0 ? 1 : ready;
+#else
+#error "cshim_wait_for_process_exit: unsupported platform"
+#endif
 }

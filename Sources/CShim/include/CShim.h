@@ -184,4 +184,16 @@ static inline void cshim_seam_set_current(void *controller) {
     cshim_seam_thread_controller = controller;
 }
 
+// MARK: Child processes
+
+/// Waits until `fd` has data to read, has reached its end, or `timeout_ms` milliseconds
+/// pass (`poll`). Returns 1 when it is readable (or at its end), 0 on timeout, or -1 with
+/// `errno` set (an interrupted wait returns -1 with `EINTR`).
+int cshim_wait_readable(int fd, int timeout_ms);
+
+/// Waits until the process `pid` (not necessarily a child of this one) has exited, or
+/// `timeout_ms` milliseconds pass. Returns 1 when it exited (or no longer exists), 0 on
+/// timeout, -1 with `errno` set on error.
+int cshim_wait_for_process_exit(pid_t pid, int timeout_ms);
+
 #endif

@@ -40,6 +40,13 @@ final class Execution: SeamController, @unchecked Sendable {
     private var threads: [ThreadRecord] = []
     private var mutexes: [ObjectIdentifier: MutexModel] = [:]
     private var conditionWaiters: [ObjectIdentifier: [Int]] = [:]
+    /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
+    private var internalObjects: Set<ObjectIdentifier> = []
+    private var spawningExecutorThread = false
+    private var taskNumbers: [UInt64: Int] = [:]
+    /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
+    private(set) var taskNames: [Int: String] = [:]
+    private var tasksAsked: Set<Int> = []
     private var objectNames: [ObjectIdentifier: String] = [:]
     private var objectCounts: [String: Int] = [:]
     private var exiting: Set<Int> = []
@@ -47,7 +54,7 @@ final class Execution: SeamController, @unchecked Sendable {
     private var clock: UInt64 = 1_000_000_000
     private var tryLockResult = false
     private var lastSpawned = 0
-    private let progress = Atomic<Int>(0)
+    private let activity: ActivityCounter
     private let foreignJob = Atomic<Bool>(false)
     private let foreignJobOrigin = Mutex<String?>(nil)
     private var asyncServices: AsyncServices?
@@ -62,10 +69,19 @@ final class Execution: SeamController, @unchecked Sendable {
     /// Why the execution failed, if it did.
     private(set) var failure: ExecutionFailure?
 
-    /// Creates an execution; should one of its threads crash, the process prints
-    /// `crashPrefix`, the schedule so far in base64url, and `crashSuffix`.
-    init(strategy: any SchedulingStrategy, replay: [EncodedStep]?, limits: Limits, crashPrefix: String, crashSuffix: String) {
+    /// Creates an execution that counts its steps on `activity`; should one of its threads
+    /// crash, the process prints `crashPrefix`, the schedule so far in base64url, and
+    /// `crashSuffix`.
+    init(
+        strategy: any SchedulingStrategy,
+        replay: [EncodedStep]?,
+        limits: Limits,
+        activity: ActivityCounter,
+        crashPrefix: String,
+        crashSuffix: String
+    ) {
         self.strategy = strategy
+        self.activity = activity
         self.replay = replay
         self.limits = limits
         handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
@@ -92,7 +108,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// failed and wound down, or it stalled.
     func run(_ body: @escaping @Sendable () -> Void) {
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
-        strategy.threadCreated(0)
+        strategy.threadCreated(0, by: nil)
         switch Seam.spawnThread(controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
@@ -106,16 +122,21 @@ final class Execution: SeamController, @unchecked Sendable {
         }
     }
 
+    /// Waits for the execution to end; fails it as stalled once no step was taken for the
+    /// stall timeout (checked a few times a second, so the stall is reported on time).
     private func waitUntilDone() {
-        var lastProgress = -1
-        while !handoff.awaitFinish(timeout: limits.stallTimeout) {
-            let current = progress.load(ordering: .relaxed)
-            if current == lastProgress {
-                let seconds = Double(limits.stallTimeout.components.seconds)
-                failure = .stalled(thread: runningThread.load(ordering: .relaxed), seconds: seconds)
+        let slice = min(limits.stallTimeout, .milliseconds(250))
+        var lastProgress = activity.steps
+        var lastChange = ContinuousClock.now
+        while !handoff.awaitFinish(timeout: slice) {
+            let current = activity.steps
+            if current != lastProgress {
+                lastProgress = current
+                lastChange = .now
+            } else if ContinuousClock.now - lastChange >= limits.stallTimeout {
+                failure = .stalled(thread: runningThread.load(ordering: .relaxed), seconds: limits.stallTimeout.seconds)
                 return
             }
-            lastProgress = current
         }
     }
 
@@ -280,6 +301,7 @@ final class Execution: SeamController, @unchecked Sendable {
         if let asyncServices { return asyncServices }
         let services = AsyncServices(execution: self)
         asyncServices = services
+        internalObjects.formUnion(services.synchronizationObjects)
         services.start(lanes: limits.executorLanes)
         return services
     }
@@ -289,13 +311,39 @@ final class Execution: SeamController, @unchecked Sendable {
         asyncServices?.close()
     }
 
-    /// Picks which of `count` queued jobs the calling lane runs: a decision of the
-    /// strategy, recorded in the trace (and in tokens) when there is a choice.
-    func chooseJob(among count: Int) -> Int {
-        guard count > 1 else { return 0 }
-        return withCancellationDisabled { _ in
+    /// The scheduling point of a thread that has just queued `job` on the scenario's
+    /// executor: a lane may take the job before the thread goes on.
+    func jobEnqueued(_ job: JobIdentity) {
+        point(.enqueueJob(task: job.task), nil)
+    }
+
+    /// The scheduling point of a lane that finished a job, before it takes the next: any
+    /// other thread may run first, and jobs queued meanwhile compete for the lane.
+    func laneWillTakeJob() {
+        point(.takeJob, nil)
+        withCancellationDisabled { _ in threads[currentThread()].job = nil }
+    }
+
+    /// The execution's number (from 0) for the task the runtime knows by `runtimeID`:
+    /// tasks are numbered in the order the execution first sees them.
+    func taskNumber(runtimeID: UInt64) -> Int {
+        if let number = taskNumbers[runtimeID] { return number }
+        taskNumbers[runtimeID] = taskNumbers.count
+        return taskNumbers.count - 1
+    }
+
+    /// Picks which of the queued `jobs` the calling lane runs: a decision of the strategy,
+    /// recorded in the trace (and in tokens, as the index in the queue) when there is a
+    /// choice. The lane's steps until ``laneWillTakeJob(at:)`` are the job's task's.
+    func chooseJob(among jobs: [JobIdentity]) -> Int {
+        withCancellationDisabled { _ in
             let me = currentThread()
             if aborting { return 0 }
+            let count = jobs.count
+            guard count > 1 else {
+                threads[me].job = jobs.first
+                return 0
+            }
             let index: Int
             if let replay {
                 let step = trace.count
@@ -306,11 +354,25 @@ final class Execution: SeamController, @unchecked Sendable {
                 }
                 index = choice
             } else {
-                let options = (0..<count).map { Candidate(thread: Self.jobCandidateBase + $0, isSpuriousWake: false) }
-                index = strategy.choose(among: options, running: nil, step: trace.count)
+                let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
+                index = strategy.choose(among: options, running: nil)
             }
-            record(me, .chooseJob, target: "job \(index + 1) of \(count)", choice: index, location: nil)
+            threads[me].job = jobs[index]
+            record(me, .chooseJob, target: "(queued job \(index + 1) of \(count))", choice: index, location: nil)
             return index
+        }
+    }
+
+    /// Starts a thread of the task executor (a lane, the timer thread): its steps outside a
+    /// task's job are the harness's own bookkeeping.
+    func spawnExecutorThread(_ body: @escaping @Sendable () -> Void) -> SeamThread {
+        spawningExecutorThread = true
+        defer { spawningExecutorThread = false }
+        switch Seam.spawnThread(body) {
+        case .success(let thread):
+            spawnedHarnessThread(thread)
+            return thread
+        case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
         }
     }
 
@@ -326,9 +388,6 @@ final class Execution: SeamController, @unchecked Sendable {
         }
         return false
     }
-
-    /// Job choices reach strategies as candidates numbered from here, clear of threads.
-    private static let jobCandidateBase = 1_000
 
     /// A job was enqueued from a thread this execution does not control: it escaped the
     /// harness (`Task {}`, `Task.detached`, `MainActor`, a foreign thread). Safe to call
@@ -364,7 +423,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// A scheduling point of the calling thread: returns when it has been chosen and has
     /// performed `operation`. Returns the thread's index.
     @discardableResult
-    private func point(_ operation: PendingOperation, _ location: SeamLocation) -> Int {
+    private func point(_ operation: PendingOperation, _ location: SeamLocation?) -> Int {
         withCancellationDisabled { cancellable in
             let me = currentThread()
             if aborting {
@@ -374,6 +433,10 @@ final class Execution: SeamController, @unchecked Sendable {
             threads[me].state = .ready(operation, location)
             threads[me].cancellable = cancellable
             var running: Int? = me
+            if isInternal(operation), isEnabled(operation, for: me), urgentCandidate() == nil {
+                if perform(me) { return me }
+                running = nil
+            }
             while true {
                 switch decide(running: running) {
                 case .run(let next):
@@ -393,10 +456,21 @@ final class Execution: SeamController, @unchecked Sendable {
         }
     }
 
+    /// Whether `operation` works on the harness's own synchronization. Such an operation is
+    /// recorded but takes no decision of the strategy unless it blocks: the executor's
+    /// bookkeeping is invisible to the scenario, and interleaving at it would only spend
+    /// schedules (and PCT's change points, and the exhaustive search's bound) on schedules
+    /// equivalent to others. Waits on the harness's conditions never wake spuriously,
+    /// for the same reason: they are predicate loops.
+    private func isInternal(_ operation: PendingOperation) -> Bool {
+        guard !internalObjects.isEmpty, case .shared(let object)? = operation.access(by: 0)?.object else { return false }
+        return internalObjects.contains(object)
+    }
+
     /// When `me`'s operation unblocked a thread in a non-preemptible region, that thread
     /// runs at once: it holds a runtime lock that `me` may need before its next
     /// scheduling point.
-    private func stepAsideForUrgentThread(_ me: Int, _ location: SeamLocation) {
+    private func stepAsideForUrgentThread(_ me: Int, _ location: SeamLocation?) {
         guard threads[me].nonPreemptibleDepth == 0, let urgent = urgentCandidate() else { return }
         threads[me].state = .ready(.handoff, location)
         switchTo(urgent, from: me)
@@ -408,6 +482,42 @@ final class Execution: SeamController, @unchecked Sendable {
         threads.indices.first { index in
             guard threads[index].nonPreemptibleDepth > 0, case .ready(let operation, _) = threads[index].state else { return false }
             return isEnabled(operation, for: index)
+        }
+    }
+
+    /// When a thread in a non-preemptible region is blocked on a mutex or a join, the thread
+    /// it waits for (followed through owners that are blocked in turn) if that one can run:
+    /// the only thread that may run until the blocked one can. Any other thread might run
+    /// into the runtime lock the blocked one holds, outside the seam. `nil` when no such
+    /// thread is blocked, or when what it waits for cannot be run now (a condition wait, a
+    /// yield, a cycle): then the strategy picks among all candidates.
+    private func blockerOfUrgentThread() -> Int? {
+        for index in threads.indices where threads[index].nonPreemptibleDepth > 0 {
+            var visited: Set<Int> = [index]
+            var current = index
+            while let next = blocker(of: current), visited.insert(next).inserted {
+                guard case .ready(let operation, _) = threads[next].state else { break }
+                if isEnabled(operation, for: next) {
+                    if case .yield = operation { break }
+                    return next
+                }
+                current = next
+            }
+        }
+        return nil
+    }
+
+    /// The thread that `thread` waits for at its scheduling point: the owner of the mutex it
+    /// cannot lock, or the thread it joins.
+    private func blocker(of thread: Int) -> Int? {
+        guard case .ready(let operation, _) = threads[thread].state, !isEnabled(operation, for: thread) else { return nil }
+        switch operation {
+        case .lock(let mutex, _), .reacquire(let mutex):
+            return mutexes[mutex]?.owner
+        case .join(let target):
+            return target
+        default:
+            return nil
         }
     }
 
@@ -464,16 +574,18 @@ final class Execution: SeamController, @unchecked Sendable {
             for index in threads.indices {
                 switch threads[index].state {
                 case .ready(let operation, _):
-                    if isEnabled(operation, for: index) { candidates.append(Candidate(thread: index, isSpuriousWake: false)) }
-                case .waiting:
-                    if limits.spuriousWakeups { spurious.append(Candidate(thread: index, isSpuriousWake: true)) }
+                    if isEnabled(operation, for: index) { candidates.append(Candidate(.thread(index), access: operation.access(by: index))) }
+                case .waiting(let condition, _, _, _):
+                    if limits.spuriousWakeups && !internalObjects.contains(condition) {
+                        spurious.append(Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
+                    }
                 case .running, .finished:
                     break
                 }
             }
             // A thread in a non-preemptible region (running code under a runtime lock) runs
-            // whenever it can: one that blocked there lets the thread it waits for run only
-            // to that thread's next scheduling point.
+            // whenever it can; one that blocked there lets only the thread it waits for run
+            // (below, within the step bound) until it can.
             if let urgent = urgentCandidate() {
                 return .run(urgent)
             }
@@ -488,25 +600,33 @@ final class Execution: SeamController, @unchecked Sendable {
                 failure = .stepBoundExceeded(limits.maxSteps)
                 return .failed
             }
+            // While it is blocked there, only the thread it waits for runs.
+            if let blocker = blockerOfUrgentThread() {
+                return .run(blocker)
+            }
             // A yield is fair: when another thread can run, one does, so spin loops that
             // yield end under every strategy.
             if let running, case .ready(.yield, _) = threads[running].state, candidates.count > 1 {
-                candidates.removeAll { $0.thread == running }
+                candidates.removeAll { $0.choice == .thread(running) }
             }
+            let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
             candidates += spurious
-            let runningCandidate = running.flatMap { thread in candidates.contains { $0.thread == thread && !$0.isSpuriousWake } ? thread : nil }
-            guard let chosen = choose(among: candidates, running: runningCandidate) else { return .failed }
-            if chosen.isSpuriousWake {
-                wake(chosen.thread, result: .signalled, kind: .spuriousWake)
-                continue
+            switch choose(among: candidates, running: runningCandidate) {
+            case .thread(let thread)?:
+                return .run(thread)
+            case .spuriousWake(let thread)?:
+                wake(thread, result: .signalled, kind: .spuriousWake)
+            case .job?:
+                preconditionFailure("a strategy chose a job where threads run")
+            case nil:
+                return .failed
             }
-            return .run(chosen.thread)
         }
     }
 
-    private func choose(among candidates: [Candidate], running: Int?) -> Candidate? {
+    private func choose(among candidates: [Candidate], running: Int?) -> Choice? {
         guard let replay else {
-            return candidates[strategy.choose(among: candidates, running: running, step: trace.count)]
+            return candidates[strategy.choose(among: candidates, running: running)].choice
         }
         let step = trace.count
         guard step < replay.count else {
@@ -514,12 +634,16 @@ final class Execution: SeamController, @unchecked Sendable {
             return nil
         }
         let expected = replay[step]
-        let wanted = Candidate(thread: expected.thread ?? -1, isSpuriousWake: expected.kind == .spuriousWake)
-        guard candidates.contains(wanted) else {
-            let runnable = candidates.filter { !$0.isSpuriousWake }.map { "T\($0.thread) (\(describePending($0.thread)))" }
+        let thread = expected.thread ?? -1
+        let wanted: Choice = expected.kind == .spuriousWake ? .spuriousWake(thread) : .thread(thread)
+        guard candidates.contains(where: { $0.choice == wanted }) else {
+            let runnable = candidates.compactMap { candidate -> String? in
+                guard case .thread(let thread) = candidate.choice else { return nil }
+                return "T\(thread) (\(describePending(thread)))"
+            }
             failure = .replayDiverged(
                 step: step,
-                detail: "the token runs T\(wanted.thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
+                detail: "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
             )
             return nil
         }
@@ -614,7 +738,7 @@ final class Execution: SeamController, @unchecked Sendable {
         case .broadcast(let condition):
             for waiter in conditionWaiters[condition] ?? [] { wake(waiter, result: .signalled, kind: nil) }
         case .spawn:
-            spawnRecord()
+            spawnRecord(by: me)
         case .cancel(let target):
             // A condition wait is a cancellation point: like pthread_cond_wait, a cancellable
             // waiter wakes, re-acquires its mutex, and then acts on the request.
@@ -622,7 +746,7 @@ final class Execution: SeamController, @unchecked Sendable {
             if case .waiting = threads[target].state, threads[target].cancellable {
                 wake(target, result: .signalled, kind: nil)
             }
-        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff:
+        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob:
             break
         }
         if failure != nil {
@@ -646,14 +770,16 @@ final class Execution: SeamController, @unchecked Sendable {
         if model.depth == 1 { mutexes[mutex]?.owner = nil }
     }
 
-    private func spawnRecord() {
+    private func spawnRecord(by parent: Int) {
         let index = threads.count
         guard index < limits.maxThreads else {
             failure = .tooManyThreads(limits.maxThreads)
             return
         }
-        threads.append(ThreadRecord(state: .ready(.start, nil), name: "T\(index)"))
-        strategy.threadCreated(index)
+        var record = ThreadRecord(state: .ready(.start, nil), name: "T\(index)")
+        record.isExecutorThread = spawningExecutorThread
+        threads.append(record)
+        strategy.threadCreated(index, by: parent)
         lastSpawned = index
     }
 
@@ -672,7 +798,7 @@ final class Execution: SeamController, @unchecked Sendable {
         case .wait:
             threads[me].waitResult = .timedOut
         case .spawn:
-            spawnRecord()
+            spawnRecord(by: me)
         case .join(let target) where !threads[target].isFinished:
             threads[me].state = .ready(operation, nil)
             handOffDuringAbort()
@@ -704,7 +830,19 @@ final class Execution: SeamController, @unchecked Sendable {
     // MARK: Describing
 
     private func record(_ thread: Int?, _ kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) {
-        let step = TraceStep(thread: thread, kind: kind, target: target, choice: choice, location: location)
+        let task = thread.flatMap { threads[$0].isExecutorThread ? taskOfStep(on: $0, kind) : nil }
+        let isBookkeeping = Self.isBookkeeping(kind, at: location)
+            || (thread.map { threads[$0].isExecutorThread } == true && task == nil)
+        if let task, !isBookkeeping, kind != .chooseJob, kind != .takeJob { nameTask(task) }
+        let step = TraceStep(
+            thread: thread,
+            kind: kind,
+            target: target,
+            choice: choice,
+            location: location,
+            task: task.map { $0 + 1 },
+            isBookkeeping: isBookkeeping
+        )
         let encoded = EncodedStep(step)
         if let replay, failure == nil {
             let index = trace.count
@@ -725,7 +863,37 @@ final class Execution: SeamController, @unchecked Sendable {
             }
             cshim_crash_report_set_byte_count(crashReport, stepByteCount)
         }
-        progress.add(1, ordering: .relaxed)
+        activity.noteStep()
+    }
+
+    /// Whether a step is the harness's own: taken in the harness's code.
+    private static func isBookkeeping(_ kind: OperationKind, at location: SeamLocation?) -> Bool {
+        location?.fileID.hasPrefix("Harness/") == true
+    }
+
+    /// The task (numbered from 0) a step of executor thread `thread` belongs to: the task
+    /// the runtime runs on it, or, when a lane picks or finishes a task's job, that task.
+    private func taskOfStep(on thread: Int, _ kind: OperationKind) -> Int? {
+        if kind == .chooseJob || kind == .takeJob { return threads[thread].job?.task }
+        guard threads[thread].job != nil, let runtimeID = currentTaskRuntimeID() else { return nil }
+        return taskNumber(runtimeID: runtimeID)
+    }
+
+    /// Learns the name of task `task`, which runs on the calling lane, the first time it
+    /// takes a step of its own.
+    private func nameTask(_ task: Int) {
+        guard tasksAsked.insert(task).inserted, let name = Task.name else { return }
+        taskNames[task + 1] = name
+    }
+
+    /// Names the task running on the calling lane `name`, for reports; not a scheduling point.
+    func nameCurrentTask(_ name: String) {
+        guard let runtimeID = currentTaskRuntimeID() else { return }
+        withCancellationDisabled { _ in
+            let task = taskNumber(runtimeID: runtimeID)
+            tasksAsked.insert(task)
+            taskNames[task + 1] = name
+        }
     }
 
     private func target(of operation: PendingOperation) -> String? {
@@ -742,7 +910,9 @@ final class Execution: SeamController, @unchecked Sendable {
             "T\(threads.count)"
         case .sleep(let deadline):
             "until +\(Double(deadline > clock ? deadline - clock : 0) / 1_000_000) ms"
-        case .start, .cancellationPoint, .yield, .resume, .handoff:
+        case .enqueueJob(let task):
+            task.map { "task \($0 + 1)" } ?? "a job of no task"
+        case .start, .cancellationPoint, .yield, .resume, .handoff, .takeJob:
             nil
         }
     }

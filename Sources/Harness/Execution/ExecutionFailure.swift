@@ -1,5 +1,5 @@
 /// Why an execution failed.
-public enum ExecutionFailure: Sendable, Hashable, CustomStringConvertible {
+public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertible {
     /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
     case invariant(message: String, thread: Int, file: String, line: UInt)
     /// No thread could run while some had not finished; `waits` says who waits for what, and
@@ -21,6 +21,10 @@ public enum ExecutionFailure: Sendable, Hashable, CustomStringConvertible {
     case nondeterminism(String)
     /// A replayed token no longer fits the code.
     case replayDiverged(step: Int, detail: String)
+    /// A thread crashed the process (under ``ExplorationIsolation/process``, the child
+    /// process): `signal` ended it, and `cause` holds the runtime's fatal message and the
+    /// crashing thread's frames outside the harness, as far as the process printed them.
+    case crashed(signal: Int32, cause: String)
 
     public var description: String {
         switch self {
@@ -41,13 +45,19 @@ public enum ExecutionFailure: Sendable, Hashable, CustomStringConvertible {
         case .taskThrew(let error):
             return "a task threw: \(error)"
         case let .stalled(thread, seconds):
-            return "T\(thread) ran for \(seconds) s without reaching a scheduling point: blocked outside the seam?"
+            return """
+                T\(thread) ran for \(seconds) s without reaching a scheduling point: blocked outside the seam \
+                (a lock, queue or blocking call the harness does not control, such as Synchronization.Mutex, NSLock, \
+                DispatchQueue.sync or a system call)? \(ExplorationOptions.Variable.stallTimeout) sets the timeout
+                """
         case let .tooManyThreads(limit):
             return "the scenario started more than \(limit) threads"
         case .nondeterminism(let detail):
             return "nondeterminism: \(detail)"
         case let .replayDiverged(step, detail):
             return "replay diverged at step \(step): \(detail)"
+        case let .crashed(signal, cause):
+            return "a thread crashed (signal \(signal))" + (cause.isEmpty ? "" : "\n" + cause)
         }
     }
 }

@@ -3,6 +3,11 @@ import Foundation
 /// What an exploration runs: its strategy, budget and limits. The environment can
 /// override them (see ``applyingEnvironment(_:)``), so one build serves a quick CI run and
 /// a long campaign.
+///
+/// Every number has a stated range (``Limits``): a value outside it is reported, by
+/// ``Harness/explore(_:options:sourceLocation:_:)`` as an issue and by
+/// ``Harness/run(_:options:_:)`` as a thrown ``HarnessConfigurationError``, before anything
+/// runs. The initializer traps on one, as a programmer error.
 public struct ExplorationOptions: Sendable {
     /// How schedules are picked.
     public var strategy: Strategy
@@ -17,7 +22,9 @@ public struct ExplorationOptions: Sendable {
     /// Whether condition waiters may wake without a signal, as POSIX allows.
     public var spuriousWakeups: Bool
     /// How long a thread may run without reaching a scheduling point before the execution
-    /// fails as stalled (real time).
+    /// fails as stalled (real time). The stall is reported when this much time has passed
+    /// without a step. A stalled thread cannot be reclaimed in the test's process; under
+    /// ``ExplorationIsolation/process`` the child process ends with it.
     public var stallTimeout: Duration
     /// A token to replay instead of exploring.
     public var replay: ReplayToken?
@@ -26,9 +33,15 @@ public struct ExplorationOptions: Sendable {
     public var executorLanes: Int
     /// Seconds between progress lines on standard error; `nil` prints none.
     public var progressInterval: Double?
-    /// Where ``Harness/explore(_:options:sourceLocation:_:)`` runs: in the test's process,
-    /// or in a child process that a crash cannot take the test run down with.
+    /// Where the exploration runs: in the test's process, or in a child process that a
+    /// crash cannot take the test run down with.
     public var isolation: ExplorationIsolation
+    /// Whether ``Harness/explore(_:options:sourceLocation:_:)`` keeps a failure it finds in
+    /// `.harness-regressions/<TestFile>.txt` beside the test and replays the kept failures
+    /// of the scenario before exploring. `HARNESS_KEEP_FAILURES=0` turns writing and
+    /// replaying off, `1` writes even where `CI` is set (which otherwise only replays), and
+    /// an absolute path keeps them in that folder. Off for tests that expect a failure.
+    public var keepsFailures: Bool
 
     /// Options with the given strategy and budget, and defaults for the rest.
     public init(
@@ -42,11 +55,9 @@ public struct ExplorationOptions: Sendable {
         replay: ReplayToken? = nil,
         progressInterval: Double? = nil,
         executorLanes: Int = 2,
-        isolation: ExplorationIsolation = .none
+        isolation: ExplorationIsolation = .none,
+        keepsFailures: Bool = true
     ) {
-        precondition(executorLanes >= 1, "a scenario's executor needs at least one lane, not \(executorLanes)")
-        precondition(schedules >= 1, "an exploration needs a budget of at least 1 schedule, not \(schedules)")
-        precondition(maxThreads >= 1 && maxThreads < 255, "maxThreads must be between 1 and 254, not \(maxThreads)")
         self.strategy = strategy
         self.schedules = schedules
         self.seed = seed
@@ -58,11 +69,33 @@ public struct ExplorationOptions: Sendable {
         self.progressInterval = progressInterval
         self.executorLanes = executorLanes
         self.isolation = isolation
+        self.keepsFailures = keepsFailures
+        do {
+            try validate()
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The ranges every number of the options must lie in.
+    public enum Limits {
+        /// Schedules per exploration.
+        public static let schedules: ClosedRange<Int> = 1...1_000_000_000
+        /// Steps per execution: a trace of this many steps must fit in memory.
+        public static let maxSteps: ClosedRange<Int> = 1...1_000_000
+        /// Threads per execution: a step records its thread in one byte.
+        public static let maxThreads: ClosedRange<Int> = 1...254
+        /// Lane threads of the scenario's task executor.
+        public static let executorLanes: ClosedRange<Int> = 1...16
+        /// Seconds of the stall timeout.
+        public static let stallTimeoutSeconds: ClosedRange<Double> = 0.01...86_400
+        /// Seconds between progress lines.
+        public static let progressSeconds: ClosedRange<Double> = 0.000_001...86_400
     }
 
     /// The environment variables these options read.
     public enum Variable {
-        /// `random`, `pct[:DEPTH]` or `exhaustive[:BOUND]`.
+        /// `random`, `pct[:DEPTH]`, `exhaustive[:BOUND]`, `pos`, `surw` or `portfolio`.
         public static let strategy = "HARNESS_STRATEGY"
         /// The budget: a whole number of schedules.
         public static let schedules = "HARNESS_SCHEDULES"
@@ -74,41 +107,39 @@ public struct ExplorationOptions: Sendable {
         public static let replay = "HARNESS_REPLAY"
         /// Seconds between progress lines.
         public static let progress = "HARNESS_PROGRESS"
+        /// Seconds a thread may run without reaching a scheduling point.
+        public static let stallTimeout = "HARNESS_STALL_TIMEOUT"
         /// `none` or `process`.
         public static let isolation = "HARNESS_ISOLATION"
     }
 
     /// These options with whatever the environment sets overriding them; throws an error
-    /// naming the variable and what it expected when a value is invalid.
+    /// naming the variable and what it expected when a value is invalid or out of range.
     public func applyingEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(HarnessConfigurationError) -> ExplorationOptions {
         var options = self
         if let text = environment[Variable.strategy] {
-            do {
-                options.strategy = try Strategy(parsing: text)
-            } catch {
-                throw .invalid(variable: Variable.strategy, value: text, expected: "random, pct[:DEPTH] or exhaustive[:BOUND]")
-            }
+            options.strategy = try Strategy(parsing: text, setting: Variable.strategy)
         }
         if let text = environment[Variable.schedules] {
-            options.schedules = try Self.positive(text, Variable.schedules)
+            options.schedules = try Self.wholeNumber(text, in: Limits.schedules, Variable.schedules)
         }
         if let text = environment[Variable.maxSteps] {
-            options.maxSteps = try Self.positive(text, Variable.maxSteps)
+            options.maxSteps = try Self.wholeNumber(text, in: Limits.maxSteps, Variable.maxSteps)
         }
         if let text = environment[Variable.seed] {
-            options.seed = try Self.seed(text)
+            options.seed = try HarnessEnvironment.seed(parsing: text)
         }
         if let text = environment[Variable.progress] {
-            guard let seconds = Double(text), seconds > 0 else {
-                throw .invalid(variable: Variable.progress, value: text, expected: "a positive number of seconds")
-            }
-            options.progressInterval = seconds
+            options.progressInterval = try Self.seconds(text, in: Limits.progressSeconds, Variable.progress)
+        }
+        if let text = environment[Variable.stallTimeout] {
+            options.stallTimeout = .seconds(try Self.seconds(text, in: Limits.stallTimeoutSeconds, Variable.stallTimeout))
         }
         if let text = environment[Variable.isolation] {
             guard let isolation = ExplorationIsolation(rawValue: text) else {
-                throw .invalid(variable: Variable.isolation, value: text, expected: "none or process")
+                throw .invalid(setting: Variable.isolation, value: text, expected: "none or process")
             }
             options.isolation = isolation
         }
@@ -116,42 +147,88 @@ public struct ExplorationOptions: Sendable {
             do {
                 options.replay = try ReplayToken(parsing: text)
             } catch {
-                throw .badReplayToken(variable: Variable.replay, error)
+                throw .badReplayToken(setting: Variable.replay, error)
             }
         }
         return options
     }
 
-    private static func positive(_ text: String, _ variable: String) throws(HarnessConfigurationError) -> Int {
-        guard let value = Int(text), value >= 1 else {
-            throw .invalid(variable: variable, value: text, expected: "a whole number of at least 1")
+    /// Throws an error naming the first setting outside its range (``Limits``).
+    public func validate() throws(HarnessConfigurationError) {
+        try Self.check(schedules, in: Limits.schedules, "schedules")
+        try Self.check(maxSteps, in: Limits.maxSteps, "maxSteps")
+        try Self.check(maxThreads, in: Limits.maxThreads, "maxThreads")
+        try Self.check(executorLanes, in: Limits.executorLanes, "executorLanes")
+        try Self.check(stallTimeout.seconds, in: Limits.stallTimeoutSeconds, "stallTimeout", unit: " seconds")
+        if let progressInterval {
+            try Self.check(progressInterval, in: Limits.progressSeconds, "progressInterval", unit: " seconds")
+        }
+    }
+
+    private static func check<Value: Comparable>(
+        _ value: Value,
+        in range: ClosedRange<Value>,
+        _ property: String,
+        unit: String = ""
+    ) throws(HarnessConfigurationError) {
+        guard range.contains(value) else {
+            throw .invalid(setting: "ExplorationOptions.\(property)", value: "\(value)", expected: "\(range.lowerBound) to \(range.upperBound)\(unit)")
+        }
+    }
+
+    private static func wholeNumber(_ text: String, in range: ClosedRange<Int>, _ variable: String) throws(HarnessConfigurationError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw .invalid(setting: variable, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }
 
-    private static func seed(_ text: String) throws(HarnessConfigurationError) -> UInt64 {
-        if text.lowercased() == "random" { return UInt64.random(in: .min ... .max) }
-        let parsed = text.lowercased().hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-        guard let parsed else {
-            throw .invalid(variable: Variable.seed, value: text, expected: "a decimal or 0x-hexadecimal number, or 'random'")
+    private static func seconds(_ text: String, in range: ClosedRange<Double>, _ variable: String) throws(HarnessConfigurationError) -> Double {
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw .invalid(setting: variable, value: text, expected: "a number of seconds from \(range.lowerBound) to \(range.upperBound)")
         }
-        return parsed
+        return value
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 
 /// An invalid exploration setting.
 public enum HarnessConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `variable` holds `value`, which is not what it expects.
-    case invalid(variable: String, value: String, expected: String)
-    /// `variable` holds a replay token that cannot be read.
-    case badReplayToken(variable: String, ReplayTokenError)
+    /// `setting` (an environment variable, or an ``ExplorationOptions`` property) holds
+    /// `value`, which is not what it expects.
+    case invalid(setting: String, value: String, expected: String)
+    /// `setting` holds a replay token that cannot be replayed here.
+    case badReplayToken(setting: String, ReplayTokenError)
 
     public var description: String {
         switch self {
-        case let .invalid(variable, value, expected):
-            "\(variable)='\(value)' is invalid: expected \(expected)"
-        case let .badReplayToken(variable, error):
-            "\(variable) holds a token that cannot be replayed: \(error)"
+        case let .invalid(setting, value, expected):
+            "\(setting)='\(value)' is invalid: expected \(expected)"
+        case let .badReplayToken(setting, error):
+            "\(setting) holds a token that cannot be replayed: \(error)"
+        }
+    }
+}
+
+/// Why ``Harness/run(_:options:_:)`` could not explore.
+public enum HarnessError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A setting is invalid, or the replay token does not fit.
+    case configuration(HarnessConfigurationError)
+    /// The isolated child process ended without a report: `detail` says how.
+    case isolatedChildFailed(scenario: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .configuration(let error):
+            "\(error)"
+        case let .isolatedChildFailed(scenario, detail):
+            "the isolated exploration of '\(scenario)' failed: \(detail)"
         }
     }
 }

@@ -7,8 +7,13 @@ struct Explorer {
     let scenario: String
     let options: ExplorationOptions
     let body: @Sendable (Scenario) throws -> Void
-    /// The current test's filter, for replay commands.
-    let testFilter: String?
+    /// The Swift Testing test that runs the exploration, for replay commands.
+    let testID: String?
+    /// Counts the steps taken, for stall detection and an isolated child's heartbeat.
+    var activity = ActivityCounter()
+    /// What a crash prints: the replay command, or (in an isolated child) a line the
+    /// parent reads.
+    var crashReport = CrashReportText.forPerson
 
     func run() -> ExplorationReport {
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
@@ -40,12 +45,14 @@ struct Explorer {
                 break
             }
             let tokenPrefix = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: []).description
+            let crashText = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
             let execution = Execution(
                 strategy: strategy,
                 replay: options.replay?.steps,
                 limits: limits,
-                crashPrefix: "\nharness: a thread crashed in scenario '\(scenario)'. Replay the crash with:\n\(ExplorationOptions.Variable.replay)='\(tokenPrefix)",
-                crashSuffix: "' swift test\(testFilter.map { " --filter '\($0)'" } ?? "")\n"
+                activity: activity,
+                crashPrefix: crashText.prefix,
+                crashSuffix: crashText.suffix
             )
             execution.run { [unowned execution] in
                 let scenario = Scenario()
@@ -58,7 +65,7 @@ struct Explorer {
             let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
             lastSchedule = token
             if let reason = execution.failure {
-                failure = HarnessFailure(scenario: scenario, reason: reason, token: token, trace: execution.trace)
+                failure = HarnessFailure(scenario: scenario, reason: reason, token: token, trace: execution.trace, testID: testID, taskNames: execution.taskNames)
                 break
             }
             if let replay = options.replay, execution.trace.count != replay.stepCount {
@@ -66,14 +73,14 @@ struct Explorer {
                     step: execution.trace.count,
                     detail: "the execution ended after \(execution.trace.count) steps; the token has \(replay.stepCount)"
                 )
-                failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: execution.trace)
+                failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: execution.trace, testID: testID, taskNames: execution.taskNames)
                 break
             }
             strategy = execution.finalStrategy
             strategy.endExecution(steps: execution.trace.count)
             progress.update(done: executed, failures: 0)
         }
-        if !exhausted, failure == nil, executed == budget, case .exhaustive = options.strategy.kind, options.replay == nil {
+        if !exhausted, failure == nil, executed == budget, options.replay == nil {
             exhausted = !strategy.beginExecution(executed)
         }
         progress.finish(done: executed, failures: failure == nil ? 0 : 1)
@@ -91,7 +98,7 @@ struct Explorer {
 }
 
 /// What one exploration found.
-public struct ExplorationReport: Sendable {
+public struct ExplorationReport: Sendable, Codable {
     /// The scenario's name.
     public let scenario: String
     /// The strategy it ran.
@@ -100,7 +107,9 @@ public struct ExplorationReport: Sendable {
     public let seed: UInt64
     /// How many schedules ran.
     public let schedulesRun: Int
-    /// Whether an exhaustive strategy covered every schedule within its bound.
+    /// Whether the strategy covered every schedule it can pick: an exhaustive search every
+    /// schedule within its bound, spurious wake-ups and job orders included. Never true for
+    /// a probabilistic strategy or the portfolio.
     public let exhausted: Bool
     /// The first failure, if any; exploration stops there.
     public let failure: HarnessFailure?

@@ -1,14 +1,18 @@
+import CShim
 import Foundation
 import Testing
 
 /// How an exploration is protected from a crash of the code it runs.
 public enum ExplorationIsolation: String, Sendable, Hashable {
-    /// In the test's own process: a crash ends the process, after printing the replay token
-    /// of the crashing schedule.
+    /// In the test's own process: a crash ends the process, after printing the replay
+    /// command of the crashing schedule.
     case none
     /// In a child process running the same test, filtered to it and told which scenario to
-    /// explore: a crash ends only the child, and the test records an issue with the replay
-    /// token. Costs a process launch per exploration (tens of milliseconds).
+    /// explore: a crash ends only the child, and comes back as a failure with the runtime's
+    /// message, the crashing frames and the replay token. Costs a process launch per
+    /// exploration (tens of milliseconds). The child ends when the test's process does,
+    /// and is killed when it shows no progress for the stall timeout plus
+    /// ``Harness/childGraceSeconds``.
     case process
 }
 
@@ -16,84 +20,81 @@ extension Harness {
     /// The environment variable that makes a process the child of an isolated exploration:
     /// it holds the one scenario the child explores (others are skipped).
     static let childScenarioVariable = "HARNESS_CHILD_SCENARIO"
-    static let childFailureBegin = "HARNESS-CHILD-FAILURE-BEGIN"
-    static let childFailureEnd = "HARNESS-CHILD-FAILURE-END"
 
     /// The scenario this process explores as an isolated child, if it is one.
     static var childScenario: String? { ProcessInfo.processInfo.environment[childScenarioVariable] }
 
+    /// How long past the stall timeout an isolated child may show no progress before the
+    /// test's process kills it: enough to start the process and write a stall report.
+    public static let childGraceSeconds = 15.0
+
     /// Runs the current test again in a child process that explores only `scenario`, and
-    /// records what it found: a crash with its replay token, or the child's failure report.
-    static func exploreInChild(_ scenario: String, testID: String, sourceLocation: SourceLocation) {
+    /// returns the report the child sends back (a crash included).
+    static func exploreInChild(_ scenario: String, options: ExplorationOptions, testID: String) throws(HarnessError) -> ExplorationReport {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--filter", NSRegularExpression.escapedPattern(for: testID), "--testing-library", "swift-testing"]
         var environment = ProcessInfo.processInfo.environment
         environment[childScenarioVariable] = scenario
-        // Swift's crash backtracer runs in a helper process that keeps the child's standard
-        // error open; the report needs only the replay line. Under a sanitizer the helper
-        // also fails (TSan: an internal check on fork; ASan: it hangs), hiding the signal.
-        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment[HarnessEnvironment.inheritedRandomSeedVariable] = String(HarnessEnvironment.randomSeed, radix: 16)
+        if cshim_sanitizer() != CSHIM_SANITIZER_NONE {
+            // Swift's crash backtracer forks a helper from the crashing child; under TSan the
+            // fork fails an internal check (the child exits 66), under ASan the helper hangs:
+            // either way the child would not die by its signal. The cause then has the
+            // runtime's message without frames.
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+        }
         process.environment = environment
+        // The child reads its standard input until it ends, which is when this process
+        // ends: it then ends too.
+        let lifeline = Pipe()
         let errors = Pipe()
+        process.standardInput = lifeline
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
+        let start = ContinuousClock.now
         do {
             try process.run()
         } catch {
-            Issue.record(Comment(rawValue: "could not start the isolated exploration of '\(scenario)': \(error)"), sourceLocation: sourceLocation)
-            return
+            throw .isolatedChildFailed(scenario: scenario, detail: "the child process could not start: \(error)")
         }
-        let output = forwardingProgress(from: errors.fileHandleForReading)
+        let timeout = options.stallTimeout.seconds + childGraceSeconds
+        let transcript = ChildTranscript.read(errors.fileHandleForReading, killing: process, afterSilence: timeout)
         process.waitUntilExit()
-        if let report = childFailure(in: output) {
-            Issue.record(Comment(rawValue: report), sourceLocation: sourceLocation)
-            return
+        try? lifeline.fileHandleForWriting.close()
+        if let report = transcript.report {
+            return report
         }
-        switch process.terminationReason {
-        case .uncaughtSignal:
-            let replay = output.split(separator: "\n").first { $0.hasPrefix("\(ExplorationOptions.Variable.replay)='") }
-            let detail = replay.map { "replay: \($0)" } ?? "it crashed before a schedule began:\n\(output.suffix(2_000))"
-            Issue.record(
-                Comment(rawValue: "a thread crashed (signal \(process.terminationStatus)) in scenario '\(scenario)', in an isolated process\n\(detail)"),
-                sourceLocation: sourceLocation
+        if let token = transcript.crashToken, process.terminationReason == .uncaughtSignal {
+            let failure = HarnessFailure(
+                scenario: scenario,
+                reason: .crashed(signal: process.terminationStatus, cause: transcript.crashCause),
+                token: token,
+                trace: token.steps.map { TraceStep(thread: $0.thread, kind: $0.kind, target: nil, choice: $0.choice, location: nil) },
+                testID: testID
             )
-        case .exit where process.terminationStatus != 0:
-            Issue.record(
-                Comment(rawValue: "the isolated exploration of '\(scenario)' failed (exit status \(process.terminationStatus)):\n\(output.suffix(2_000))"),
-                sourceLocation: sourceLocation
+            return ExplorationReport(
+                scenario: scenario,
+                strategy: options.strategy,
+                seed: token.seed,
+                schedulesRun: token.execution + 1,
+                exhausted: false,
+                failure: failure,
+                lastSchedule: token,
+                elapsed: ContinuousClock.now - start
             )
-        default:
-            break
         }
-    }
-
-    /// Reads the child's standard error to its end, passing its progress lines on to this
-    /// process's standard error as they arrive; returns all of it.
-    private static func forwardingProgress(from handle: FileHandle) -> String {
-        var output = Data()
-        var forwarded = 0
-        while case let chunk = handle.availableData, !chunk.isEmpty {
-            output.append(chunk)
-            while let newline = output[forwarded...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = output[forwarded...newline]
-                if line.starts(with: Data(ProgressLine.prefix.utf8)) {
-                    FileHandle.standardError.write(line)
-                }
-                forwarded = newline + 1
-            }
+        let detail: String
+        if transcript.timedOut {
+            detail = """
+                the child process showed no progress for \(timeout) s (the stall timeout plus \(childGraceSeconds) s) and was killed
+                \(transcript.tail)
+                """
+        } else if process.terminationReason == .uncaughtSignal {
+            detail = "the child process crashed (signal \(process.terminationStatus)) before a schedule began\n\(transcript.crashCause)"
+        } else {
+            detail = "the child process exited with status \(process.terminationStatus) without a report\n\(transcript.tail)"
         }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Writes `report` where a parent process looks for it.
-    static func reportToParent(_ report: String) {
-        FileHandle.standardError.write(Data("\n\(childFailureBegin)\n\(report)\n\(childFailureEnd)\n".utf8))
-    }
-
-    private static func childFailure(in output: String) -> String? {
-        guard let begin = output.range(of: "\(childFailureBegin)\n"),
-              let end = output.range(of: "\n\(childFailureEnd)", range: begin.upperBound..<output.endIndex) else { return nil }
-        return String(output[begin.upperBound..<end.lowerBound])
+        throw .isolatedChildFailed(scenario: scenario, detail: detail)
     }
 }

@@ -19,13 +19,16 @@ import Testing
 /// ```
 public enum Harness {
     /// Explores `body` and records its first failure, if any, as a Swift Testing issue at
-    /// the call site, with the schedule drawn as lanes, the replay command, and the full
-    /// trace as an attachment. The environment may override `options` (see
-    /// ``ExplorationOptions/applyingEnvironment(_:)``); an invalid setting is an issue too.
+    /// the call site, with the schedule drawn as lanes, the replay command, and two
+    /// attachments: the full trace as text (`harness-N.txt`) and its picture as a
+    /// self-contained HTML page (`harness-N.html`, see ``FailurePicture``). The environment
+    /// may override `options` (see ``ExplorationOptions/applyingEnvironment(_:)``); an
+    /// invalid setting is an issue too.
     /// A token in `HARNESS_REPLAY` replays the one scenario it was recorded for: others
-    /// are skipped with a warning, so one filter can cover a parameterized test. With
-    /// ``ExplorationIsolation/process`` the exploration runs in a child process and this
-    /// returns `nil`.
+    /// are skipped with a warning, so one filter can cover a parameterized test, and a run
+    /// in which the token fits no scenario fails. Failures found are kept beside the test
+    /// and replayed first on later runs (``ExplorationOptions/keepsFailures``). Returns the
+    /// report, or `nil` when nothing was explored.
     @discardableResult
     public static func explore(
         _ name: String? = nil,
@@ -34,52 +37,149 @@ public enum Harness {
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) -> ExplorationReport? {
         let scenario = name ?? Test.current?.name ?? "\(sourceLocation.fileID):\(sourceLocation.line)"
+        if let only = childScenario, only != scenario { return nil }
         let configured: ExplorationOptions
         do {
             configured = try options.applyingEnvironment()
+            try configured.validate()
         } catch {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
         }
-        if let only = childScenario {
-            guard only == scenario else { return nil }
-        } else if configured.isolation == .process, let testID = Test.current?.id.description {
-            exploreInChild(scenario, testID: testID, sourceLocation: sourceLocation)
-            return nil
+        if options.replay == nil, let token = configured.replay {
+            guard token.fits(scenario: scenario) else {
+                ReplayMatching.noteMiss(scenario)
+                let note = "skipped '\(scenario)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
+                Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+                return nil
+            }
+            ReplayMatching.noteFit()
         }
-        if options.replay == nil, let token = configured.replay, !token.fits(scenario: scenario) {
-            let note = "skipped '\(scenario)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
-            Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
-            return nil
-        }
-        let report: ExplorationReport
         do {
-            report = try run(scenario, options: configured, body)
+            let kept = configured.replay == nil && configured.keepsFailures && childScenario == nil
+                ? try KeptFailures(testFile: sourceLocation.filePath, environment: ProcessInfo.processInfo.environment)
+                : nil
+            if let kept, let report = try replayKept(kept, scenario: scenario, options: configured, sourceLocation: sourceLocation, body) {
+                return report
+            }
+            let report = try execute(scenario, options: configured, body)
+            if let failure = report.failure {
+                var notes: [String] = []
+                if let kept {
+                    do {
+                        try kept.keep(failure.token, scenario: scenario)
+                        if kept.writes { notes.append(kept.keptNote) }
+                    } catch {
+                        notes.append("could not keep the failure in \(kept.file.path): \(error)")
+                    }
+                }
+                record(failure, notes: notes, sourceLocation: sourceLocation)
+            }
+            return report
         } catch {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
         }
-        if let failure = report.failure {
-            let message = failure.message(testID: Test.current?.id.description)
-            if childScenario != nil { reportToParent(message) }
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-            Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
-        }
-        return report
     }
 
-    /// Explores `body` under `options` (the environment is not read) and returns what it
-    /// found, recording nothing: for tests that expect a failure, and for tools. Throws
-    /// when `options.replay` holds a token for another scenario.
+    /// Replays the failures kept for `scenario`, oldest first; returns the report of the
+    /// first that fails again (recorded as an issue), or `nil` when none does. A kept
+    /// schedule the code no longer follows is a warning, and so are kept schedules of an
+    /// older token format.
+    private static func replayKept(
+        _ kept: KeptFailures,
+        scenario: String,
+        options: ExplorationOptions,
+        sourceLocation: SourceLocation,
+        _ body: @escaping @Sendable (Scenario) throws -> Void
+    ) throws(HarnessError) -> ExplorationReport? {
+        let outdated = kept.outdatedCount(for: scenario)
+        if outdated > 0 {
+            Issue.record(Comment(rawValue: kept.outdatedNote(count: outdated)), severity: .warning, sourceLocation: sourceLocation)
+        }
+        let tokens = kept.tokens(for: scenario)
+        for (index, token) in tokens.enumerated() {
+            var replaying = options
+            replaying.replay = token
+            let report = try execute(scenario, options: replaying, body)
+            guard let failure = report.failure else { continue }
+            if case .replayDiverged = failure.reason {
+                let note = kept.divergedNote(index: index, of: tokens.count, failure.reason)
+                Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+                continue
+            }
+            record(failure, notes: [kept.failedAgainNote(index: index, of: tokens.count)], sourceLocation: sourceLocation)
+            return report
+        }
+        return nil
+    }
+
+    /// Records `failure` as an issue, with `notes` after its report, and attaches its full
+    /// trace and its picture.
+    private static func record(_ failure: HarnessFailure, notes: [String], sourceLocation: SourceLocation) {
+        Issue.record(Comment(rawValue: ([failure.message] + notes).joined(separator: "\n")), sourceLocation: sourceLocation)
+        Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
+        Attachment.record(failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
+    }
+
+    /// Explores `body` under `options` and returns what it found, recording nothing: for
+    /// tests that expect a failure, and for tools. Of the environment it reads one
+    /// variable, `HARNESS_REPLAY`, and only when `options.replay` is `nil` and the token
+    /// fits `scenario`, so a failure's printed replay command works here too. Honors
+    /// ``ExplorationOptions/isolation``: a crash under ``ExplorationIsolation/process``
+    /// comes back as a failure (``ExecutionFailure/crashed(signal:cause:)``). Throws when
+    /// a setting is out of range, when `options.replay` holds a token for another
+    /// scenario, or when an isolated child could not report.
     public static func run(
         _ scenario: String,
         options: ExplorationOptions,
         _ body: @escaping @Sendable (Scenario) throws -> Void
-    ) throws(ReplayTokenError) -> ExplorationReport {
-        if let token = options.replay, !token.fits(scenario: scenario) {
-            throw .otherScenario(token: token.scenarioHash, scenario: scenario)
+    ) throws(HarnessError) -> ExplorationReport {
+        var options = options
+        do {
+            try options.validate()
+        } catch {
+            throw .configuration(error)
         }
-        return Explorer(scenario: scenario, options: options, body: body, testFilter: Test.current?.id.description).run()
+        if let token = options.replay {
+            guard token.fits(scenario: scenario) else {
+                throw .configuration(.badReplayToken(
+                    setting: "ExplorationOptions.replay",
+                    .otherScenario(token: token.scenarioHash, scenario: scenario)
+                ))
+            }
+        } else if let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] {
+            let token: ReplayToken
+            do {
+                token = try ReplayToken(parsing: text)
+            } catch {
+                throw .configuration(.badReplayToken(setting: ExplorationOptions.Variable.replay, error))
+            }
+            if token.fits(scenario: scenario) {
+                ReplayMatching.noteFit()
+                options.replay = token
+            } else {
+                ReplayMatching.noteMiss(scenario)
+            }
+        }
+        return try execute(scenario, options: options, body)
+    }
+
+    /// Runs the exploration where `options.isolation` says: in this process, or in a child
+    /// (which, in the child itself, is this process).
+    private static func execute(
+        _ scenario: String,
+        options: ExplorationOptions,
+        _ body: @escaping @Sendable (Scenario) throws -> Void
+    ) throws(HarnessError) -> ExplorationReport {
+        let testID = Test.current?.id.description
+        if childScenario == scenario {
+            serveParent(scenario, options: options, testID: testID, body)
+        }
+        if childScenario == nil, options.isolation == .process, let testID {
+            return try exploreInChild(scenario, options: options, testID: testID)
+        }
+        return Explorer(scenario: scenario, options: options, body: body, testID: testID).run()
     }
 
     /// Checks an invariant inside a scenario: when `condition` is false, the execution fails

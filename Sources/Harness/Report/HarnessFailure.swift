@@ -1,5 +1,7 @@
+import Foundation
+
 /// A failed execution: why it failed, the token that replays it, and its schedule.
-public struct HarnessFailure: Error, Sendable, CustomStringConvertible {
+public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible {
     /// The scenario's name.
     public let scenario: String
     /// Why the execution failed.
@@ -8,60 +10,96 @@ public struct HarnessFailure: Error, Sendable, CustomStringConvertible {
     public let token: ReplayToken
     /// Every step the execution took.
     public let trace: [TraceStep]
+    /// The Swift Testing test that found it, as `Test.ID` spells it, when it ran in one.
+    public let testID: String?
+    /// The names of the tasks whose jobs ran, by their number in ``TraceStep/task``: a
+    /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it.
+    public let taskNames: [Int: String]
+
+    init(scenario: String, reason: ExecutionFailure, token: ReplayToken, trace: [TraceStep], testID: String?, taskNames: [Int: String] = [:]) {
+        self.scenario = scenario
+        self.reason = reason
+        self.token = token
+        self.trace = trace
+        self.testID = testID
+        self.taskNames = taskNames
+    }
 
     /// How many steps the report's lanes show at most; the full trace has them all.
-    public static let lanesShown = 60
+    public static let lanesShown = 24
 
-    /// The command that replays this failure, for the test `testID` (as Swift Testing
-    /// spells `Test.ID`) when known.
-    public func replayCommand(testID: String?) -> String {
-        let filter = testID.map { " --filter '\($0)'" } ?? ""
-        return "\(ExplorationOptions.Variable.replay)='\(token)' swift test\(filter)"
+    /// The shell command that replays this failure: `HARNESS_REPLAY` holds the token, and
+    /// `--filter` selects exactly the test that found it (its ID escaped, since `--filter`
+    /// reads a regular expression). Both ``Harness/explore(_:options:sourceLocation:_:)``
+    /// and ``Harness/run(_:options:_:)`` replay a token from `HARNESS_REPLAY` that fits
+    /// their scenario. A step-bound failure sets `HARNESS_MAX_STEPS` too, so the replay
+    /// stops where the original did.
+    public var replayCommand: String {
+        var bound: Int?
+        if case .stepBoundExceeded(let maxSteps) = reason { bound = maxSteps }
+        return Self.replayCommand(token: token.description, testID: testID, maxSteps: bound)
+    }
+
+    /// The replay command for the token spelled `token`, run by the test `testID`, with a
+    /// step bound when it matters.
+    static func replayCommand(token: String, testID: String?, maxSteps: Int?) -> String {
+        let bound = maxSteps.map { "\(ExplorationOptions.Variable.maxSteps)=\($0) " } ?? ""
+        let filter = testID.map { " --filter '\(NSRegularExpression.escapedPattern(for: $0))'" } ?? ""
+        return "\(bound)\(ExplorationOptions.Variable.replay)='\(token)' swift test\(filter)"
+    }
+
+    /// The same replay in code: options that replay the token.
+    public var replayInCode: String {
+        "ExplorationOptions(replay: try ReplayToken(parsing: \"\(token)\"))"
     }
 
     /// The report: what failed, how to replay it, and the last steps as lanes.
-    public func message(testID: String?) -> String {
-        """
-        \(reason)
-        scenario: \(scenario)
-        replay: \(replayCommand(testID: testID))
-        schedule (\(trace.count) steps\(trace.count > Self.lanesShown ? ", the last \(Self.lanesShown) shown" : "")):
-        \(lanes(last: Self.lanesShown))
-        """
+    public var message: String {
+        let shown = visibleSteps.count
+        return """
+            \(reason)
+            scenario: \(scenario)
+            replay: \(replayCommand)
+            schedule (\(trace.count) steps\(shown > Self.lanesShown ? ", the last \(Self.lanesShown) of the scenario's shown" : "")):
+            \(lanes(last: Self.lanesShown))
+            """
     }
 
-    /// The whole report, with every step.
+    /// The whole report, with every step of the scenario's.
     public var fullReport: String {
         """
         \(reason)
         scenario: \(scenario)
-        token: \(token)
+        replay: \(replayCommand)
+        in code: \(replayInCode)
         strategy: \(token.strategy), seed 0x\(String(token.seed, radix: 16)), execution \(token.execution)
         schedule (\(trace.count) steps):
         \(lanes(last: trace.count))
         """
     }
 
-    public var description: String { message(testID: nil) }
+    public var description: String { message }
 
-    /// The last `count` steps drawn as one lane per thread, each step with its source location.
+    /// The steps a report shows, with their indices: all but the harness's own bookkeeping.
+    private var visibleSteps: [(index: Int, step: TraceStep)] {
+        trace.enumerated().filter { !$0.element.isBookkeeping }.map { ($0.offset, $0.element) }
+    }
+
+    /// The last `count` of the scenario's steps (the harness's own bookkeeping left out),
+    /// drawn as one lane per thread and task, each step with its source location.
     public func lanes(last count: Int) -> String {
-        let threads = (trace.compactMap(\.thread).max() ?? 0) + 1
+        let shown = visibleSteps.suffix(count)
+        let order = Set(shown.map { TraceLane(of: $0.step, taskNames: taskNames) }).sorted()
+        let column = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         let width = 34
         func cell(_ text: String) -> String {
             text.count > width - 1 ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
         }
-        var lines = ["step  " + (0..<threads).map { cell("T\($0)") }.joined()]
-        let shown = trace.suffix(count)
-        var index = trace.count - shown.count
-        for step in shown {
+        var lines = ["step  " + order.map { cell($0.label) }.joined()]
+        for (index, step) in shown {
             let number = String(index).padding(toLength: 6, withPad: " ", startingAt: 0)
-            if let thread = step.thread {
-                lines.append(number + String(repeating: " ", count: width * thread) + step.summary)
-            } else {
-                lines.append(number + "[scheduler] " + step.summary)
-            }
-            index += 1
+            let lane = TraceLane(of: step)
+            lines.append(number + String(repeating: " ", count: width * (column[lane] ?? 0)) + step.summary)
         }
         return lines.joined(separator: "\n")
     }

@@ -104,8 +104,9 @@ public enum Seam {
     /// For code that the Swift runtime calls while it holds a lock of its own, above all
     /// the `onCancel` handlers of `withTaskCancellationHandler`, which run under the
     /// cancelled task's status lock: a harness that parked the thread there and ran another
-    /// one that touches the same task would block outside the seam. In production, just
-    /// runs `body`.
+    /// one that touches the same task would block outside the seam. When the calling thread
+    /// blocks inside on a mutex or a join, the harness runs only the thread it waits for
+    /// until it can go on. In production, just runs `body`.
     @inlinable
     public static func withoutPreemption<Result>(_ body: () throws -> Result) rethrows -> Result {
         guard let controller = controllerForCurrentThread() else { return try body() }

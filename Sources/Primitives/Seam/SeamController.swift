@@ -1,19 +1,35 @@
 /// Where in the source a seam operation was performed: what a harness shows for each step
 /// of a schedule.
 public struct SeamLocation: Sendable, Hashable, CustomStringConvertible {
-    private let staticFileID: StaticString
+    private enum File: Sendable {
+        case literal(StaticString)
+        case text(String)
+    }
+
+    private let file: File
     /// The line of the call site.
     public let line: UInt
 
     /// Creates a location; seam operations create one from their `#fileID` and `#line`
     /// default arguments, and only when a controller is installed. Costs no allocation.
     public init(fileID: StaticString, line: UInt) {
-        staticFileID = fileID
+        file = .literal(fileID)
+        self.line = line
+    }
+
+    /// Creates a location from a file ID held as text: one read back from a report.
+    public init(fileIDText: String, line: UInt) {
+        file = .text(fileIDText)
         self.line = line
     }
 
     /// The `#fileID` of the call site (`Module/File.swift`).
-    public var fileID: String { "\(staticFileID)" }
+    public var fileID: String {
+        switch file {
+        case .literal(let fileID): "\(fileID)"
+        case .text(let fileID): fileID
+        }
+    }
 
     /// The file name alone, without its module.
     public var fileName: Substring {

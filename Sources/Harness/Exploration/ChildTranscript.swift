@@ -1,0 +1,95 @@
+import CShim
+import Foundation
+
+/// What an isolated child wrote on its standard error, read by the parent as it arrives:
+/// progress lines are passed on at once, heartbeats keep the child alive, and the rest is
+/// kept to find the child's report, or the token and cause of its crash.
+struct ChildTranscript {
+    /// The report the child sent, if it got that far.
+    private(set) var report: ExplorationReport?
+    /// The schedule that crashed, if a controlled thread crashed.
+    private(set) var crashToken: ReplayToken?
+    /// Whether the child was killed for showing no progress.
+    private(set) var timedOut = false
+    /// Everything else the child wrote, line by line.
+    private var lines: [Substring] = []
+
+    /// Reads `handle` to its end, killing `process` when nothing arrives for
+    /// `afterSilence` seconds.
+    static func read(_ handle: FileHandle, killing process: Process, afterSilence: Double) -> ChildTranscript {
+        var transcript = ChildTranscript()
+        var pending = Data()
+        var lastHeard = ContinuousClock.now
+        let descriptor = handle.fileDescriptor
+        while true {
+            let ready = cshim_wait_readable(descriptor, 250)
+            if ready == 0 || (ready < 0 && errno == EINTR) {
+                if ContinuousClock.now - lastHeard > .seconds(afterSilence), !transcript.timedOut {
+                    transcript.timedOut = true
+                    kill(process.processIdentifier, SIGKILL)
+                }
+                continue
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            lastHeard = .now
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                transcript.take(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                pending.removeSubrange(pending.startIndex...newline)
+            }
+        }
+        if !pending.isEmpty { transcript.take(String(decoding: pending, as: UTF8.self)) }
+        return transcript
+    }
+
+    private mutating func take(_ line: String) {
+        if line.hasPrefix(ProgressLine.prefix) {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        } else if line.hasPrefix(ChildChannel.reportMarker) {
+            report = try? JSONDecoder().decode(ExplorationReport.self, from: Data(line.dropFirst(ChildChannel.reportMarker.count).utf8))
+        } else if line.hasPrefix(CrashReportText.parentMarker) {
+            crashToken = try? ReplayToken(parsing: String(line.dropFirst(CrashReportText.parentMarker.count)))
+        } else if line != ChildChannel.heartbeat {
+            lines.append(line[...])
+        }
+    }
+
+    /// The last lines the child wrote, for a report of how it ended.
+    var tail: String {
+        lines.suffix(20).joined(separator: "\n")
+    }
+
+    /// Why the child crashed: the runtime's fatal message, and the crashing thread's frames
+    /// outside the harness when the runtime printed a backtrace.
+    var crashCause: String {
+        let backtraceStart = lines.firstIndex { $0.hasPrefix("*** ") } ?? lines.endIndex
+        let message = lines[..<backtraceStart]
+            .filter { line in !line.isEmpty && line.unicodeScalars.first.map(\.isASCII) == true }
+            .suffix(8)
+        return (message + crashedFrames()).joined(separator: "\n")
+    }
+
+    /// The frames of the crashed thread in the backtrace, without the harness's own and the
+    /// runtime's: `at <function> (<file>:<line>)`.
+    private func crashedFrames() -> [Substring] {
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) else { return [] }
+        var frames: [Substring] = []
+        for line in lines[(header + 1)...] {
+            if line.hasPrefix("Thread ") || line == "Registers:" { break }
+            guard let address = line.range(of: " 0x"), let offset = line.range(of: " + ", range: address.upperBound..<line.endIndex),
+                  let at = line.range(of: " at ", options: .backwards) else { continue }
+            let file = line[at.upperBound...]
+            guard !line.contains("[thunk]"), file.hasPrefix("/"), !file.contains("<compiler-generated>"),
+                  !Self.internalSources.contains(where: { file.contains($0) }) else { continue }
+            let function = line[address.upperBound...].drop { $0 != " " }.dropFirst()
+            let name = function[..<(function.range(of: " + ")?.lowerBound ?? offset.lowerBound)]
+            frames.append("  at \(name) (\(file.split(separator: "/").last ?? file))")
+            if frames.count == 8 { break }
+        }
+        return frames.isEmpty ? [] : ["crashed in:"] + frames
+    }
+
+    /// Sources whose frames say nothing about the user's code.
+    private static let internalSources = ["/Sources/Harness/", "/Sources/CShim/", "/Sources/Primitives/Seam/"]
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// The child's side of an isolated exploration: it explores, sends its report to the
+/// parent on standard error as one line, and ends.
+extension Harness {
+    /// Explores `scenario` in this child process, sends the report to the parent and exits;
+    /// dies with the parent meanwhile.
+    static func serveParent(
+        _ scenario: String,
+        options: ExplorationOptions,
+        testID: String?,
+        _ body: @escaping @Sendable (Scenario) throws -> Void
+    ) -> Never {
+        ChildChannel.exitWhenParentEnds()
+        var explorer = Explorer(scenario: scenario, options: options, body: body, testID: testID)
+        explorer.crashReport = .forParent
+        ChildChannel.sendHeartbeats(while: explorer.activity)
+        let report = explorer.run()
+        ChildChannel.send(report)
+        _exit(EXIT_SUCCESS)
+    }
+}
+
+/// The lines an isolated child writes for its parent, on standard error, among whatever
+/// else the process prints there.
+enum ChildChannel {
+    /// Starts the line that holds the report, as JSON.
+    static let reportMarker = "HARNESS-CHILD-REPORT "
+    /// A line that says the child made progress since the last.
+    static let heartbeat = "HARNESS-CHILD-ALIVE"
+
+    private static let writing = Mutex(())
+
+    /// Writes `line` and a newline in one piece.
+    private static func write(_ line: String) {
+        writing.withLock { _ in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+
+    static func send(_ report: ExplorationReport) {
+        do {
+            let json = try JSONEncoder().encode(report)
+            write("\n" + reportMarker + String(decoding: json, as: UTF8.self))
+        } catch {
+            preconditionFailure("the harness could not encode its report for the parent process: \(error)")
+        }
+    }
+
+    /// Writes a heartbeat every second in which `activity` moved.
+    static func sendHeartbeats(while activity: ActivityCounter) {
+        Thread.detachNewThread {
+            var last = activity.steps
+            while true {
+                Thread.sleep(forTimeInterval: 1)
+                let current = activity.steps
+                if current != last {
+                    last = current
+                    write(heartbeat)
+                }
+            }
+        }
+    }
+
+    /// Ends the process when its standard input ends: the parent holds the other end of
+    /// that pipe, and the kernel closes it when the parent dies, however it dies.
+    static func exitWhenParentEnds() {
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 0 || (count < 0 && errno != EINTR) { _exit(EXIT_FAILURE) }
+            }
+        }
+    }
+}

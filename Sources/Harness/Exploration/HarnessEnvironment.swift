@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+
+/// What one test run reads from the environment once, for every exploration in it and the
+/// isolated children they start.
+enum HarnessEnvironment {
+    /// The seed `HARNESS_SEED=random` stands for: drawn once per process, and handed to
+    /// isolated children, so a random campaign's names, options and tokens agree.
+    static let randomSeed: UInt64 = {
+        if let inherited = ProcessInfo.processInfo.environment[inheritedRandomSeedVariable], let seed = UInt64(inherited, radix: 16) {
+            return seed
+        }
+        return UInt64.random(in: .min ... .max)
+    }()
+
+    /// Where a parent hands ``randomSeed`` to its isolated children.
+    static let inheritedRandomSeedVariable = "HARNESS_CHILD_RANDOM_SEED"
+
+    /// Reads a seed: decimal, hexadecimal with `0x`, or `random`.
+    static func seed(parsing text: String) throws(HarnessConfigurationError) -> UInt64 {
+        if text.lowercased() == "random" { return randomSeed }
+        let parsed = text.lowercased().hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+        guard let parsed else {
+            throw .invalid(
+                setting: ExplorationOptions.Variable.seed,
+                value: text,
+                expected: "a decimal or 0x-hexadecimal number from 0 to 2^64-1, or 'random'"
+            )
+        }
+        return parsed
+    }
+
+    /// The token in `HARNESS_REPLAY`, when it holds one that can be read.
+    static var replayToken: ReplayToken? {
+        ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay].flatMap { try? ReplayToken(parsing: $0) }
+    }
+}
+
+extension Harness {
+    /// The seeds a campaign parameterized over seeds runs, so its test and scenario names
+    /// say the seed actually used: the seed of the token in `HARNESS_REPLAY`, so the replay
+    /// finds its case; else the seed `HARNESS_SEED` names (`random` is drawn once per test
+    /// run); else `defaults`. An unreadable value leaves `defaults`, and the exploration
+    /// reports it.
+    public static func seeds(default defaults: [UInt64]) -> [UInt64] {
+        if let token = HarnessEnvironment.replayToken { return [token.seed] }
+        if let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.seed],
+           let seed = try? HarnessEnvironment.seed(parsing: text) {
+            return [seed]
+        }
+        return defaults
+    }
+
+    /// The strategies a campaign parameterized over strategies runs: the strategy of the
+    /// token in `HARNESS_REPLAY`; else the one `HARNESS_STRATEGY` names; else `defaults`.
+    public static func strategies(default defaults: [Strategy]) -> [Strategy] {
+        if let token = HarnessEnvironment.replayToken, let strategy = try? Strategy(tag: token.strategy) { return [strategy] }
+        if let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.strategy],
+           let strategy = try? Strategy(parsing: text) {
+            return [strategy]
+        }
+        return defaults
+    }
+}
+
+/// Whether the token in `HARNESS_REPLAY` fitted any scenario of the run: one that fits
+/// nothing replays nothing, and the run must not pass as if it had.
+enum ReplayMatching {
+    private struct State {
+        var fitted = 0
+        var missed: [String] = []
+        var checkRegistered = false
+    }
+
+    private static let state = Mutex(State())
+
+    /// Notes that the environment's token fitted `scenario`.
+    static func noteFit() {
+        state.withLock { $0.fitted += 1 }
+    }
+
+    /// Notes that the environment's token did not fit `scenario`; the first note arranges
+    /// the check at exit. Isolated children and exit tests (whose parents check) are left out.
+    static func noteMiss(_ scenario: String) {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment[Harness.childScenarioVariable] == nil, environment[exitTestVariable] == nil else { return }
+        let register = state.withLock { state in
+            state.missed.append(scenario)
+            defer { state.checkRegistered = true }
+            return !state.checkRegistered
+        }
+        if register {
+            atexit { ReplayMatching.failIfNothingFitted() }
+        }
+    }
+
+    /// Set by Swift Testing in the process of an exit test.
+    private static let exitTestVariable = "SWT_BACKCHANNEL"
+
+    private static func failIfNothingFitted() {
+        let (fitted, missed) = state.withLock { ($0.fitted, $0.missed) }
+        guard fitted == 0, !missed.isEmpty else { return }
+        let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] ?? ""
+        FileHandle.standardError.write(Data((ReplayMatching.message(token: text, missed: missed) + "\n").utf8))
+        _exit(EXIT_FAILURE)
+    }
+
+    /// Why the run fails: the token fitted none of the scenarios in `missed`.
+    static func message(token: String, missed: [String]) -> String {
+        let shown = missed.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+        let more = missed.count > 5 ? " and \(missed.count - 5) more" : ""
+        return """
+            error: \(ExplorationOptions.Variable.replay)='\(token)' fits none of the \(missed.count) scenarios this run explored \
+            (\(shown)\(more)), so nothing was replayed. Run the command the failure printed, unchanged: its --filter \
+            selects the test that recorded the token, and the scenario's name must be the one it had then.
+            """
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Harness
+import Primitives
+import Testing
+
+/// Whether this process runs ``DemoFailures``: only a child test process that
+/// ``ReplayCommandTests`` starts with ``variable`` set does.
+enum DemoGate {
+    static let variable = "HARNESS_DEMO_FAILURES"
+    static var isOpen: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
+}
+
+/// Tests that fail on purpose, as a user's tests fail, so that the replay commands they print
+/// can be run as printed. A plain `swift test` skips them.
+@Suite(.enabled(if: DemoGate.isOpen, "runs only in a child process of ReplayCommandTests"))
+struct DemoFailures {
+
+    @Test func plainExplore() {
+        Harness.explore("demo lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+    }
+
+    @Test(arguments: Harness.seeds(default: [11, 12]))
+    func parameterizedExplore(seed: UInt64) {
+        Harness.explore("demo lost update [seed \(seed)]", options: ExplorationOptions(schedules: 500, seed: seed), HarnessScenarios.lostUpdate)
+    }
+
+    @Test func isolatedExplore() {
+        Harness.explore(
+            "demo isolated lost update",
+            options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process),
+            HarnessScenarios.lostUpdate
+        )
+    }
+
+    @Test func runReturnsReport() throws {
+        let report = try Harness.run("demo run lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        if let failure = report.failure {
+            Issue.record(Comment(rawValue: failure.message))
+        }
+    }
+
+    @Test func keptFailure() {
+        Harness.explore("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+    }
+
+    /// A test whose set-up hangs in the isolated child, where no stall detection reaches.
+    @Test func childHangsBeforeExploring() {
+        if ProcessInfo.processInfo.environment["HARNESS_CHILD_SCENARIO"] != nil {
+            DispatchSemaphore(value: 0).wait()
+        }
+        Harness.explore("demo hanging child", options: ExplorationOptions(schedules: 1, isolation: .process)) { _ in }
+    }
+
+    /// A child that announces its process ID, then blocks outside the seam: the test kills
+    /// this process and watches the child end with it.
+    @Test func childBlocksForever() {
+        Harness.explore("demo blocked child", options: ExplorationOptions(schedules: 1, stallTimeout: .seconds(60), isolation: .process)) { _ in
+            FileHandle.standardError.write(Data("\(DemoFailures.childAnnouncement)\(getpid())\n".utf8))
+            DispatchSemaphore(value: 0).wait()
+        }
+    }
+
+    /// What ``childBlocksForever()``'s child prints before its process ID: a progress line,
+    /// which the parent passes on.
+    static let childAnnouncement = "harness: demo child "
+}

@@ -1,0 +1,138 @@
+import CShim
+import Foundation
+import Harness
+import Testing
+
+/// The replay command a failure prints, run as a user runs it: pasted into a shell.
+@Suite("Harness: printed replay commands", .serialized)
+struct ReplayCommandTests {
+    private static let demo = [DemoGate.variable: "1"]
+
+    @Test("each printed command runs exactly the failing test, which fails the same way", arguments: [
+        "plainExplore", "parameterizedExplore", "isolatedExplore", "runReturnsReport",
+    ])
+    func replayCommandReplays(test: String) throws {
+        let found = try TestProcess.run(["--filter", "DemoFailures/\(test)"], environment: Self.demo)
+        #expect(found.status != 0)
+        let command = try #require(found.replayCommands.first, "no replay command in:\n\(found.output)")
+        let replayed = try TestProcess.shell(command, environment: Self.demo)
+        #expect(replayed.status != 0)
+        #expect(replayed.testsRun == 1, "\(replayed.output)")
+        #expect(replayed.output.contains("an increment was lost"))
+        #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
+    }
+
+    @Test("a token that fits no scenario of the run fails it, in process and isolated", arguments: ["plainExplore", "isolatedExplore", "runReturnsReport"])
+    func tokenThatFitsNothing(test: String) throws {
+        let found = try TestProcess.run(["--filter", "DemoFailures/\(test)"], environment: Self.demo)
+        let command = try #require(found.replayCommands.first)
+        // Flip one character of the scenario hash, the field after the format version.
+        let hashStart = try #require(command.range(of: "H\(ReplayToken.formatVersion).")).upperBound
+        let flipped = command[hashStart] == "0" ? "1" : "0"
+        let corrupted = command.replacingCharacters(in: hashStart...hashStart, with: flipped)
+        let replayed = try TestProcess.shell(corrupted, environment: Self.demo)
+        #expect(replayed.status != 0)
+        #expect(replayed.output.contains("fits none of the 1 scenarios this run explored"), "\(replayed.output)")
+    }
+
+    @Test("under HARNESS_SEED=random a case is named by the seed it ran, and its command replays it")
+    func randomSeedNames() throws {
+        let found = try TestProcess.run(
+            ["--filter", "DemoFailures/parameterizedExplore"],
+            environment: Self.demo.merging(["HARNESS_SEED": "random"]) { $1 }
+        )
+        let command = try #require(found.replayCommands.first)
+        let token = try ReplayToken(parsing: String(command.split(separator: "'")[1]))
+        #expect(found.output.contains("scenario: demo lost update [seed \(token.seed)]"), "\(found.output)")
+        #expect(found.replayCommands.count == 1)
+        let replayed = try TestProcess.shell(command, environment: Self.demo)
+        #expect(replayed.replayCommands == [command], "\(replayed.output)")
+    }
+
+    @Test("an isolated child that hangs where no stall detection reaches is killed and reported")
+    func hangingChildIsKilled() throws {
+        let outcome = try TestProcess.run(
+            ["--filter", "DemoFailures/childHangsBeforeExploring"],
+            environment: Self.demo.merging(["HARNESS_STALL_TIMEOUT": "0.01"]) { $1 }
+        )
+        #expect(outcome.status != 0)
+        #expect(outcome.output.contains("showed no progress for \(0.01 + Harness.childGraceSeconds) s"), "\(outcome.output)")
+    }
+
+    @Test("an isolated child ends when the test's process is killed")
+    func childDiesWithParent() throws {
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        parent.arguments = ["--testing-library", "swift-testing", "--filter", "DemoFailures/childBlocksForever"]
+        parent.environment = ProcessInfo.processInfo.environment.merging(Self.demo.merging(["HARNESS_KEEP_FAILURES": "0"]) { $1 }) { $1 }
+        let output = Pipe()
+        parent.standardError = output
+        parent.standardOutput = FileHandle.nullDevice
+        try parent.run()
+        var text = ""
+        var child: pid_t?
+        while child == nil, case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
+            text += String(decoding: chunk, as: UTF8.self)
+            child = Self.announcedChild(in: text)
+        }
+        kill(parent.processIdentifier, SIGKILL)
+        parent.waitUntilExit()
+        let pid = try #require(child, "the child never announced itself:\n\(text)")
+        let ended = cshim_wait_for_process_exit(pid, 10_000)
+        if ended != 1 { kill(pid, SIGKILL) }
+        #expect(ended == 1, "the isolated child outlived its parent")
+    }
+
+    @Test("a failure is kept beside the test and replayed first by the next run; CI keeps nothing")
+    func keptFailures() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        let first = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: environment)
+        let command = try #require(first.replayCommands.first)
+        let kept = try String(contentsOf: folder.appendingPathComponent("DemoFailures.txt"), encoding: .utf8)
+        let token = String(command.split(separator: "'")[1])
+        #expect(kept.contains("fails demo kept failure \(token)\n"))
+        #expect(first.output.contains("kept in \(folder.path)/DemoFailures.txt"))
+
+        let second = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: environment)
+        #expect(second.output.contains("kept failure 1 of 1 from \(folder.path)/DemoFailures.txt fails again"), "\(second.output)")
+        #expect(second.replayCommands == [command])
+
+        let besideTest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".harness-regressions")
+        let onCI = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"],
+            environment: Self.demo.merging(["CI": "true", "HARNESS_KEEP_FAILURES": ""]) { $1 }
+        )
+        #expect(onCI.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: besideTest.path))
+    }
+
+    @Test("a kept failure in an older token format is named in a warning, not skipped in silence")
+    func outdatedKeptFailure() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let report = try Harness.run("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        let current = try #require(report.failure?.token.description)
+        let older = "H1" + current.drop { $0 != "." }
+        try "fails demo kept failure \(older)\n".write(to: folder.appendingPathComponent("DemoFailures.txt"), atomically: true, encoding: .utf8)
+
+        let run = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"],
+            environment: Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        )
+        #expect(run.output.contains("keeps 1 failing schedule(s) of this scenario in a token format this harness does not read"), "\(run.output)")
+        #expect(run.replayCommands.count == 1, "the exploration still runs and finds the failure again")
+    }
+
+    /// The process ID a line of `text` announces, once the line is complete.
+    private static func announcedChild(in text: String) -> pid_t? {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+            if let range = line.range(of: DemoFailures.childAnnouncement) {
+                return pid_t(line[range.upperBound...])
+            }
+        }
+        return nil
+    }
+}
