@@ -34,7 +34,7 @@ final class Execution: SeamController, @unchecked Sendable {
     private let stepBytes: UnsafeMutablePointer<UInt8>
     private let stepByteCapacity: Int
     private var stepByteCount = 0
-    private let replay: [EncodedStep]?
+    private var replay: ReplayFollower?
     private let handoff: any HandoffBackend
 
     private var threads: [ThreadRecord] = []
@@ -43,6 +43,12 @@ final class Execution: SeamController, @unchecked Sendable {
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
     private var internalObjects: Set<ObjectIdentifier> = []
     private var spawningExecutorThread = false
+    /// The decisions taken: which thread or job ran, and who could have gone on.
+    private(set) var decisions: [ScheduleDecision] = []
+    /// How many decisions ran another thread while the running one could go on.
+    private(set) var preemptions = 0
+    /// The order in which threads and tasks took each shared object.
+    private(set) var fingerprint = InterleavingFingerprint()
     private var taskNumbers: [UInt64: Int] = [:]
     /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
     private(set) var taskNames: [Int: String] = [:]
@@ -59,6 +65,8 @@ final class Execution: SeamController, @unchecked Sendable {
     private let foreignJobOrigin = Mutex<String?>(nil)
     private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
+    /// Each thread's OS handle, to read a stalled thread's stack.
+    private let threadHandles = Mutex<[Int: UInt]>([:])
     private let done = Atomic<Bool>(false)
     /// Threads the harness spawned for the scenario and its tasks that their owner has not
     /// joined yet.
@@ -74,7 +82,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// `crashSuffix`.
     init(
         strategy: any SchedulingStrategy,
-        replay: [EncodedStep]?,
+        replay: ReplayFollower?,
         limits: Limits,
         activity: ActivityCounter,
         crashPrefix: String,
@@ -98,6 +106,17 @@ final class Execution: SeamController, @unchecked Sendable {
         cshim_crash_report_destroy(crashReport)
         stepBytes.deallocate()
     }
+
+    /// Where the code first left the replayed schedule, once the execution has ended;
+    /// `nil` when it followed it to the end, or replayed nothing.
+    var replayDivergence: ReplayFollower.Divergence? {
+        var follower = replay
+        follower?.finish(after: trace.count)
+        return follower?.divergence
+    }
+
+    /// How many threads the execution started, the root thread and the executor's included.
+    var threadCount: Int { threads.count }
 
     /// The strategy, as it is after the execution (strategies carry state across executions).
     var finalStrategy: any SchedulingStrategy { strategy }
@@ -134,10 +153,29 @@ final class Execution: SeamController, @unchecked Sendable {
                 lastProgress = current
                 lastChange = .now
             } else if ContinuousClock.now - lastChange >= limits.stallTimeout {
-                failure = .stalled(thread: runningThread.load(ordering: .relaxed), seconds: limits.stallTimeout.seconds)
+                let thread = runningThread.load(ordering: .relaxed)
+                let diagnosis = threadHandles.withLock { $0[thread] }.flatMap(StallDiagnosis.init(thread:))
+                failure = .stalled(
+                    thread: thread,
+                    seconds: limits.stallTimeout.seconds,
+                    diagnosis: (diagnosis?.explanation ?? "blocked outside the seam: in code the harness does not control") + lastPlace(of: thread)
+                )
                 return
             }
         }
+    }
+
+    /// Where `thread` was last seen at the seam, for a stall report: its last step with a
+    /// source location, or where it was started. Read by the waiting thread while the
+    /// stalled one is outside the seam and the others are parked.
+    private func lastPlace(of thread: Int) -> String {
+        if let step = trace.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }), let location = step.location {
+            return "; its last step was \(step.kind) at \(location.fileName):\(location.line)"
+        }
+        if let spawn = trace.first(where: { $0.kind == .spawn && $0.target == "T\(thread)" }), let location = spawn.location {
+            return "; it was started at \(location.fileName):\(location.line) and has taken no step since"
+        }
+        return ""
     }
 
     // MARK: SeamController
@@ -195,6 +233,8 @@ final class Execution: SeamController, @unchecked Sendable {
         withCancellationDisabled { _ in
             let me = thread.rawValue
             cshim_set_thread_crash_report(crashReport)
+            cshim_allow_stack_capture()
+            threadHandles.withLock { $0[me] = cshim_current_thread_handle() }
             if me == 0, let cpu = limits.cpu {
                 _ = cshim_pin_current_thread_to_cpu(cpu)
             }
@@ -345,18 +385,13 @@ final class Execution: SeamController, @unchecked Sendable {
                 return 0
             }
             let index: Int
-            if let replay {
-                let step = trace.count
-                guard step < replay.count, replay[step].kind == .chooseJob, let choice = replay[step].choice, choice < count else {
-                    failure = .replayDiverged(step: step, detail: "the code chose among \(count) queued jobs; the token has \(step < replay.count ? "\(replay[step])" : "no more steps")")
-                    aborting = true
-                    exitForAbort(me)
-                }
+            if let choice = replay?.jobChoice(at: trace.count, among: count) {
                 index = choice
             } else {
                 let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
                 index = strategy.choose(among: options, running: nil)
             }
+            decisions.append(.job(index))
             threads[me].job = jobs[index]
             record(me, .chooseJob, target: "(queued job \(index + 1) of \(count))", choice: index, location: nil)
             return index
@@ -612,42 +647,23 @@ final class Execution: SeamController, @unchecked Sendable {
             let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
             candidates += spurious
             switch choose(among: candidates, running: runningCandidate) {
-            case .thread(let thread)?:
+            case .thread(let thread):
+                decisions.append(.thread(running: runningCandidate, chosen: thread))
+                if let runningCandidate, thread != runningCandidate { preemptions += 1 }
                 return .run(thread)
-            case .spuriousWake(let thread)?:
+            case .spuriousWake(let thread):
                 wake(thread, result: .signalled, kind: .spuriousWake)
-            case .job?:
+            case .job:
                 preconditionFailure("a strategy chose a job where threads run")
-            case nil:
-                return .failed
             }
         }
     }
 
-    private func choose(among candidates: [Candidate], running: Int?) -> Choice? {
-        guard let replay else {
-            return candidates[strategy.choose(among: candidates, running: running)].choice
+    private func choose(among candidates: [Candidate], running: Int?) -> Choice {
+        if let choice = replay?.choice(at: trace.count, among: candidates, describe: { "T\($0) (\(describePending($0)))" }) {
+            return choice
         }
-        let step = trace.count
-        guard step < replay.count else {
-            failure = .replayDiverged(step: step, detail: "the execution goes on past the token's last step (\(replay.count) steps)")
-            return nil
-        }
-        let expected = replay[step]
-        let thread = expected.thread ?? -1
-        let wanted: Choice = expected.kind == .spuriousWake ? .spuriousWake(thread) : .thread(thread)
-        guard candidates.contains(where: { $0.choice == wanted }) else {
-            let runnable = candidates.compactMap { candidate -> String? in
-                guard case .thread(let thread) = candidate.choice else { return nil }
-                return "T\(thread) (\(describePending(thread)))"
-            }
-            failure = .replayDiverged(
-                step: step,
-                detail: "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
-            )
-            return nil
-        }
-        return wanted
+        return candidates[strategy.choose(among: candidates, running: running)].choice
     }
 
     private func isEnabled(_ operation: PendingOperation, for thread: Int) -> Bool {
@@ -709,6 +725,9 @@ final class Execution: SeamController, @unchecked Sendable {
         record(me, operation.kind, target: target(of: operation), location: location)
         threads[me].state = .running
         runningThread.store(me, ordering: .relaxed)
+        if case .shared(let object)? = operation.access(by: me)?.object, !internalObjects.contains(object) {
+            fingerprint.noteAccess(to: object, by: threads[me].job?.task.map { limits.maxThreads + $0 } ?? me)
+        }
         switch operation {
         case .lock(let mutex, _), .reacquire(let mutex):
             mutexes[mutex, default: MutexModel()].owner = me
@@ -844,16 +863,8 @@ final class Execution: SeamController, @unchecked Sendable {
             isBookkeeping: isBookkeeping
         )
         let encoded = EncodedStep(step)
-        if let replay, failure == nil {
-            let index = trace.count
-            if index >= replay.count {
-                failure = .replayDiverged(step: index, detail: "the execution goes on past the token's last step (\(replay.count) steps)")
-            } else if replay[index] != encoded {
-                failure = .replayDiverged(
-                    step: index,
-                    detail: "the token has \(replay[index]) but the code took \(encoded): \(step.summary)"
-                )
-            }
+        if failure == nil {
+            replay?.check(encoded, at: trace.count, summary: step.summary)
         }
         trace.append(step)
         if stepByteCount + encoded.byteCount <= stepByteCapacity {

@@ -26,7 +26,9 @@ public enum Harness {
     /// invalid setting is an issue too.
     /// A token in `HARNESS_REPLAY` replays the one scenario it was recorded for: others
     /// are skipped with a warning, so one filter can cover a parameterized test, and a run
-    /// in which the token fits no scenario fails. Failures found are kept beside the test
+    /// in which the token fits no scenario fails. Under `HARNESS_SHARD=i/n` only this
+    /// shard's scenarios are explored. Every exploration is summed up when the test run
+    /// ends (and written as JSON where `HARNESS_REPORT` points). Failures found are kept beside the test
     /// and replayed first on later runs (``ExplorationOptions/keepsFailures``). Returns the
     /// report, or `nil` when nothing was explored.
     @discardableResult
@@ -42,6 +44,9 @@ public enum Harness {
         do {
             configured = try options.applyingEnvironment()
             try configured.validate()
+            if configured.replay == nil, try !HarnessEnvironment.shardIncludes(scenario, environment: ProcessInfo.processInfo.environment) {
+                return nil
+            }
         } catch {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
@@ -63,6 +68,7 @@ public enum Harness {
                 return report
             }
             let report = try execute(scenario, options: configured, body)
+            CampaignSummary.add(report)
             if let failure = report.failure {
                 var notes: [String] = []
                 if let kept {

@@ -15,14 +15,33 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     /// The names of the tasks whose jobs ran, by their number in ``TraceStep/task``: a
     /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it.
     public let taskNames: [Int: String]
+    /// How a replay reproduced the failure; `nil` when exploring found it.
+    public let reproduction: ReplayReproduction?
+    /// How many times the schedule ran another thread while the running one could go on.
+    public let preemptions: Int
+    /// The schedule exploring found, when ``trace`` is a shrunk one.
+    public let shrunkFrom: ShrinkOrigin?
 
-    init(scenario: String, reason: ExecutionFailure, token: ReplayToken, trace: [TraceStep], testID: String?, taskNames: [Int: String] = [:]) {
+    init(
+        scenario: String,
+        reason: ExecutionFailure,
+        token: ReplayToken,
+        trace: [TraceStep],
+        testID: String?,
+        taskNames: [Int: String] = [:],
+        preemptions: Int = 0,
+        reproduction: ReplayReproduction? = nil,
+        shrunkFrom: ShrinkOrigin? = nil
+    ) {
         self.scenario = scenario
         self.reason = reason
         self.token = token
         self.trace = trace
         self.testID = testID
         self.taskNames = taskNames
+        self.reproduction = reproduction
+        self.preemptions = preemptions
+        self.shrunkFrom = shrunkFrom
     }
 
     /// How many steps the report's lanes show at most; the full trace has them all.
@@ -58,9 +77,9 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         let shown = visibleSteps.count
         return """
             \(reason)
-            scenario: \(scenario)
+            scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
             replay: \(replayCommand)
-            schedule (\(trace.count) steps\(shown > Self.lanesShown ? ", the last \(Self.lanesShown) of the scenario's shown" : "")):
+            schedule (\(scheduleSize)\(shown > Self.lanesShown ? ", the last \(Self.lanesShown) of the scenario's shown" : "")):
             \(lanes(last: Self.lanesShown))
             """
     }
@@ -69,16 +88,23 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     public var fullReport: String {
         """
         \(reason)
-        scenario: \(scenario)
+        scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
         replay: \(replayCommand)
         in code: \(replayInCode)
         strategy: \(token.strategy), seed 0x\(String(token.seed, radix: 16)), execution \(token.execution)
-        schedule (\(trace.count) steps):
+        schedule (\(scheduleSize)):
         \(lanes(last: trace.count))
         """
     }
 
     public var description: String { message }
+
+    /// The schedule's length and preemptions, and what it was shrunk from.
+    private var scheduleSize: String {
+        let size = "\(trace.count) steps, \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
+        guard let shrunkFrom else { return size }
+        return size + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption\(shrunkFrom.preemptions == 1 ? "" : "s")"
+    }
 
     /// The steps a report shows, with their indices: all but the harness's own bookkeeping.
     private var visibleSteps: [(index: Int, step: TraceStep)] {
@@ -103,4 +129,31 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// How replaying a token reproduced a failure.
+public enum ReplayReproduction: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The code followed the token to the failure.
+    case exact
+    /// The code left the token at step `divergedAt`; keeping the token's steps up to there
+    /// and searching on (seeded, with the exploration's strategy), schedule `schedules`
+    /// of the search failed. Its own token replays it exactly.
+    case prefixAndSearch(divergedAt: Int, schedules: Int)
+
+    public var description: String {
+        switch self {
+        case .exact:
+            "exactly: the code followed the token to the failure"
+        case let .prefixAndSearch(step, schedules):
+            "by prefix and search: the code left the token at step \(step); a seeded search from there failed in schedule \(schedules), whose token this is"
+        }
+    }
+}
+
+/// The schedule a failure was found with, before shrinking.
+public struct ShrinkOrigin: Sendable, Hashable, Codable {
+    /// Its length in steps.
+    public let steps: Int
+    /// Its preemptions.
+    public let preemptions: Int
 }

@@ -192,6 +192,48 @@ struct ReplayTokenTests {
         }
         #expect(step > 0 && step < failure.trace.count)
         #expect(detail.contains("the token has"))
+        #expect(detail.contains("a seeded search of 200 schedules from there found no failure"))
+    }
+
+    @Test("a failure's schedule is shrunk to the fewest preemptions, says what it was shrunk from, and replays", arguments: [
+        Strategy.pct(depth: 3), .random, .pos,
+    ])
+    func shrinking(strategy: Strategy) throws {
+        let options = ExplorationOptions(strategy: strategy, schedules: 500, seed: 5)
+        let failure = try #require(try Harness.run("shrinking", options: options, HarnessScenarios.lostUpdateAmongLocks).failure)
+        #expect(failure.preemptions == 1, "\(failure.message)")
+        let origin = try #require(failure.shrunkFrom, "nothing to shrink from \(failure.preemptions) preemptions?")
+        #expect(origin.preemptions > failure.preemptions)
+        #expect(failure.message.contains("1 preemption; shrunk from \(origin.steps) steps, \(origin.preemptions) preemptions"))
+        let replayed = try #require(try Harness.run("shrinking", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lostUpdateAmongLocks).failure)
+        #expect(replayed.trace == failure.trace && replayed.reproduction == .exact)
+    }
+
+    /// The lost update, with one more atomic step before the threads start when `changed`:
+    /// a token of the original no longer fits step by step, but its bug is still there.
+    static func lostUpdate(changed: Bool) -> @Sendable (Scenario) -> Void {
+        { scenario in
+            let counter = SeamAtomic(0)
+            if changed { counter.store(0) }
+            HarnessScenarios.lostUpdate(scenario, counter: counter)
+        }
+    }
+
+    @Test("a token the changed code no longer follows reproduces its failure by prefix and search, and says so")
+    func prefixAndSearch() throws {
+        let original = try #require(try Harness.run("evolving", options: ExplorationOptions(schedules: 500, seed: 7), Self.lostUpdate(changed: false)).failure)
+        #expect(try Harness.run("evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: false)).failure?.reproduction == .exact)
+
+        let replayed = try #require(try Harness.run("evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: true)).failure)
+        guard case .prefixAndSearch(let step, let schedules) = replayed.reproduction else {
+            Issue.record("expected a reproduction by prefix and search, got \(String(describing: replayed.reproduction)): \(replayed.reason)")
+            return
+        }
+        #expect(step > 0 && schedules >= 1)
+        #expect(replayed.message.contains("reproduced by prefix and search: the code left the token at step \(step)"))
+        #expect("\(replayed.reason)".contains("an increment was lost"))
+        let again = try #require(try Harness.run("evolving", options: ExplorationOptions(replay: replayed.token), Self.lostUpdate(changed: true)).failure)
+        #expect(again.reproduction == .exact && again.trace == replayed.trace)
     }
 
     @Test("environment settings override options, and bad ones say which variable is wrong")

@@ -66,4 +66,50 @@ struct HarnessStrategyTests {
         #expect(report.failure == nil)
         #expect(report.exhausted && report.schedulesRun < Self.budget)
     }
+
+    @Test("an actor-reentrancy overdraft is found", arguments: strategies)
+    func actorReentrancy(strategy: Strategy) throws {
+        let report = try Harness.run("overdraft", options: Self.options(strategy), AsyncBugScenarios.overdraft(rechecks: false))
+        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
+        #expect("\(failure.reason)".contains("overdrawn: its balance is -60"))
+    }
+
+    @Test("the account that re-checks after its await is never overdrawn", arguments: strategies)
+    func actorRechecks(strategy: Strategy) throws {
+        let options = Self.options(strategy, schedules: Self.passingBudget)
+        let report = try Harness.run("no overdraft", options: options, AsyncBugScenarios.overdraft(rechecks: true))
+        #expect(report.failure == nil)
+    }
+
+    @Test("a reply racing a timeout that resumes a continuation twice is found, under process isolation", arguments: strategies)
+    func replyRacingTimeout(strategy: Strategy) throws {
+        var options = Self.options(strategy)
+        options.isolation = .process
+        let report = try Harness.run("reply racing timeout", options: options, AsyncBugScenarios.replyRacingTimeout(claimsAtomically: false))
+        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
+        #expect("\(failure.reason)".contains("SWIFT TASK CONTINUATION MISUSE"), "\(failure.reason)")
+    }
+
+    @Test("claiming the continuation atomically resumes it once", arguments: strategies)
+    func replyClaimedOnce(strategy: Strategy) throws {
+        let options = Self.options(strategy, schedules: Self.passingBudget)
+        let report = try Harness.run("reply claimed once", options: options, AsyncBugScenarios.replyRacingTimeout(claimsAtomically: true))
+        #expect(report.failure == nil)
+    }
+}
+
+@Suite("Harness: an async failure reads as the user's tasks")
+struct HarnessTaskReportTests {
+    @Test("the overdraft's report shows the tasks as lanes, no line of the harness's files, in 30 lines")
+    func overdraftReport() throws {
+        let report = try Harness.run("overdraft report", options: ExplorationOptions(schedules: 500, seed: 3), AsyncBugScenarios.overdraft(rechecks: false))
+        let failure = try #require(report.failure)
+        let lines = failure.message.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 30, "\(failure.message)")
+        #expect(!failure.message.contains("AsyncServices.swift") && !failure.message.contains("Harness/"), "\(failure.message)")
+        let header = try #require(lines.first { $0.hasPrefix("step ") })
+        #expect(header.contains("task 1 AsyncBugScenarios.swift:43") && header.contains("task 2 AsyncBugScenarios.swift:43"), "\(header)")
+        #expect(!header.contains("T1") && !header.contains("T2"), "executor lanes are not lanes of the report: \(header)")
+        #expect(failure.message.contains("resumes") && failure.message.contains("suspends"))
+    }
 }

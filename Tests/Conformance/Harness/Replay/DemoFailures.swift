@@ -64,3 +64,16 @@ struct DemoFailures {
     /// which the parent passes on.
     static let childAnnouncement = "harness: demo child "
 }
+
+/// A small campaign that passes, for the shard and summary tests of ``ReplayCommandTests``.
+@Suite(.enabled(if: DemoGate.isOpen, "runs only in a child process of ReplayCommandTests"))
+struct DemoCampaign {
+    @Test(arguments: [Strategy.random, .pct(depth: 3), .exhaustive(preemptionBound: 1)], [UInt64(1), 2, 3])
+    func lockedIncrements(strategy: Strategy, seed: UInt64) {
+        Harness.explore(
+            "demo campaign [\(strategy), seed \(seed)]",
+            options: ExplorationOptions(strategy: strategy, schedules: 60, seed: seed),
+            HarnessScenarios.lockedIncrements
+        )
+    }
+}

@@ -126,6 +126,39 @@ struct ReplayCommandTests {
         #expect(run.replayCommands.count == 1, "the exploration still runs and finds the failure again")
     }
 
+    @Test("shards of a campaign split it whole: their summaries add up to the unsharded run's")
+    func shardsAddUp() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-shards-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func campaign(_ name: String, shard: String?) throws -> [CampaignEntry] {
+            let file = folder.appendingPathComponent(name)
+            var environment = Self.demo.merging(["HARNESS_REPORT": file.path]) { $1 }
+            environment["HARNESS_SHARD"] = shard
+            let outcome = try TestProcess.run(["--filter", "DemoCampaign/"], environment: environment)
+            #expect(outcome.status == 0, "\(outcome.output)")
+            #expect(outcome.output.contains("harness campaign: "))
+            return try JSONDecoder().decode([CampaignEntry].self, from: Data(contentsOf: file))
+        }
+        func comparable(_ entries: [CampaignEntry]) -> [String] {
+            entries.map { "\($0.scenario) \($0.schedules) \($0.distinctInterleavings) \($0.growing) \($0.failed)" }.sorted()
+        }
+        let whole = try campaign("whole.json", shard: nil)
+        let first = try campaign("first.json", shard: "1/2")
+        let second = try campaign("second.json", shard: "2/2")
+        #expect(whole.count == 9)
+        #expect(!first.isEmpty && !second.isEmpty)
+        #expect(comparable(first + second) == comparable(whole))
+        #expect(Set(first.map(\.scenario)).isDisjoint(with: second.map(\.scenario)))
+    }
+
+    @Test("a malformed shard is an error naming HARNESS_SHARD", arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/1001"])
+    func badShard(value: String) throws {
+        let outcome = try TestProcess.run(["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_SHARD": value]) { $1 })
+        #expect(outcome.status != 0)
+        #expect(outcome.output.contains("HARNESS_SHARD='\(value)' is invalid"))
+    }
+
     /// The process ID a line of `text` announces, once the line is complete.
     private static func announcedChild(in text: String) -> pid_t? {
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
