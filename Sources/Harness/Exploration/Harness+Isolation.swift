@@ -44,6 +44,12 @@ extension Harness {
             // runtime's message without frames.
             environment["SWIFT_BACKTRACE"] = "enable=no"
         }
+        if cshim_sanitizer() == CSHIM_SANITIZER_THREAD {
+            // The child leaves with _exit once it has sent its report, skipping the exit
+            // handler in which ThreadSanitizer turns its reports into exit status 66: stop it
+            // at its first report instead, so a race found while exploring fails the test.
+            environment["TSAN_OPTIONS"] = (environment["TSAN_OPTIONS"].map { $0 + " " } ?? "") + "halt_on_error=1"
+        }
         process.environment = environment
         // The child reads its standard input until it ends, which is when this process
         // ends: it then ends too.

@@ -125,7 +125,7 @@ struct HarnessIsolatedCrashTests {
 struct HarnessStallTests {
     static let options = ExplorationOptions(schedules: 1, stallTimeout: .milliseconds(500), isolation: .process)
 
-    @Test("a seam operation inside a Synchronization.Mutex section names the mutex and where the thread started")
+    @Test("a seam operation inside a Synchronization.Mutex section names the mutex and where the thread started", .readsTheStackOfAThreadBlockedOutsideTSan)
     func mutexStall() throws {
         let report = try Harness.run("stall in a mutex", options: Self.options) { scenario in
             let cache = Synchronization.Mutex(0)
