@@ -28,6 +28,15 @@ extension Trait where Self == ConditionTrait {
         )
     }
 
+    /// For a test that does long single-threaded work with nothing concurrent in it for
+    /// ThreadSanitizer to check: it took 74 s under TSan, a fifth of the Conformance run.
+    static var longSingleThreadedWork: Self {
+        .disabled(
+            if: BuildConfiguration.sanitizer == .thread,
+            "single-threaded work that takes over a minute under ThreadSanitizer, with nothing concurrent to check"
+        )
+    }
+
     /// For a test that checks a thread gets exactly the stack size it asked for.
     /// ThreadSanitizer's `pthread_create` raises any stack below 128 KiB plus the static TLS
     /// size to that size (a 64 KiB request gets 137,472 bytes here).
