@@ -1,0 +1,175 @@
+/// The search under the deterministic scheduler for a schedule that ends in a forbidden
+/// outcome a stress run saw.
+///
+/// The search runs the test's own body with ``Harness/run(_:options:_:)``, strategy after
+/// strategy, and fails an execution when its outcome equals the one it looks for. A failed
+/// check, an error or a hang fails the execution by itself; a returned outcome is checked
+/// by ``reach(_:)``, at the end of the body. Executions that fail otherwise are another
+/// failure, noted on the way; the search goes on with a new seed.
+struct Escalation<Outcome: Hashable & Sendable> {
+    let name: String
+    let test: StressTest<Outcome>
+    let options: EscalationOptions
+
+    /// Searches for each of `targets` (at most ``EscalationOptions/maxTargets``), sharing
+    /// the budget among them.
+    func search(for targets: [StressOutcome<Outcome>]) -> [StressEscalation<Outcome>] {
+        let searched = Array(targets.prefix(options.maxTargets))
+        guard !searched.isEmpty else { return [] }
+        let share = max(options.schedules / searched.count, 1)
+        return searched.map { StressEscalation(target: $0, result: search(for: $0, budget: share)) }
+    }
+
+    private func search(for target: StressOutcome<Outcome>, budget: Int) -> EscalationResult {
+        let seed = options.seed ?? UInt64(ReplayToken.hash(name))
+        let strategies = options.strategies
+        let body = Self.searchBody(test, reaching: target)
+        var spent = 0
+        var others: [HarnessFailure] = []
+        for (index, strategy) in strategies.enumerated() {
+            var remaining = budget / strategies.count + (index < budget % strategies.count ? 1 : 0)
+            var round: UInt64 = 0
+            var previous: HarnessFailure?
+            while remaining > 0 {
+                let exploration = ExplorationOptions(
+                    strategy: strategy,
+                    schedules: remaining,
+                    seed: seed &+ round,
+                    maxSteps: options.maxSteps,
+                    stallTimeout: options.stallTimeout
+                )
+                let report: ExplorationReport
+                do {
+                    report = try Harness.run(name, options: exploration, body)
+                } catch {
+                    return .notSearched(reason: "\(error)")
+                }
+                spent += report.schedulesRun
+                remaining -= report.schedulesRun
+                guard let failure = report.failure else { break }
+                if Self.matches(target, failure.reason) {
+                    return .found(failure, strategy: strategy, schedulesRun: spent)
+                }
+                if failure.reason.showsCodeOutsideTheSeam {
+                    others.append(failure)
+                    return .notFound(schedulesRun: spent, otherFailures: others, likelyCauses: LikelyCause.ranked(others))
+                }
+                if !others.contains(where: { $0.reason == failure.reason }), others.count < Self.otherFailuresKept {
+                    others.append(failure)
+                }
+                // A strategy that finds the same schedule again with a new seed would find
+                // it every time.
+                if let previous, previous.reason == failure.reason, previous.trace == failure.trace { break }
+                previous = failure
+                round += 1
+            }
+        }
+        return .notFound(schedulesRun: spent, otherFailures: others, likelyCauses: LikelyCause.ranked(others))
+    }
+
+    /// How many other failures a search keeps for its report.
+    static var otherFailuresKept: Int { 3 }
+
+    /// The body a search runs: the test's body, failing when it returns `target`.
+    static func searchBody(_ test: StressTest<Outcome>, reaching target: StressOutcome<Outcome>) -> @Sendable (Scenario) throws -> Void {
+        { scenario in
+            let outcome = try test.body(scenario)
+            if case .returned(let wanted) = target, outcome == wanted { reach(outcome) }
+        }
+    }
+
+    /// The body a replay runs: the test's body, failing when it returns a forbidden outcome,
+    /// at the same point as the search did, so the replay fails identically.
+    static func replayBody(_ test: StressTest<Outcome>) -> @Sendable (Scenario) throws -> Void {
+        { scenario in
+            let outcome = try test.body(scenario)
+            if test.outcomes.classify(outcome).verdict == .forbidden { reach(outcome) }
+        }
+    }
+
+    /// Fails the execution: it returned the forbidden `outcome`.
+    private static func reach(_ outcome: Outcome) {
+        Harness.check(false, StressReportText.reached(outcome), file: reachedFile)
+    }
+
+    /// The file a reached outcome fails at.
+    private static var reachedFile: StaticString { #fileID }
+
+    /// Whether an execution that failed for `reason` ended in `target`.
+    static func matches(_ target: StressOutcome<Outcome>, _ reason: ExecutionFailure) -> Bool {
+        switch (target, reason) {
+        case let (.returned(outcome), .invariant(message, _, file, _)):
+            file == "\(reachedFile)" && message == StressReportText.reached(outcome)
+        case let (.checkFailed(message, file, line), .invariant(failedMessage, _, failedFile, failedLine)):
+            message == failedMessage && file == failedFile && line == failedLine
+        case let (.threw(error), .threadThrew(_, thrown)), let (.threw(error), .taskThrew(thrown)):
+            error == thrown
+        case (.hung, .deadlock), (.hung, .threadsStillRunning), (.hung, .stepBoundExceeded), (.hung, .stalled):
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension ExecutionFailure {
+    /// Whether the failure says the scenario runs code the harness cannot schedule, so that
+    /// searching on is pointless.
+    var showsCodeOutsideTheSeam: Bool {
+        switch self {
+        case .stalled, .nondeterminism: true
+        default: false
+        }
+    }
+}
+
+/// The search for one forbidden outcome, and what it found.
+public struct StressEscalation<Outcome: Hashable & Sendable>: Sendable {
+    /// The outcome searched for.
+    public let target: StressOutcome<Outcome>
+    /// What the search found.
+    public let result: EscalationResult
+}
+
+/// What a search under the deterministic scheduler found.
+public enum EscalationResult: Sendable {
+    /// A schedule that ends in the outcome: `failure` holds its replay token, its replay
+    /// command and its lanes. `strategy` found it; the search ran `schedulesRun` schedules.
+    case found(HarnessFailure, strategy: Strategy, schedulesRun: Int)
+    /// No schedule within the budget ended in the outcome. `otherFailures` are failures met
+    /// on the way (at most a few); `likelyCauses` are why, the most likely first.
+    case notFound(schedulesRun: Int, otherFailures: [HarnessFailure], likelyCauses: [LikelyCause])
+    /// The search could not run: `reason` says why.
+    case notSearched(reason: String)
+
+    /// The failure that replays the outcome, when the search found one.
+    public var failure: HarnessFailure? {
+        if case .found(let failure, _, _) = self { failure } else { nil }
+    }
+}
+
+/// Why a forbidden outcome seen under stress may have no schedule under the harness.
+public enum LikelyCause: Sendable, Hashable, CaseIterable {
+    /// The harness runs one thread at a time over sequentially consistent memory; a race
+    /// that needs weaker ordering (plain or relaxed accesses seen out of order) has no
+    /// schedule there.
+    case weakMemoryOrdering
+    /// Shared state is touched outside the seam (plain variables, Foundation or
+    /// `Synchronization` locks, Dispatch, unpreferred tasks), so the harness cannot
+    /// interleave there.
+    case codeOutsideTheSeam
+    /// The outcome depends on real time (a timeout that fires because a thread was
+    /// preempted), and the harness runs sleeps and timeouts on a virtual clock.
+    case realTime
+    /// The schedule exists but needs more preemptions or schedules than the budget allowed.
+    case budget
+
+    /// The causes, the most likely first: code outside the seam leads when the search met
+    /// a stall or nondeterminism, memory ordering otherwise.
+    static func ranked(_ others: [HarnessFailure]) -> [LikelyCause] {
+        if others.contains(where: { $0.reason.showsCodeOutsideTheSeam }) {
+            return [.codeOutsideTheSeam, .weakMemoryOrdering, .realTime, .budget]
+        }
+        return [.weakMemoryOrdering, .codeOutsideTheSeam, .realTime, .budget]
+    }
+}
