@@ -5,7 +5,8 @@ import Primitives
 /// real, as an uncontrolled thread would, and adds three things. It makes the iteration
 /// findable from its threads (``StressIteration/current``), including the threads the
 /// primitives start, which inherit it; it opens the start gate as soon as the root thread
-/// is about to wait for anything; and it gives each thread the run's crash note.
+/// may be about to wait for another (it locks, waits, joins, yields, sleeps or loads an
+/// atomic); and it gives each thread the run's crash note.
 final class StressController: SeamPassthroughController, @unchecked Sendable {
     let iteration: StressIteration
     private let crashNote: StressCrashNote
@@ -38,6 +39,10 @@ final class StressController: SeamPassthroughController, @unchecked Sendable {
     override func join(_ thread: SeamThreadID, at location: SeamLocation) {
         rootMayWait()
         super.join(thread, at: location)
+    }
+
+    override func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation) {
+        if access == .load { rootMayWait() }
     }
 
     override func yield(at location: SeamLocation) {

@@ -7,10 +7,11 @@ import Synchronization
 /// Waiters spin, yielding the processor, rather than sleep: a woken sleeper starts tens of
 /// microseconds after the others, longer than most scenario threads run. A waiter goes on
 /// by itself after ``patience``, so a scenario whose root thread waits for a gated thread
-/// in a way the gate cannot see (spinning on a plain variable) still ends.
+/// outside the seam (a semaphore, a plain variable), where the gate cannot see it, still
+/// ends, only slower.
 final class StressGate: Sendable {
     /// How long a thread waits for the gate at most.
-    static let patience: Duration = .milliseconds(50)
+    static let patience: Duration = .milliseconds(100)
 
     private let opened = Atomic(false)
 

@@ -1,5 +1,5 @@
 /// What one stress iteration ended in: the row of the histogram it counts in.
-public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable {
+public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
     /// The body returned `outcome`, and no check failed.
     case returned(Outcome)
     /// A ``Harness/check(_:_:file:line:)`` failed, the first of the iteration: `message` at
@@ -12,6 +12,8 @@ public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable {
     /// livelock or a lost wake-up. Always forbidden; it ends the run, and its threads are
     /// left behind.
     case hung(seconds: Double)
+
+    public var description: String { StressReportText.outcome(self) }
 
     /// The returned outcome, if the body returned one.
     public var returnedOutcome: Outcome? {
