@@ -15,9 +15,14 @@ struct Escalation<Outcome: Hashable & Sendable> {
     /// the budget among them.
     func search(for targets: [StressOutcome<Outcome>]) -> [StressEscalation<Outcome>] {
         let searched = Array(targets.prefix(options.maxTargets))
-        guard !searched.isEmpty else { return [] }
-        let share = max(options.schedules / searched.count, 1)
-        return searched.map { StressEscalation(target: $0, result: search(for: $0, budget: share)) }
+        let searchable = searched.filter(\.endsAnIteration).count
+        let share = max(options.schedules / max(searchable, 1), 1)
+        return searched.map { target in
+            guard target.endsAnIteration else {
+                return StressEscalation(target: target, result: .notSearched(reason: StressReportText.leakNotSearched))
+            }
+            return StressEscalation(target: target, result: search(for: target, budget: share))
+        }
     }
 
     private func search(for target: StressOutcome<Outcome>, budget: Int) -> EscalationResult {
@@ -109,6 +114,14 @@ struct Escalation<Outcome: Hashable & Sendable> {
         default:
             false
         }
+    }
+}
+
+extension StressOutcome {
+    /// Whether an iteration ends in this outcome; a leak of threads is the whole run's, and
+    /// no failure of the deterministic scheduler matches it, so it is not searched for.
+    var endsAnIteration: Bool {
+        if case .leakedThreads = self { false } else { true }
     }
 }
 

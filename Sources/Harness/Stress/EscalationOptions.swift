@@ -27,7 +27,7 @@ public struct EscalationOptions: Sendable {
         schedules: Int = 3_000,
         seed: UInt64? = nil,
         maxSteps: Int = 20_000,
-        stallTimeout: Duration = .seconds(2),
+        stallTimeout: Duration = .seconds(5),
         maxTargets: Int = 3
     ) {
         self.strategies = strategies

@@ -37,6 +37,7 @@ extension Harness {
         }
         if !report.passed {
             Issue.record(Comment(rawValue: report.text), sourceLocation: sourceLocation)
+            Attachment.record(report.text, named: "stress-report.txt", sourceLocation: sourceLocation)
         }
         return report
     }

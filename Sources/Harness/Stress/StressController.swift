@@ -6,7 +6,9 @@ import Primitives
 /// findable from its threads (``StressIteration/current``), including the threads the
 /// primitives start, which inherit it; it opens the start gate as soon as the root thread
 /// may be about to wait for another (it locks, waits, joins, yields, sleeps or loads an
-/// atomic); and it gives each thread the run's crash note.
+/// atomic); it gives each thread the run's crash note; and once the iteration is abandoned
+/// as hung, it turns a thread's yields and atomic loads into short sleeps, so a thread
+/// spinning forever does not take a processor from the rest of the process.
 final class StressController: SeamPassthroughController, @unchecked Sendable {
     let iteration: StressIteration
     private let crashNote: StressCrashNote
@@ -42,12 +44,20 @@ final class StressController: SeamPassthroughController, @unchecked Sendable {
     }
 
     override func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation) {
-        if access == .load { rootMayWait() }
+        guard access == .load else { return }
+        rootMayWait()
+        if iteration.isAbandoned { idle(at: location) }
     }
 
     override func yield(at location: SeamLocation) {
         rootMayWait()
+        if iteration.isAbandoned { return idle(at: location) }
         super.yield(at: location)
+    }
+
+    /// Sleeps where a thread of an abandoned iteration would spin.
+    private func idle(at location: SeamLocation) {
+        super.sleep(until: .realNow.advanced(by: .milliseconds(10)), at: location)
     }
 
     override func sleep(until deadline: SeamInstant, at location: SeamLocation) {

@@ -1,4 +1,5 @@
 import Primitives
+import Synchronization
 
 /// One iteration of a stress run: the threads and tasks its scenario started, the gate its
 /// threads start behind, and the first failure recorded in it.
@@ -17,6 +18,7 @@ final class StressIteration: @unchecked Sendable {
     private var unjoined: [SeamThread] = []
     private var outstandingTasks = 0
     private var failure: StressFailure?
+    private let abandoned = Atomic(false)
 
     init(index: Int) {
         self.index = index
@@ -55,7 +57,7 @@ final class StressIteration: @unchecked Sendable {
             lock.withLock { unjoined.append(thread) }
             return thread
         case .failure(let error):
-            preconditionFailure("the stress run could not start a scenario thread: \(error)")
+            preconditionFailure("the stress run could not start a scenario thread (\(error)): has the process run out of threads?")
         }
     }
 
@@ -102,6 +104,18 @@ final class StressIteration: @unchecked Sendable {
             lock.broadcast()
         }
     }
+
+    // MARK: Abandoning
+
+    /// Marks the iteration as hung and left behind: its threads stay where they are, but
+    /// those that spin (yield or load atomics) slow down, so that they leave the processors
+    /// to the rest of the process.
+    func abandon() {
+        abandoned.store(true, ordering: .relaxed)
+    }
+
+    /// Whether the iteration was left behind.
+    var isAbandoned: Bool { abandoned.load(ordering: .relaxed) }
 
     // MARK: Outcome
 

@@ -12,6 +12,9 @@ public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable, Cus
     /// livelock or a lost wake-up. Always forbidden; it ends the run, and its threads are
     /// left behind.
     case hung(seconds: Double)
+    /// The iterations left about this many threads behind (never joined, or never ending).
+    /// Always forbidden; it ends the run before the process runs out of threads.
+    case leakedThreads(Int)
 
     public var description: String { StressReportText.outcome(self) }
 
@@ -27,6 +30,7 @@ public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable, Cus
         case .checkFailed: (.forbidden, "a check failed")
         case .threw: (.forbidden, "an error was thrown")
         case .hung: (.forbidden, "a hang: deadlock, livelock or lost wake-up")
+        case .leakedThreads: (.forbidden, "threads left behind: never joined, or never ending")
         }
     }
 }

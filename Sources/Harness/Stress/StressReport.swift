@@ -6,6 +6,9 @@ public enum StressStop: Sendable, Hashable {
     case timeBudget
     /// An iteration hung: its threads are left behind, blocked.
     case hang
+    /// The iterations left so many threads behind that the process would soon be unable to
+    /// start more.
+    case threadLeak
 }
 
 /// What a stress run saw: the histogram of its outcomes, and for each forbidden outcome

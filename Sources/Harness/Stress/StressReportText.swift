@@ -16,6 +16,7 @@ enum StressReportText {
         case let .checkFailed(message, file, line): "check failed at \(file):\(line): \(message)"
         case .threw(let error): "threw: \(error)"
         case .hung(let seconds): "hung: did not finish within \(seconds) s"
+        case .leakedThreads(let count): "leaked threads: about \(count) threads left behind since the run began"
         }
     }
 
@@ -41,8 +42,9 @@ enum StressReportText {
         case .iterations: "all iterations ran"
         case .timeBudget: "time budget reached"
         case .hang: "stopped by a hang; its threads are left behind"
+        case .threadLeak: "stopped: iterations leave threads behind"
         }
-        let forbidden = report.forbidden.reduce(0) { $0 + $1.count }
+        let forbidden = report.forbidden.filter(\.outcome.endsAnIteration).reduce(0) { $0 + $1.count }
         let verdict = forbidden == 0
             ? "no forbidden outcome"
             : "\(forbidden) \(forbidden == 1 ? "iteration" : "iterations") ended in a forbidden outcome"
@@ -103,6 +105,11 @@ enum StressReportText {
         case .budget:
             "the budget: the schedule needs more preemptions or schedules; raise \(StressOptions.Variable.escalationSchedules)"
         }
+    }
+
+    /// Why a leak of threads is not searched for.
+    static var leakNotSearched: String {
+        "the harness has no failure for a thread that is never joined; search the scenario's own checks instead"
     }
 
     // MARK: Lines on standard error

@@ -19,6 +19,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     private struct Runner {
         var histogram = StressHistogram<Outcome>()
         var iteration = 0
+        var current: StressIteration?
         var began: ContinuousClock.Instant?
         var finished = false
         var abandoned = false
@@ -46,15 +47,17 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     /// Runs the iterations and returns what they ended in; blocks the calling thread.
     func run() -> Result {
         let start = ContinuousClock.now
+        let leakWatch = StressLeakWatch()
         let deadline = options.timeBudget.map { start + $0 }
         var threads: [SeamThread] = []
         for runner in 0..<options.threads {
             switch Seam.spawnThread({ [self] in runIterations(as: runner, until: deadline) }) {
             case .success(let thread): threads.append(thread)
-            case .failure(let error): preconditionFailure("the stress run could not start a runner thread: \(error)")
+            case .failure(let error):
+                preconditionFailure("the stress run could not start a runner thread (\(error)): has the process run out of threads?")
             }
         }
-        let hung = watch(start: start)
+        let (hung, leaked) = watch(start: start, leakWatch: leakWatch)
         for (runner, thread) in threads.enumerated() where !hung.contains(runner) {
             do {
                 try thread.join()
@@ -67,15 +70,20 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         lock.withLock {
             for runner in runners { histogram.merge(runner.histogram) }
         }
+        if let leaked {
+            histogram.count(.leakedThreads(leaked), iteration: nextIteration.load(ordering: .relaxed))
+        }
         let stop: StressStop = if !hung.isEmpty {
             .hang
+        } else if leaked != nil {
+            .threadLeak
         } else if histogram.total >= options.iterations {
             .iterations
         } else {
             .timeBudget
         }
         ProgressLine.finish(self, histogram: histogram, elapsed: elapsed)
-        return Result(histogram: histogram, iterations: histogram.total, elapsed: elapsed, stop: stop)
+        return Result(histogram: histogram, iterations: histogram.total - (leaked == nil ? 0 : 1), elapsed: elapsed, stop: stop)
     }
 
     // MARK: Runners
@@ -85,15 +93,18 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             let index = nextIteration.wrappingAdd(1, ordering: .relaxed).oldValue
             guard index < options.iterations else { break }
             if let deadline, ContinuousClock.now >= deadline { break }
+            let iteration = StressIteration(index: index)
             let note = lock.withLock {
                 runners[runner].iteration = index
+                runners[runner].current = iteration
                 runners[runner].began = .now
                 return crashNote
             }
-            let outcome = runIteration(index, note: note)
+            let outcome = run(iteration, note: note)
             let verdict = outcome.classified(by: test.outcomes).verdict
             let counted = lock.withLock {
                 runners[runner].began = nil
+                runners[runner].current = nil
                 guard !runners[runner].abandoned else { return false }
                 runners[runner].histogram.count(outcome, iteration: index)
                 return true
@@ -105,8 +116,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         lock.withLock { runners[runner].finished = true }
     }
 
-    private func runIteration(_ index: Int, note: StressCrashNote) -> StressOutcome<Outcome> {
-        let iteration = StressIteration(index: index)
+    private func run(_ iteration: StressIteration, note: StressCrashNote) -> StressOutcome<Outcome> {
         let controller = StressController(iteration: iteration, crashNote: note)
         note.install()
         defer { StressCrashNote.uninstall() }
@@ -128,12 +138,14 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
 
     /// How often the watcher looks at the runners.
     private static var watchInterval: Duration { .milliseconds(5) }
-    /// How often the crash note is brought up to date at most.
-    private static var noteInterval: Duration { .milliseconds(250) }
+    /// How often the crash note is brought up to date, and leaks looked for, at most.
+    private static var noteInterval: Duration { .milliseconds(100) }
 
-    /// Watches the runners until each has finished or hung; returns the hung ones.
-    private func watch(start: ContinuousClock.Instant) -> Set<Int> {
+    /// Watches the runners until each has finished or hung, or the iterations leak threads;
+    /// returns the hung runners and the number of threads leaked.
+    private func watch(start: ContinuousClock.Instant, leakWatch: StressLeakWatch) -> (hung: Set<Int>, leaked: Int?) {
         var hung: Set<Int> = []
+        var leaked: Int?
         var progress = ProgressLine(interval: options.progressInterval)
         var lastNote = ContinuousClock.now
         var notedIterations = 0
@@ -142,16 +154,21 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
                 for index in runners.indices where !runners[index].finished && !runners[index].abandoned {
                     guard let began = runners[index].began, ContinuousClock.now - began >= options.hangTimeout else { continue }
                     runners[index].abandoned = true
+                    runners[index].current?.abandon()
                     runners[index].histogram.count(.hung(seconds: options.hangTimeout.seconds), iteration: runners[index].iteration)
                     hung.insert(index)
                 }
                 return runners.allSatisfy { $0.finished || $0.abandoned }
             }
             if !hung.isEmpty { stopping.store(true, ordering: .relaxed) }
-            if done { return hung }
+            if done { return (hung, leaked) }
             let iterations = completed.load(ordering: .relaxed)
             progress.update(self, iterations: iterations, start: start)
             if iterations != notedIterations, ContinuousClock.now - lastNote >= Self.noteInterval {
+                if leaked == nil, let count = leakWatch.leakedThreads() {
+                    leaked = count
+                    stopping.store(true, ordering: .relaxed)
+                }
                 let note = StressCrashNote(StressReportText.crashNote(
                     test: name,
                     iterations: iterations,
