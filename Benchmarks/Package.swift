@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// The package-benchmark targets, one per area, each in `Benchmarks/<Name>/<Name>.swift`.
-let benchmarkTargets = ["SeamBenchmarks", "LockBenchmarks", "ThreadBenchmarks", "AsyncBenchmarks", "HarnessBenchmarks"]
+let benchmarkTargets = ["SeamBenchmarks", "LockBenchmarks", "ThreadBenchmarks", "AsyncBenchmarks", "HarnessBenchmarks", "LinearizabilityBenchmarks"]
 
 let package = Package(
     name: "benchmarks",

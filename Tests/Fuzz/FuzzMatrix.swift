@@ -1,14 +1,19 @@
 import Harness
 import Testing
 
-/// The strategies and seeds every fuzz suite runs over. The budget of each exploration is
-/// `schedules` unless `HARNESS_SCHEDULES` says otherwise; `HARNESS_STRATEGY` and
+/// The strategies and seeds every fuzz suite runs over: the portfolio (random walk, PCT, POS
+/// and SURW in turn) and exhaustive search, with two seeds. The budget of each exploration
+/// is ``schedules(_:)`` unless `HARNESS_SCHEDULES` says otherwise; `HARNESS_STRATEGY` and
 /// `HARNESS_SEED` narrow a campaign to one strategy or seed, and a token in
 /// `HARNESS_REPLAY` to the case that recorded it, so test and scenario names say what ran.
 enum FuzzMatrix {
-    static let strategies = Harness.strategies(default: [.random, .pct(depth: 3), .exhaustive(preemptionBound: 2)])
+    static let strategies = Harness.strategies(default: [.portfolio, .exhaustive(preemptionBound: 2)])
     static let seeds = Harness.seeds(default: [1, 2])
-    static let schedules = 150
+
+    /// 150 schedules a strategy: 600 for the portfolio, whose four members take turns.
+    static func schedules(_ strategy: Strategy) -> Int {
+        strategy == .portfolio ? 600 : 150
+    }
 
     /// Every strategy with every seed.
     static var cases: [(Strategy, UInt64)] {
@@ -16,7 +21,7 @@ enum FuzzMatrix {
     }
 
     static func options(_ strategy: Strategy, _ seed: UInt64) -> ExplorationOptions {
-        ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed, isolation: .process)
+        ExplorationOptions(strategy: strategy, schedules: schedules(strategy), seed: seed, isolation: .process)
     }
 
     /// A scenario name that tells the cases of a parameterized test apart, so a replay

@@ -94,7 +94,7 @@ struct HarnessSection {
             baselineCost: futex.formattedCost,
             ratio: "\(switchRatio.formatted2)×",
             target: "\(Self.switchTarget)",
-            result: Table.verdict(Self.switchTarget.isMet(byRatio: switchRatio))
+            result: Table.verdict(Self.switchTarget.isMet(ratio: switchRatio, cost: costs.switching))
         ))
         table.add(Table.Row(
             benchmark: "a decision that keeps the running thread",

@@ -32,7 +32,7 @@ struct Table {
             baselineCost: Self.cost(result.baselineCost, of: result.comparison.baseline),
             ratio: Self.ratio(result.ratio, for: target),
             target: "\(target)",
-            result: Self.verdict(target.isMet(byRatio: result.ratio))
+            result: Self.verdict(target.isMet(ratio: result.ratio, cost: result.subjectCost))
         ))
     }
 

@@ -7,8 +7,14 @@ import Synchronization
 /// controlled lane threads, one job at a time per lane, in an order the strategy picks; and
 /// a timer thread that wakes ``SeamClock`` sleepers on the virtual clock.
 ///
-/// Every piece of its state is guarded by a seam mutex, so enqueueing, picking and waking
-/// are scheduling points like any other, and threads and tasks share one scheduler.
+/// Every piece of its state is guarded by a seam mutex, and lanes, the timer thread and
+/// ``waitForTasks()`` each wait on a condition of their own, so threads and tasks share one
+/// scheduler. The execution treats these as its own synchronization
+/// (``synchronizationObjects``): operations on them take no decision unless they block, so
+/// schedules interleave at the scenario's operations, not at the executor's bookkeeping.
+/// The executor's own scheduling points are where its effects can be seen: after a job is
+/// queued (a lane may take it before the enqueuer goes on), before a lane takes its next
+/// job, and the choice among queued jobs.
 final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private struct Timer {
         let deadline: SeamInstant
@@ -18,46 +24,63 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     private unowned let execution: Execution
     private let mutex = SeamMutex()
-    private let changed = SeamCondition()
-    private var jobs: [UnownedJob] = []
+    /// Signalled once per queued job, and broadcast when the lanes may exit.
+    private let jobQueued = SeamCondition()
+    /// Broadcast when a timer is added and when the timer thread may exit.
+    private let timersChanged = SeamCondition()
+    /// Broadcast when the last outstanding task ends.
+    private let tasksEnded = SeamCondition()
+    private var jobs: [(job: UnownedJob, identity: JobIdentity)] = []
+    private var jobsEnqueued = 0
     private var timers: [Timer] = []
     private var timersAdded = 0
     private var outstandingTasks = 0
     private var closed = false
     private var threads: [SeamThread] = []
+    private var timerThreadStarted = false
 
     init(execution: Execution) {
         self.execution = execution
     }
 
-    /// Starts `lanes` lane threads and the timer thread; call from a controlled thread.
+    /// The mutex and conditions that are the executor's own synchronization.
+    var synchronizationObjects: [ObjectIdentifier] {
+        [mutex, jobQueued, timersChanged, tasksEnded].map(ObjectIdentifier.init)
+    }
+
+    /// Starts `lanes` lane threads; call from a controlled thread. The timer thread starts
+    /// with the first timer.
     func start(lanes: Int) {
         for _ in 0..<lanes {
             threads.append(spawn { [self] in runLane() })
         }
-        threads.append(spawn { [self] in runTimers() })
     }
 
     private func spawn(_ body: @escaping @Sendable () -> Void) -> SeamThread {
-        switch Seam.spawnThread(body) {
-        case .success(let thread): return thread
-        case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
-        }
+        execution.spawnExecutorThread(body)
     }
 
     // MARK: Tasks
 
-    /// Starts a task preferring this executor; it counts as outstanding until its body ends.
-    func startTask(_ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
+    /// Starts a task named `name` preferring this executor; it counts as outstanding until
+    /// its body ends.
+    func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         mutex.withLock { outstandingTasks += 1 }
-        return Task(executorPreference: self) { [self] in
+        return Task(name: name, executorPreference: self) { [self] in
+            execution.nameCurrentTask(name)
             do {
                 try await body()
             } catch {
                 execution.taskThrew(error)
             }
-            mutex.withLock { outstandingTasks -= 1 }
-            changed.broadcast()
+            let ended = mutex.withLock {
+                outstandingTasks -= 1
+                return outstandingTasks == 0
+            }
+            if ended {
+                tasksEnded.broadcast()
+                jobQueued.broadcast()
+            }
         }
     }
 
@@ -67,8 +90,22 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             execution.noteForeignJob(from: Self.describeCurrentThread())
             return
         }
-        mutex.withLock { jobs.append(job) }
-        changed.broadcast()
+        let queued = mutex.withLock {
+            let named = identity(of: job)
+            jobs.append((job, named))
+            jobsEnqueued += 1
+            return named
+        }
+        jobQueued.signal()
+        execution.jobEnqueued(queued)
+    }
+
+    /// Names a job for the strategy: its task, numbered in the order this execution first
+    /// saw it, and its place in the enqueue order. Called under the mutex.
+    private func identity(of job: UnownedJob) -> JobIdentity {
+        let taskID = jobTaskID(job)
+        guard taskID != 0 else { return JobIdentity(task: nil, enqueueOrder: jobsEnqueued) }
+        return JobIdentity(task: execution.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
     }
 
     /// Names the calling (uncontrolled) thread for a report: its name, and whether it is the
@@ -82,13 +119,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// Waits until every task started so far has ended.
     func waitForTasks() {
-        mutex.withLock { changed.wait(on: mutex, until: { outstandingTasks == 0 }) }
+        mutex.withLock { tasksEnded.wait(on: mutex, until: { outstandingTasks == 0 }) }
     }
 
     /// Waits for the tasks to end, then lets the lanes and the timer thread exit and joins them.
     func close() {
         mutex.withLock { closed = true }
-        changed.broadcast()
+        jobQueued.broadcast()
+        timersChanged.broadcast()
         for thread in threads {
             do {
                 try thread.join()
@@ -106,36 +144,41 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private func runLane() {
         while true {
             mutex.lock()
-            changed.wait(on: mutex, until: { !jobs.isEmpty || isDone })
+            jobQueued.wait(on: mutex, until: { !jobs.isEmpty || isDone })
             guard !jobs.isEmpty else {
                 mutex.unlock()
                 return
             }
-            let job = jobs.remove(at: execution.chooseJob(among: jobs.count))
+            let job = jobs.remove(at: execution.chooseJob(among: jobs.map(\.identity))).job
             mutex.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
+            execution.laneWillTakeJob()
         }
     }
 
     // MARK: Timers
 
-    /// Calls `wake` once the clock reaches `deadline`.
+    /// Calls `wake` once the clock reaches `deadline`; call from a controlled thread.
     func addTimer(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
+        if !timerThreadStarted {
+            timerThreadStarted = true
+            threads.append(spawn { [self] in runTimers() })
+        }
         mutex.withLock {
             timers.append(Timer(deadline: deadline, order: timersAdded, wake: wake))
             timersAdded += 1
             timers.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         }
-        changed.broadcast()
+        timersChanged.broadcast()
     }
 
     private func runTimers() {
         mutex.lock()
         while true {
-            changed.wait(on: mutex, until: { !timers.isEmpty || isDone })
+            timersChanged.wait(on: mutex, until: { !timers.isEmpty || isDone })
             guard let first = timers.first else { break }
             if Seam.now() < first.deadline {
-                _ = changed.wait(on: mutex, deadline: first.deadline)
+                _ = timersChanged.wait(on: mutex, deadline: first.deadline)
                 continue
             }
             timers.removeFirst()
@@ -144,5 +187,19 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             mutex.lock()
         }
         mutex.unlock()
+    }
+}
+
+/// The ID of the task a job runs, 0 for a job that runs no task (a default actor draining
+/// its queue). The runtime exports it (`UnownedJob`'s description prints it) but the
+/// standard library declares it internal, hence the binding by symbol name.
+@_silgen_name("swift_task_getJobTaskId")
+func jobTaskID(_ job: UnownedJob) -> UInt64
+
+/// The runtime's ID of the task running on the calling thread, if any. A task is a job to
+/// the runtime, and `UnsafeCurrentTask` and `UnownedJob` both hold just its reference.
+func currentTaskRuntimeID() -> UInt64? {
+    withUnsafeCurrentTask { task in
+        task.map { jobTaskID(unsafeBitCast($0, to: UnownedJob.self)) }
     }
 }

@@ -34,12 +34,21 @@ final class Execution: SeamController, @unchecked Sendable {
     private let stepBytes: UnsafeMutablePointer<UInt8>
     private let stepByteCapacity: Int
     private var stepByteCount = 0
-    private let replay: [EncodedStep]?
+    private var replay: ReplayFollower?
     private let handoff: any HandoffBackend
 
     private var threads: [ThreadRecord] = []
     private var mutexes: [ObjectIdentifier: MutexModel] = [:]
     private var conditionWaiters: [ObjectIdentifier: [Int]] = [:]
+    /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
+    private var internalObjects: Set<ObjectIdentifier> = []
+    private var spawningExecutorThread = false
+    /// The order in which threads and tasks took each shared object.
+    private(set) var fingerprint = InterleavingFingerprint()
+    private var taskNumbers: [UInt64: Int] = [:]
+    /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
+    private(set) var taskNames: [Int: String] = [:]
+    private var tasksAsked: Set<Int> = []
     private var objectNames: [ObjectIdentifier: String] = [:]
     private var objectCounts: [String: Int] = [:]
     private var exiting: Set<Int> = []
@@ -64,7 +73,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// `crashSuffix`.
     init(
         strategy: any SchedulingStrategy,
-        replay: [EncodedStep]?,
+        replay: ReplayFollower?,
         limits: Limits,
         activity: ActivityCounter,
         crashPrefix: String,
@@ -89,6 +98,17 @@ final class Execution: SeamController, @unchecked Sendable {
         stepBytes.deallocate()
     }
 
+    /// Where the code first left the replayed schedule, once the execution has ended;
+    /// `nil` when it followed it to the end, or replayed nothing.
+    var replayDivergence: ReplayFollower.Divergence? {
+        var follower = replay
+        follower?.finish(after: trace.count)
+        return follower?.divergence
+    }
+
+    /// How many threads the execution started, the root thread and the executor's included.
+    var threadCount: Int { threads.count }
+
     /// The strategy, as it is after the execution (strategies carry state across executions).
     var finalStrategy: any SchedulingStrategy { strategy }
 
@@ -98,7 +118,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// failed and wound down, or it stalled.
     func run(_ body: @escaping @Sendable () -> Void) {
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
-        strategy.threadCreated(0)
+        strategy.threadCreated(0, by: nil)
         switch Seam.spawnThread(controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
@@ -263,6 +283,7 @@ final class Execution: SeamController, @unchecked Sendable {
         if let asyncServices { return asyncServices }
         let services = AsyncServices(execution: self)
         asyncServices = services
+        internalObjects.formUnion(services.synchronizationObjects)
         services.start(lanes: limits.executorLanes)
         return services
     }
@@ -272,28 +293,60 @@ final class Execution: SeamController, @unchecked Sendable {
         asyncServices?.close()
     }
 
-    /// Picks which of `count` queued jobs the calling lane runs: a decision of the
-    /// strategy, recorded in the trace (and in tokens) when there is a choice.
-    func chooseJob(among count: Int) -> Int {
-        guard count > 1 else { return 0 }
-        return withCancellationDisabled { _ in
+    /// The scheduling point of a thread that has just queued `job` on the scenario's
+    /// executor: a lane may take the job before the thread goes on.
+    func jobEnqueued(_ job: JobIdentity) {
+        point(.enqueueJob(task: job.task), nil)
+    }
+
+    /// The scheduling point of a lane that finished a job, before it takes the next: any
+    /// other thread may run first, and jobs queued meanwhile compete for the lane.
+    func laneWillTakeJob() {
+        point(.takeJob, nil)
+        withCancellationDisabled { _ in threads[currentThread()].job = nil }
+    }
+
+    /// The execution's number (from 0) for the task the runtime knows by `runtimeID`:
+    /// tasks are numbered in the order the execution first sees them.
+    func taskNumber(runtimeID: UInt64) -> Int {
+        if let number = taskNumbers[runtimeID] { return number }
+        taskNumbers[runtimeID] = taskNumbers.count
+        return taskNumbers.count - 1
+    }
+
+    /// Picks which of the queued `jobs` the calling lane runs: a decision of the strategy,
+    /// recorded in the trace (and in tokens, as the index in the queue) when there is a
+    /// choice. The lane's steps until ``laneWillTakeJob(at:)`` are the job's task's.
+    func chooseJob(among jobs: [JobIdentity]) -> Int {
+        withCancellationDisabled { _ in
             let me = currentThread()
             if aborting { return 0 }
+            let count = jobs.count
+            guard count > 1 else {
+                threads[me].job = jobs.first
+                return 0
+            }
             let index: Int
-            if let replay {
-                let step = trace.count
-                guard step < replay.count, replay[step].kind == .chooseJob, let choice = replay[step].choice, choice < count else {
-                    failure = .replayDiverged(step: step, detail: "the code chose among \(count) queued jobs; the token has \(step < replay.count ? "\(replay[step])" : "no more steps")")
-                    aborting = true
-                    exitForAbort(me)
-                }
+            if let choice = replay?.jobChoice(at: trace.count, among: count) {
                 index = choice
             } else {
-                let options = (0..<count).map { Candidate(thread: Self.jobCandidateBase + $0, isSpuriousWake: false) }
-                index = strategy.choose(among: options, running: nil, step: trace.count)
+                let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
+                index = strategy.choose(among: options, running: nil)
             }
-            record(me, .chooseJob, target: "job \(index + 1) of \(count)", choice: index, location: nil)
+            threads[me].job = jobs[index]
+            record(me, .chooseJob, target: "(queued job \(index + 1) of \(count))", choice: index, location: nil)
             return index
+        }
+    }
+
+    /// Starts a thread of the task executor (a lane, the timer thread): its steps outside a
+    /// task's job are the harness's own bookkeeping.
+    func spawnExecutorThread(_ body: @escaping @Sendable () -> Void) -> SeamThread {
+        spawningExecutorThread = true
+        defer { spawningExecutorThread = false }
+        switch Seam.spawnThread(body) {
+        case .success(let thread): return thread
+        case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
         }
     }
 
@@ -309,9 +362,6 @@ final class Execution: SeamController, @unchecked Sendable {
         }
         return false
     }
-
-    /// Job choices reach strategies as candidates numbered from here, clear of threads.
-    private static let jobCandidateBase = 1_000
 
     /// A job was enqueued from a thread this execution does not control: it escaped the
     /// harness (`Task {}`, `Task.detached`, `MainActor`, a foreign thread). Safe to call
@@ -347,7 +397,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// A scheduling point of the calling thread: returns when it has been chosen and has
     /// performed `operation`. Returns the thread's index.
     @discardableResult
-    private func point(_ operation: PendingOperation, _ location: SeamLocation) -> Int {
+    private func point(_ operation: PendingOperation, _ location: SeamLocation?) -> Int {
         withCancellationDisabled { cancellable in
             let me = currentThread()
             if aborting {
@@ -357,6 +407,10 @@ final class Execution: SeamController, @unchecked Sendable {
             threads[me].state = .ready(operation, location)
             threads[me].cancellable = cancellable
             var running: Int? = me
+            if isInternal(operation), isEnabled(operation, for: me), urgentCandidate() == nil {
+                if perform(me) { return me }
+                running = nil
+            }
             while true {
                 switch decide(running: running) {
                 case .run(let next):
@@ -376,10 +430,21 @@ final class Execution: SeamController, @unchecked Sendable {
         }
     }
 
+    /// Whether `operation` works on the harness's own synchronization. Such an operation is
+    /// recorded but takes no decision of the strategy unless it blocks: the executor's
+    /// bookkeeping is invisible to the scenario, and interleaving at it would only spend
+    /// schedules (and PCT's change points, and the exhaustive search's bound) on schedules
+    /// equivalent to others. Waits on the harness's conditions never wake spuriously,
+    /// for the same reason: they are predicate loops.
+    private func isInternal(_ operation: PendingOperation) -> Bool {
+        guard !internalObjects.isEmpty, case .shared(let object)? = operation.access(by: 0)?.object else { return false }
+        return internalObjects.contains(object)
+    }
+
     /// When `me`'s operation unblocked a thread in a non-preemptible region, that thread
     /// runs at once: it holds a runtime lock that `me` may need before its next
     /// scheduling point.
-    private func stepAsideForUrgentThread(_ me: Int, _ location: SeamLocation) {
+    private func stepAsideForUrgentThread(_ me: Int, _ location: SeamLocation?) {
         guard threads[me].nonPreemptibleDepth == 0, let urgent = urgentCandidate() else { return }
         threads[me].state = .ready(.handoff, location)
         switchTo(urgent, from: me)
@@ -483,9 +548,11 @@ final class Execution: SeamController, @unchecked Sendable {
             for index in threads.indices {
                 switch threads[index].state {
                 case .ready(let operation, _):
-                    if isEnabled(operation, for: index) { candidates.append(Candidate(thread: index, isSpuriousWake: false)) }
-                case .waiting:
-                    if limits.spuriousWakeups { spurious.append(Candidate(thread: index, isSpuriousWake: true)) }
+                    if isEnabled(operation, for: index) { candidates.append(Candidate(.thread(index), access: operation.access(by: index))) }
+                case .waiting(let condition, _, _, _):
+                    if limits.spuriousWakeups && !internalObjects.contains(condition) {
+                        spurious.append(Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
+                    }
                 case .running, .finished:
                     break
                 }
@@ -514,39 +581,26 @@ final class Execution: SeamController, @unchecked Sendable {
             // A yield is fair: when another thread can run, one does, so spin loops that
             // yield end under every strategy.
             if let running, case .ready(.yield, _) = threads[running].state, candidates.count > 1 {
-                candidates.removeAll { $0.thread == running }
+                candidates.removeAll { $0.choice == .thread(running) }
             }
+            let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
             candidates += spurious
-            let runningCandidate = running.flatMap { thread in candidates.contains { $0.thread == thread && !$0.isSpuriousWake } ? thread : nil }
-            guard let chosen = choose(among: candidates, running: runningCandidate) else { return .failed }
-            if chosen.isSpuriousWake {
-                wake(chosen.thread, result: .signalled, kind: .spuriousWake)
-                continue
+            switch choose(among: candidates, running: runningCandidate) {
+            case .thread(let thread):
+                return .run(thread)
+            case .spuriousWake(let thread):
+                wake(thread, result: .signalled, kind: .spuriousWake)
+            case .job:
+                preconditionFailure("a strategy chose a job where threads run")
             }
-            return .run(chosen.thread)
         }
     }
 
-    private func choose(among candidates: [Candidate], running: Int?) -> Candidate? {
-        guard let replay else {
-            return candidates[strategy.choose(among: candidates, running: running, step: trace.count)]
+    private func choose(among candidates: [Candidate], running: Int?) -> Choice {
+        if let choice = replay?.choice(at: trace.count, among: candidates, describe: { "T\($0) (\(describePending($0)))" }) {
+            return choice
         }
-        let step = trace.count
-        guard step < replay.count else {
-            failure = .replayDiverged(step: step, detail: "the execution goes on past the token's last step (\(replay.count) steps)")
-            return nil
-        }
-        let expected = replay[step]
-        let wanted = Candidate(thread: expected.thread ?? -1, isSpuriousWake: expected.kind == .spuriousWake)
-        guard candidates.contains(wanted) else {
-            let runnable = candidates.filter { !$0.isSpuriousWake }.map { "T\($0.thread) (\(describePending($0.thread)))" }
-            failure = .replayDiverged(
-                step: step,
-                detail: "the token runs T\(wanted.thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
-            )
-            return nil
-        }
-        return wanted
+        return candidates[strategy.choose(among: candidates, running: running)].choice
     }
 
     private func isEnabled(_ operation: PendingOperation, for thread: Int) -> Bool {
@@ -608,6 +662,9 @@ final class Execution: SeamController, @unchecked Sendable {
         record(me, operation.kind, target: target(of: operation), location: location)
         threads[me].state = .running
         runningThread.store(me, ordering: .relaxed)
+        if case .shared(let object)? = operation.access(by: me)?.object, !internalObjects.contains(object) {
+            fingerprint.noteAccess(to: object, by: threads[me].job?.task.map { limits.maxThreads + $0 } ?? me)
+        }
         switch operation {
         case .lock(let mutex, _), .reacquire(let mutex):
             mutexes[mutex, default: MutexModel()].owner = me
@@ -637,7 +694,7 @@ final class Execution: SeamController, @unchecked Sendable {
         case .broadcast(let condition):
             for waiter in conditionWaiters[condition] ?? [] { wake(waiter, result: .signalled, kind: nil) }
         case .spawn:
-            spawnRecord()
+            spawnRecord(by: me)
         case .cancel(let target):
             // A condition wait is a cancellation point: like pthread_cond_wait, a cancellable
             // waiter wakes, re-acquires its mutex, and then acts on the request.
@@ -645,7 +702,7 @@ final class Execution: SeamController, @unchecked Sendable {
             if case .waiting = threads[target].state, threads[target].cancellable {
                 wake(target, result: .signalled, kind: nil)
             }
-        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff:
+        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob:
             break
         }
         if failure != nil {
@@ -669,14 +726,16 @@ final class Execution: SeamController, @unchecked Sendable {
         if model.depth == 1 { mutexes[mutex]?.owner = nil }
     }
 
-    private func spawnRecord() {
+    private func spawnRecord(by parent: Int) {
         let index = threads.count
         guard index < limits.maxThreads else {
             failure = .tooManyThreads(limits.maxThreads)
             return
         }
-        threads.append(ThreadRecord(state: .ready(.start, nil), name: "T\(index)"))
-        strategy.threadCreated(index)
+        var record = ThreadRecord(state: .ready(.start, nil), name: "T\(index)")
+        record.isExecutorThread = spawningExecutorThread
+        threads.append(record)
+        strategy.threadCreated(index, by: parent)
         lastSpawned = index
     }
 
@@ -695,7 +754,7 @@ final class Execution: SeamController, @unchecked Sendable {
         case .wait:
             threads[me].waitResult = .timedOut
         case .spawn:
-            spawnRecord()
+            spawnRecord(by: me)
         case .join(let target) where !threads[target].isFinished:
             threads[me].state = .ready(operation, nil)
             handOffDuringAbort()
@@ -727,18 +786,22 @@ final class Execution: SeamController, @unchecked Sendable {
     // MARK: Describing
 
     private func record(_ thread: Int?, _ kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) {
-        let step = TraceStep(thread: thread, kind: kind, target: target, choice: choice, location: location)
+        let task = thread.flatMap { threads[$0].isExecutorThread ? taskOfStep(on: $0, kind) : nil }
+        let isBookkeeping = Self.isBookkeeping(kind, at: location)
+            || (thread.map { threads[$0].isExecutorThread } == true && task == nil)
+        if let task, !isBookkeeping, kind != .chooseJob, kind != .takeJob { nameTask(task) }
+        let step = TraceStep(
+            thread: thread,
+            kind: kind,
+            target: target,
+            choice: choice,
+            location: location,
+            task: task.map { $0 + 1 },
+            isBookkeeping: isBookkeeping
+        )
         let encoded = EncodedStep(step)
-        if let replay, failure == nil {
-            let index = trace.count
-            if index >= replay.count {
-                failure = .replayDiverged(step: index, detail: "the execution goes on past the token's last step (\(replay.count) steps)")
-            } else if replay[index] != encoded {
-                failure = .replayDiverged(
-                    step: index,
-                    detail: "the token has \(replay[index]) but the code took \(encoded): \(step.summary)"
-                )
-            }
+        if failure == nil {
+            replay?.check(encoded, at: trace.count, summary: step.summary)
         }
         trace.append(step)
         if stepByteCount + encoded.byteCount <= stepByteCapacity {
@@ -749,6 +812,36 @@ final class Execution: SeamController, @unchecked Sendable {
             cshim_crash_report_set_byte_count(crashReport, stepByteCount)
         }
         activity.noteStep()
+    }
+
+    /// Whether a step is the harness's own: taken in the harness's code.
+    private static func isBookkeeping(_ kind: OperationKind, at location: SeamLocation?) -> Bool {
+        location?.fileID.hasPrefix("Harness/") == true
+    }
+
+    /// The task (numbered from 0) a step of executor thread `thread` belongs to: the task
+    /// the runtime runs on it, or, when a lane picks or finishes a task's job, that task.
+    private func taskOfStep(on thread: Int, _ kind: OperationKind) -> Int? {
+        if kind == .chooseJob || kind == .takeJob { return threads[thread].job?.task }
+        guard threads[thread].job != nil, let runtimeID = currentTaskRuntimeID() else { return nil }
+        return taskNumber(runtimeID: runtimeID)
+    }
+
+    /// Learns the name of task `task`, which runs on the calling lane, the first time it
+    /// takes a step of its own.
+    private func nameTask(_ task: Int) {
+        guard tasksAsked.insert(task).inserted, let name = Task.name else { return }
+        taskNames[task + 1] = name
+    }
+
+    /// Names the task running on the calling lane `name`, for reports; not a scheduling point.
+    func nameCurrentTask(_ name: String) {
+        guard let runtimeID = currentTaskRuntimeID() else { return }
+        withCancellationDisabled { _ in
+            let task = taskNumber(runtimeID: runtimeID)
+            tasksAsked.insert(task)
+            taskNames[task + 1] = name
+        }
     }
 
     private func target(of operation: PendingOperation) -> String? {
@@ -765,7 +858,9 @@ final class Execution: SeamController, @unchecked Sendable {
             "T\(threads.count)"
         case .sleep(let deadline):
             "until +\(Double(deadline > clock ? deadline - clock : 0) / 1_000_000) ms"
-        case .start, .cancellationPoint, .yield, .resume, .handoff:
+        case .enqueueJob(let task):
+            task.map { "task \($0 + 1)" } ?? "a job of no task"
+        case .start, .cancellationPoint, .yield, .resume, .handoff, .takeJob:
             nil
         }
     }

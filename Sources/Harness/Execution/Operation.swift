@@ -11,10 +11,13 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
     case advanceClock
     /// A task executor lane picked which queued job runs next.
     case chooseJob
-    /// A job was enqueued on the scenario's task executor.
+    /// A thread queued a job on the scenario's task executor and goes on (a lane may take
+    /// the job first).
     case enqueueJob
     /// The thread stepped aside for one in a non-preemptible region that it unblocked.
     case handoff
+    /// A lane finished a job and takes the next one (another thread may run first).
+    case takeJob
 
     public var description: String {
         switch self {
@@ -39,9 +42,10 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
         case .exit: "exit"
         case .spuriousWake: "spurious-wake"
         case .advanceClock: "advance-clock"
-        case .chooseJob: "run-job"
-        case .enqueueJob: "enqueue-job"
+        case .chooseJob: "resumes"
+        case .enqueueJob: "schedules"
         case .handoff: "hand-off"
+        case .takeJob: "suspends"
         }
     }
 }
@@ -66,6 +70,10 @@ enum PendingOperation {
     case resume
     /// Resuming after stepping aside for a thread in a non-preemptible region.
     case handoff
+    /// Going on after queueing a job on the scenario's task executor.
+    case enqueueJob(task: Int?)
+    /// A lane taking its next job.
+    case takeJob
 
     var kind: OperationKind {
         switch self {
@@ -88,18 +96,29 @@ enum PendingOperation {
         case .sleep: .sleep
         case .resume: .resume
         case .handoff: .handoff
+        case .enqueueJob: .enqueueJob
+        case .takeJob: .takeJob
         }
     }
 
-    /// The shared object the operation touches, if any.
-    var object: ObjectIdentifier? {
+    /// What the operation, performed by `thread`, touches of the shared state: `nil` for an
+    /// operation that commutes with every other. A condition wait counts as touching its
+    /// condition only: while the waiter holds the mutex, no other operation on it can run.
+    func access(by thread: Int) -> Access? {
         switch self {
-        case .lock(let object, _), .tryLock(let object, _), .unlock(let object), .signal(let object),
-             .broadcast(let object), .atomic(let object, _), .reacquire(let object):
-            object
-        case .wait(let condition, _, _):
-            condition
-        case .start, .spawn, .join, .cancel, .cancellationPoint, .yield, .sleep, .resume, .handoff:
+        case .lock(let object, _), .tryLock(let object, _), .unlock(let object), .reacquire(let object),
+             .signal(let object), .broadcast(let object), .wait(let object, _, _),
+             .atomic(let object, .store), .atomic(let object, .readModifyWrite):
+            Access(object: .shared(object), isRead: false)
+        case .atomic(let object, .load):
+            Access(object: .shared(object), isRead: true)
+        case .cancel(let target):
+            Access(object: .cancellation(ofThread: target), isRead: false)
+        case .cancellationPoint:
+            Access(object: .cancellation(ofThread: thread), isRead: true)
+        case .enqueueJob, .takeJob:
+            Access(object: .jobQueue, isRead: false)
+        case .start, .spawn, .join, .yield, .sleep, .resume, .handoff:
             nil
         }
     }
@@ -107,12 +126,22 @@ enum PendingOperation {
 
 /// One step of an execution's schedule.
 public struct TraceStep: Sendable, Hashable {
-    init(thread: Int?, kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) {
+    init(
+        thread: Int?,
+        kind: OperationKind,
+        target: String?,
+        choice: Int? = nil,
+        location: SeamLocation?,
+        task: Int? = nil,
+        isBookkeeping: Bool = false
+    ) {
         self.thread = thread
         self.kind = kind
         self.target = target
         self.choice = choice
         self.location = location
+        self.task = task
+        self.isBookkeeping = isBookkeeping
     }
 
     /// The thread that took the step, or `nil` for the scheduler's own steps.
@@ -126,6 +155,12 @@ public struct TraceStep: Sendable, Hashable {
     public let choice: Int?
     /// Where in the source the step was taken.
     public let location: SeamLocation?
+    /// The task whose job the thread (an executor lane) was running, numbered from 1 in the
+    /// order the execution first queued a job of it; `nil` outside a task's job.
+    public let task: Int?
+    /// Whether the step is the harness's own: the task executor's locks, waits and lane
+    /// loop, which a schedule needs but a report does not show.
+    public let isBookkeeping: Bool
 
     /// A one-line description: operation, target and location.
     public var summary: String {

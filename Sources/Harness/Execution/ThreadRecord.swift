@@ -25,6 +25,10 @@ struct ThreadRecord {
     var cancellable = true
     /// How deep it is in regions that must not be preempted.
     var nonPreemptibleDepth = 0
+    /// Whether it is one of the task executor's threads (a lane, the timer thread).
+    var isExecutorThread = false
+    /// For a lane running a job: the job's task (`nil` for a job that runs no task).
+    var job: JobIdentity?
 
     var isFinished: Bool {
         if case .finished = state { return true }

@@ -36,6 +36,12 @@ public struct ExplorationOptions: Sendable {
     /// Where the exploration runs: in the test's process, or in a child process that a
     /// crash cannot take the test run down with.
     public var isolation: ExplorationIsolation
+    /// Whether ``Harness/explore(_:options:sourceLocation:_:)`` keeps a failure it finds in
+    /// `.harness-regressions/<TestFile>.txt` beside the test and replays the kept failures
+    /// of the scenario before exploring. `HARNESS_KEEP_FAILURES=0` turns writing and
+    /// replaying off, `1` writes even where `CI` is set (which otherwise only replays), and
+    /// an absolute path keeps them in that folder. Off for tests that expect a failure.
+    public var keepsFailures: Bool
 
     /// Options with the given strategy and budget, and defaults for the rest.
     public init(
@@ -49,7 +55,8 @@ public struct ExplorationOptions: Sendable {
         replay: ReplayToken? = nil,
         progressInterval: Double? = nil,
         executorLanes: Int = 2,
-        isolation: ExplorationIsolation = .none
+        isolation: ExplorationIsolation = .none,
+        keepsFailures: Bool = true
     ) {
         self.strategy = strategy
         self.schedules = schedules
@@ -62,6 +69,7 @@ public struct ExplorationOptions: Sendable {
         self.progressInterval = progressInterval
         self.executorLanes = executorLanes
         self.isolation = isolation
+        self.keepsFailures = keepsFailures
         do {
             try validate()
         } catch {
@@ -87,7 +95,7 @@ public struct ExplorationOptions: Sendable {
 
     /// The environment variables these options read.
     public enum Variable {
-        /// `random`, `pct[:DEPTH]` or `exhaustive[:BOUND]`.
+        /// `random`, `pct[:DEPTH]`, `exhaustive[:BOUND]`, `pos`, `surw` or `portfolio`.
         public static let strategy = "HARNESS_STRATEGY"
         /// The budget: a whole number of schedules.
         public static let schedules = "HARNESS_SCHEDULES"

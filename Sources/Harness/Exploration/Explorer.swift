@@ -30,16 +30,20 @@ struct Explorer {
             limits.cpu = cpu
             limits.spinsBeforeSleeping = 0
         }
-        let budget = options.replay == nil ? options.schedules : 1
+        // A replay follows its token; where the code no longer does, each further schedule
+        // keeps the token's prefix and searches on from there, up to the same budget.
+        let budget = options.schedules
         let start = ContinuousClock.now
         var progress = ProgressLine(scenario: scenario, strategy: options.strategy, seed: seed, budget: budget, interval: options.progressInterval)
         var executed = 0
         var exhausted = false
         var failure: HarnessFailure?
         var lastSchedule: ReplayToken?
+        var divergence: ReplayFollower.Divergence?
+        var coverage = CoverageCounter(budget: budget)
         let body = self.body
         for index in 0..<budget {
-            let executionIndex = options.replay?.execution ?? index
+            let executionIndex = options.replay.map { $0.execution + index } ?? index
             guard strategy.beginExecution(executionIndex) else {
                 exhausted = true
                 break
@@ -48,7 +52,7 @@ struct Explorer {
             let crashText = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
             let execution = Execution(
                 strategy: strategy,
-                replay: options.replay?.steps,
+                replay: options.replay.map { ReplayFollower(steps: $0.steps) },
                 limits: limits,
                 activity: activity,
                 crashPrefix: crashText.prefix,
@@ -64,24 +68,40 @@ struct Explorer {
             let steps = execution.trace.map(EncodedStep.init)
             let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
             lastSchedule = token
+            coverage.note(execution.fingerprint.value, threads: execution.threadCount, steps: execution.trace.count)
+            let diverged = execution.replayDivergence
+            divergence = divergence ?? diverged
             if let reason = execution.failure {
-                failure = HarnessFailure(scenario: scenario, reason: reason, token: token, trace: execution.trace, testID: testID)
+                let reproduction = options.replay.map { _ in
+                    divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) } ?? .exact
+                }
+                failure = HarnessFailure(
+                    scenario: scenario,
+                    reason: reason,
+                    token: token,
+                    trace: execution.trace,
+                    testID: testID,
+                    taskNames: execution.taskNames,
+                    reproduction: reproduction
+                )
                 break
             }
-            if let replay = options.replay, execution.trace.count != replay.stepCount {
-                let reason = ExecutionFailure.replayDiverged(
-                    step: execution.trace.count,
-                    detail: "the execution ended after \(execution.trace.count) steps; the token has \(replay.stepCount)"
-                )
-                failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: execution.trace, testID: testID)
+            if options.replay != nil, diverged == nil {
                 break
             }
             strategy = execution.finalStrategy
             strategy.endExecution(steps: execution.trace.count)
             progress.update(done: executed, failures: 0)
         }
-        if !exhausted, failure == nil, executed == budget, case .exhaustive = options.strategy.kind, options.replay == nil {
+        if !exhausted, failure == nil, executed == budget, options.replay == nil {
             exhausted = !strategy.beginExecution(executed)
+        }
+        if let replay = options.replay, failure == nil, let divergence {
+            let reason = ExecutionFailure.replayDiverged(
+                step: divergence.step,
+                detail: "\(divergence.detail); a seeded search of \(executed) schedules from there found no failure"
+            )
+            failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: [], testID: testID)
         }
         progress.finish(done: executed, failures: failure == nil ? 0 : 1)
         return ExplorationReport(
@@ -92,7 +112,8 @@ struct Explorer {
             exhausted: exhausted,
             failure: failure,
             lastSchedule: lastSchedule,
-            elapsed: ContinuousClock.now - start
+            elapsed: ContinuousClock.now - start,
+            coverage: coverage.summary
         )
     }
 }
@@ -107,7 +128,9 @@ public struct ExplorationReport: Sendable, Codable {
     public let seed: UInt64
     /// How many schedules ran.
     public let schedulesRun: Int
-    /// Whether an exhaustive strategy covered every schedule within its bound.
+    /// Whether the strategy covered every schedule it can pick: an exhaustive search every
+    /// schedule within its bound, spurious wake-ups and job orders included. Never true for
+    /// a probabilistic strategy or the portfolio.
     public let exhausted: Bool
     /// The first failure, if any; exploration stops there.
     public let failure: HarnessFailure?
@@ -116,6 +139,8 @@ public struct ExplorationReport: Sendable, Codable {
     public let lastSchedule: ReplayToken?
     /// The wall time the exploration took.
     public let elapsed: Duration
+    /// How much of the scenario's interleavings the schedules covered.
+    public let coverage: Coverage
 
     /// Schedules per second of wall time.
     public var schedulesPerSecond: Double {

@@ -74,7 +74,8 @@ extension Harness {
                 exhausted: false,
                 failure: failure,
                 lastSchedule: token,
-                elapsed: ContinuousClock.now - start
+                elapsed: ContinuousClock.now - start,
+                coverage: CoverageCounter(budget: options.schedules).summary
             )
         }
         let detail: String

@@ -19,13 +19,18 @@ import Testing
 /// ```
 public enum Harness {
     /// Explores `body` and records its first failure, if any, as a Swift Testing issue at
-    /// the call site, with the schedule drawn as lanes, the replay command, and the full
-    /// trace as an attachment. The environment may override `options` (see
-    /// ``ExplorationOptions/applyingEnvironment(_:)``); an invalid setting is an issue too.
+    /// the call site, with the schedule drawn as lanes, the replay command, and two
+    /// attachments: the full trace as text (`harness-N.txt`) and its picture as a
+    /// self-contained HTML page (`harness-N.html`, see ``FailurePicture``). The environment
+    /// may override `options` (see ``ExplorationOptions/applyingEnvironment(_:)``); an
+    /// invalid setting is an issue too.
     /// A token in `HARNESS_REPLAY` replays the one scenario it was recorded for: others
     /// are skipped with a warning, so one filter can cover a parameterized test, and a run
-    /// in which the token fits no scenario fails. Returns the report, or `nil` when
-    /// nothing was explored.
+    /// in which the token fits no scenario fails. Under `HARNESS_SHARD=i/n` only this
+    /// shard's scenarios are explored. Every exploration is summed up when the test run
+    /// ends (and written as JSON where `HARNESS_REPORT` points). Failures found are kept beside the test
+    /// and replayed first on later runs (``ExplorationOptions/keepsFailures``). Returns the
+    /// report, or `nil` when nothing was explored.
     @discardableResult
     public static func explore(
         _ name: String? = nil,
@@ -39,6 +44,9 @@ public enum Harness {
         do {
             configured = try options.applyingEnvironment()
             try configured.validate()
+            if configured.replay == nil, try !HarnessEnvironment.shardIncludes(scenario, environment: ProcessInfo.processInfo.environment) {
+                return nil
+            }
         } catch {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
@@ -52,18 +60,72 @@ public enum Harness {
             }
             ReplayMatching.noteFit()
         }
-        let report: ExplorationReport
         do {
-            report = try execute(scenario, options: configured, body)
+            let kept = configured.replay == nil && configured.keepsFailures && childScenario == nil
+                ? try KeptFailures(testFile: sourceLocation.filePath, environment: ProcessInfo.processInfo.environment)
+                : nil
+            if let kept, let report = try replayKept(kept, scenario: scenario, options: configured, sourceLocation: sourceLocation, body) {
+                return report
+            }
+            let report = try execute(scenario, options: configured, body)
+            CampaignSummary.add(report)
+            if let failure = report.failure {
+                var notes: [String] = []
+                if let kept {
+                    do {
+                        try kept.keep(failure.token, scenario: scenario)
+                        if kept.writes { notes.append(kept.keptNote) }
+                    } catch {
+                        notes.append("could not keep the failure in \(kept.file.path): \(error)")
+                    }
+                }
+                record(failure, notes: notes, sourceLocation: sourceLocation)
+            }
+            return report
         } catch {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
         }
-        if let failure = report.failure {
-            Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
-            Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
+    }
+
+    /// Replays the failures kept for `scenario`, oldest first; returns the report of the
+    /// first that fails again (recorded as an issue), or `nil` when none does. A kept
+    /// schedule the code no longer follows is a warning, and so are kept schedules of an
+    /// older token format.
+    private static func replayKept(
+        _ kept: KeptFailures,
+        scenario: String,
+        options: ExplorationOptions,
+        sourceLocation: SourceLocation,
+        _ body: @escaping @Sendable (Scenario) throws -> Void
+    ) throws(HarnessError) -> ExplorationReport? {
+        let outdated = kept.outdatedCount(for: scenario)
+        if outdated > 0 {
+            Issue.record(Comment(rawValue: kept.outdatedNote(count: outdated)), severity: .warning, sourceLocation: sourceLocation)
         }
-        return report
+        let tokens = kept.tokens(for: scenario)
+        for (index, token) in tokens.enumerated() {
+            var replaying = options
+            replaying.replay = token
+            let report = try execute(scenario, options: replaying, body)
+            guard let failure = report.failure else { continue }
+            if case .replayDiverged = failure.reason {
+                let note = kept.divergedNote(index: index, of: tokens.count, failure.reason)
+                Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+                continue
+            }
+            record(failure, notes: [kept.failedAgainNote(index: index, of: tokens.count)], sourceLocation: sourceLocation)
+            return report
+        }
+        return nil
+    }
+
+    /// Records `failure` as an issue, with `notes` after its report, and attaches its full
+    /// trace and its picture.
+    private static func record(_ failure: HarnessFailure, notes: [String], sourceLocation: SourceLocation) {
+        Issue.record(Comment(rawValue: ([failure.message] + notes).joined(separator: "\n")), sourceLocation: sourceLocation)
+        Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
+        Attachment.record(failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
     }
 
     /// Explores `body` under `options` and returns what it found, recording nothing: for

@@ -30,6 +30,23 @@ enum HarnessEnvironment {
         return parsed
     }
 
+    /// The variable that makes this run one shard of a campaign: `i/n`.
+    static let shardVariable = "HARNESS_SHARD"
+
+    /// Whether this run explores `scenario`: every scenario without `HARNESS_SHARD`; with
+    /// `i/n`, the scenarios whose name hashes to shard `i` (from 1) of `n`, so `n` runs
+    /// with the same seed split one campaign between them, each exploration whole, and
+    /// their summaries add up to the unsharded run's. Throws when the value is not `i/n`
+    /// with 1 ≤ i ≤ n ≤ 1,000.
+    static func shardIncludes(_ scenario: String, environment: [String: String]) throws(HarnessConfigurationError) -> Bool {
+        guard let text = environment[shardVariable], !text.isEmpty else { return true }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...1_000).contains(count), (1...count).contains(index) else {
+            throw .invalid(setting: shardVariable, value: text, expected: "i/n: this run's shard i of n, with 1 ≤ i ≤ n ≤ 1000")
+        }
+        return Int(ReplayToken.hash(scenario) % UInt32(count)) == index - 1
+    }
+
     /// The token in `HARNESS_REPLAY`, when it holds one that can be read.
     static var replayToken: ReplayToken? {
         ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay].flatMap { try? ReplayToken(parsing: $0) }
@@ -95,7 +112,7 @@ enum ReplayMatching {
     }
 
     /// Set by Swift Testing in the process of an exit test.
-    private static let exitTestVariable = "SWT_BACKCHANNEL"
+    static let exitTestVariable = "SWT_BACKCHANNEL"
 
     private static func failIfNothingFitted() {
         let (fitted, missed) = state.withLock { ($0.fitted, $0.missed) }

@@ -43,9 +43,15 @@ public final class Scenario: @unchecked Sendable {
     /// Starts a task that prefers the execution's task executor: its jobs, and those of
     /// its child tasks, `async let`s, default actors and resumed continuations, are run by
     /// the harness in an order the strategy picks, interleaved with the threads. An error
-    /// it throws fails the execution.
+    /// it throws fails the execution. Reports show the task as a lane of its own, named
+    /// `name`, or where it was started.
     @discardableResult
-    public func task(_ body: @escaping @Sendable () async throws -> Void) -> ScenarioTask {
+    public func task(
+        name: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) -> ScenarioTask {
         if let stress { return ScenarioTask(task: stress.startTask(body)) }
         if services == nil {
             guard let execution = Seam.currentController as? Execution else {
@@ -53,7 +59,8 @@ public final class Scenario: @unchecked Sendable {
             }
             services = execution.services()
         }
-        return ScenarioTask(task: services!.startTask(body))
+        let place = SeamLocation(fileID: file, line: line)
+        return ScenarioTask(task: services!.startTask(name: name ?? "\(place.fileName):\(line)", body))
     }
 
     /// Joins every spawned thread not joined yet, and waits for every task started so far.
@@ -84,8 +91,8 @@ public enum ScenarioMode: Sendable, Hashable {
     /// Under the deterministic scheduler: one thread or task at a time, in an order a
     /// strategy picks, with sleeps on a virtual clock.
     case controlled
-    /// Under stress: on real threads and the global concurrent executor at full speed,
-    /// with sleeps on the real clock.
+    /// Under stress: on real threads, its tasks on a real executor, at full speed, with
+    /// sleeps on the real clock.
     case stress
 }
 

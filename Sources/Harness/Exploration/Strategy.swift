@@ -4,6 +4,9 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         case random
         case pct(depth: Int)
         case exhaustive(preemptionBound: Int)
+        case pos
+        case surw
+        case portfolio([Strategy])
     }
 
     let kind: Kind
@@ -22,9 +25,10 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         return Strategy(kind: .pct(depth: depth))
     }
 
-    /// Every schedule with at most `preemptionBound` preemptions (default 2), depth first;
-    /// the report says when all were covered. For small scenarios. `preemptionBound` lies
-    /// in ``preemptionBoundRange``.
+    /// Every schedule with at most `preemptionBound` preemptions (default 2), fewest
+    /// preemptions first; a spurious wake-up counts as a preemption, and every order of
+    /// queued jobs is enumerated. The report says `exhausted` only when all of them ran.
+    /// For small scenarios. `preemptionBound` lies in ``preemptionBoundRange``.
     public static func exhaustive(preemptionBound: Int = 2) -> Strategy {
         precondition(
             preemptionBoundRange.contains(preemptionBound),
@@ -33,6 +37,25 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         return Strategy(kind: .exhaustive(preemptionBound: preemptionBound))
     }
 
+    /// Partial-order sampling (Yuan, Yang and Gu, CAV 2018): random priorities for pending
+    /// operations and jobs, the highest runs, and operations that race with one that ran
+    /// get fresh priorities, so orders of conflicting operations are sampled close to
+    /// uniformly. Probabilistic: no bound on how soon a bug is found, and never exhausted.
+    public static let pos = Strategy(kind: .pos)
+
+    /// Selectively uniform random walk (Zhao, Wolff, Mathur and Roychoudhury, ASPLOS 2025):
+    /// each thread, task or job is picked with probability proportional to the operations
+    /// on shared state it has left, estimated from earlier executions, so interleavings of
+    /// those operations are sampled close to uniformly. Probabilistic, never exhausted.
+    public static let surw = Strategy(kind: .surw)
+
+    /// Random walk, PCT (depth 3), POS and SURW in turn, one schedule each, each seeded
+    /// from the campaign's seed and its place: which finds a bug soonest depends on the
+    /// bug, and the portfolio needs at most four times the schedules of the best of them
+    /// (each keeps its own state across its turns). Never exhausted. The fuzz campaign's
+    /// default.
+    public static let portfolio = Strategy(kind: .portfolio([.random, .pct(depth: 3), .pos, .surw]))
+
     /// The depths PCT accepts: each draws `depth - 1` change points, and bugs deeper than
     /// a few preemptions are found by chance only.
     public static let depthRange: ClosedRange<Int> = 1...16
@@ -40,9 +63,10 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
     public static let preemptionBoundRange: ClosedRange<Int> = 0...16
 
     /// The spellings ``init(parsing:setting:)`` reads.
-    static let spellings = "random, pct[:DEPTH] or exhaustive[:BOUND]"
+    static let spellings = "random, pct[:DEPTH], exhaustive[:BOUND], pos, surw or portfolio"
 
-    /// Reads `random`, `pct`, `pct:DEPTH`, `exhaustive` or `exhaustive:BOUND`; an error
+    /// Reads `random`, `pct`, `pct:DEPTH`, `exhaustive`, `exhaustive:BOUND`, `pos`, `surw`
+    /// or `portfolio`; an error
     /// names `setting` (where the text came from) and says precisely what is wrong.
     public init(parsing text: String, setting: String = "strategy") throws(HarnessConfigurationError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -64,8 +88,14 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
             kind = .pct(depth: try parameter("DEPTH", default: 3, in: Self.depthRange))
         case "exhaustive", "dfs":
             kind = .exhaustive(preemptionBound: try parameter("BOUND", default: 2, in: Self.preemptionBoundRange))
-        case "random":
-            throw .invalid(setting: setting, value: text, expected: "random without a parameter")
+        case "pos" where parts.count == 1:
+            kind = .pos
+        case "surw" where parts.count == 1:
+            kind = .surw
+        case "portfolio" where parts.count == 1:
+            kind = Self.portfolio.kind
+        case "random", "pos", "surw", "portfolio":
+            throw .invalid(setting: setting, value: text, expected: "\(parts[0]) without a parameter")
         default:
             throw .invalid(setting: setting, value: text, expected: "\(Self.spellings), not the strategy '\(parts[0])'")
         }
@@ -76,6 +106,9 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         case .random: "random"
         case .pct(let depth): "pct:\(depth)"
         case .exhaustive(let bound): "exhaustive:\(bound)"
+        case .pos: "pos"
+        case .surw: "surw"
+        case .portfolio: "portfolio"
         }
     }
 
@@ -92,6 +125,12 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         case .random: RandomWalk(seed: seed)
         case .pct(let depth): PriorityChangePoints(seed: seed, depth: depth)
         case .exhaustive(let bound): BoundedExhaustive(preemptionBound: bound)
+        case .pos: PartialOrderSampling(seed: seed)
+        case .surw: SelectivelyUniformRandomWalk(seed: seed)
+        case .portfolio(let members):
+            Portfolio(members.enumerated().map { position, member in
+                member.makeScheduler(seed: SplitMix64.seed(seed, execution: position))
+            })
         }
     }
 }

@@ -44,15 +44,19 @@ struct EncodedStep: Hashable, Sendable, CustomStringConvertible {
 /// Names one execution of one scenario exactly: replaying it follows the recorded schedule
 /// step by step and reports the first step where the code no longer does what it did.
 ///
-/// Its text form is `H1.<scenario>.<strategy>.<seed>.<execution>.<steps>`: the format
+/// Its text form is `H2.<scenario>.<strategy>.<seed>.<execution>.<steps>`: the format
 /// version, a hash of the scenario's name, the strategy and seed that found it (for the
 /// reader; replay does not need them), the execution's number in its campaign, and the
 /// schedule in unpadded base64url: two bytes a step (thread, operation), three for a
 /// choice among jobs, the bytes coded with ``StepCompression`` (marked by a leading `z`)
 /// when that is shorter.
 public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
-    /// The version of the text form this type reads and writes.
-    public static let formatVersion = 1
+    /// The version of the text form this type reads and writes, and of the scheduling
+    /// points its steps follow: it changes when either does, so that a token recorded by an
+    /// older harness is refused with that reason instead of diverging part way. Version 2:
+    /// the task executor's own bookkeeping no longer takes scheduling decisions, and its
+    /// timer thread starts with the first timer.
+    public static let formatVersion = 2
 
     /// The hash of the scenario's name (FNV-1a, 32 bits).
     public let scenarioHash: UInt32
@@ -176,7 +180,7 @@ public enum ReplayTokenError: Error, Sendable, Hashable, CustomStringConvertible
         case .malformed(let reason):
             "malformed replay token: \(reason)"
         case .unsupportedVersion(let version):
-            "replay token format H\(version) is not supported; this harness reads H\(ReplayToken.formatVersion)"
+            "replay token format H\(version) is not supported; this harness reads H\(ReplayToken.formatVersion): record the schedule again by re-running its exploration (same strategy and seed)"
         case let .otherScenario(token, scenario):
             "the replay token was recorded for another scenario (hash \(String(token, radix: 16))), not '\(scenario)' (hash \(String(ReplayToken.hash(scenario), radix: 16)))"
         }

@@ -12,9 +12,32 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     public let trace: [TraceStep]
     /// The Swift Testing test that found it, as `Test.ID` spells it, when it ran in one.
     public let testID: String?
+    /// The names of the tasks whose jobs ran, by their number in ``TraceStep/task``: a
+    /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it.
+    public let taskNames: [Int: String]
+    /// How a replay reproduced the failure; `nil` when exploring found it.
+    public let reproduction: ReplayReproduction?
+
+    init(
+        scenario: String,
+        reason: ExecutionFailure,
+        token: ReplayToken,
+        trace: [TraceStep],
+        testID: String?,
+        taskNames: [Int: String] = [:],
+        reproduction: ReplayReproduction? = nil
+    ) {
+        self.scenario = scenario
+        self.reason = reason
+        self.token = token
+        self.trace = trace
+        self.testID = testID
+        self.taskNames = taskNames
+        self.reproduction = reproduction
+    }
 
     /// How many steps the report's lanes show at most; the full trace has them all.
-    public static let lanesShown = 60
+    public static let lanesShown = 24
 
     /// The shell command that replays this failure: `HARNESS_REPLAY` holds the token, and
     /// `--filter` selects exactly the test that found it (its ID escaped, since `--filter`
@@ -43,20 +66,21 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
 
     /// The report: what failed, how to replay it, and the last steps as lanes.
     public var message: String {
-        """
-        \(reason)
-        scenario: \(scenario)
-        replay: \(replayCommand)
-        schedule (\(trace.count) steps\(trace.count > Self.lanesShown ? ", the last \(Self.lanesShown) shown" : "")):
-        \(lanes(last: Self.lanesShown))
-        """
+        let shown = visibleSteps.count
+        return """
+            \(reason)
+            scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
+            replay: \(replayCommand)
+            schedule (\(trace.count) steps\(shown > Self.lanesShown ? ", the last \(Self.lanesShown) of the scenario's shown" : "")):
+            \(lanes(last: Self.lanesShown))
+            """
     }
 
-    /// The whole report, with every step.
+    /// The whole report, with every step of the scenario's.
     public var fullReport: String {
         """
         \(reason)
-        scenario: \(scenario)
+        scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
         replay: \(replayCommand)
         in code: \(replayInCode)
         strategy: \(token.strategy), seed 0x\(String(token.seed, radix: 16)), execution \(token.execution)
@@ -67,25 +91,46 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
 
     public var description: String { message }
 
-    /// The last `count` steps drawn as one lane per thread, each step with its source location.
+    /// The steps a report shows, with their indices: all but the harness's own bookkeeping.
+    private var visibleSteps: [(index: Int, step: TraceStep)] {
+        trace.enumerated().filter { !$0.element.isBookkeeping }.map { ($0.offset, $0.element) }
+    }
+
+    /// The last `count` of the scenario's steps (the harness's own bookkeeping left out),
+    /// drawn as one lane per thread and task, each step with its source location.
     public func lanes(last count: Int) -> String {
-        let threads = (trace.compactMap(\.thread).max() ?? 0) + 1
+        let shown = visibleSteps.suffix(count)
+        let order = Set(shown.map { TraceLane(of: $0.step, taskNames: taskNames) }).sorted()
+        let column = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         let width = 34
         func cell(_ text: String) -> String {
             text.count > width - 1 ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
         }
-        var lines = ["step  " + (0..<threads).map { cell("T\($0)") }.joined()]
-        let shown = trace.suffix(count)
-        var index = trace.count - shown.count
-        for step in shown {
+        var lines = ["step  " + order.map { cell($0.label) }.joined()]
+        for (index, step) in shown {
             let number = String(index).padding(toLength: 6, withPad: " ", startingAt: 0)
-            if let thread = step.thread {
-                lines.append(number + String(repeating: " ", count: width * thread) + step.summary)
-            } else {
-                lines.append(number + "[scheduler] " + step.summary)
-            }
-            index += 1
+            let lane = TraceLane(of: step)
+            lines.append(number + String(repeating: " ", count: width * (column[lane] ?? 0)) + step.summary)
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// How replaying a token reproduced a failure.
+public enum ReplayReproduction: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The code followed the token to the failure.
+    case exact
+    /// The code left the token at step `divergedAt`; keeping the token's steps up to there
+    /// and searching on (seeded, with the exploration's strategy), schedule `schedules`
+    /// of the search failed. Its own token replays it exactly.
+    case prefixAndSearch(divergedAt: Int, schedules: Int)
+
+    public var description: String {
+        switch self {
+        case .exact:
+            "exactly: the code followed the token to the failure"
+        case let .prefixAndSearch(step, schedules):
+            "by prefix and search: the code left the token at step \(step); a seeded search from there failed in schedule \(schedules), whose token this is"
+        }
     }
 }

@@ -7,7 +7,7 @@ extension OperationKind: Codable {}
 
 extension TraceStep: Codable {
     private enum CodingKeys: String, CodingKey {
-        case thread, kind, target, choice, file, line
+        case thread, kind, target, choice, file, line, task, bookkeeping
     }
 
     public init(from decoder: any Decoder) throws {
@@ -19,7 +19,9 @@ extension TraceStep: Codable {
             kind: try container.decode(OperationKind.self, forKey: .kind),
             target: try container.decodeIfPresent(String.self, forKey: .target),
             choice: try container.decodeIfPresent(Int.self, forKey: .choice),
-            location: file.map { SeamLocation(fileIDText: $0, line: line ?? 0) }
+            location: file.map { SeamLocation(fileIDText: $0, line: line ?? 0) },
+            task: try container.decodeIfPresent(Int.self, forKey: .task),
+            isBookkeeping: try container.decodeIfPresent(Bool.self, forKey: .bookkeeping) ?? false
         )
     }
 
@@ -31,6 +33,8 @@ extension TraceStep: Codable {
         try container.encodeIfPresent(choice, forKey: .choice)
         try container.encodeIfPresent(location?.fileID, forKey: .file)
         try container.encodeIfPresent(location?.line, forKey: .line)
+        try container.encodeIfPresent(task, forKey: .task)
+        if isBookkeeping { try container.encode(true, forKey: .bookkeeping) }
     }
 }
 

@@ -1,17 +1,31 @@
 /// PCT, probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi and Nagarakatte,
-/// ASPLOS 2010): each thread gets a random priority, the highest-priority runnable thread
-/// runs, and at `depth - 1` random steps the running thread drops to a low priority. A bug
-/// of depth `d` among `n` threads and `k` steps is found with probability at least
-/// `1 / (n · k^(d-1))` per execution.
+/// ASPLOS 2010): each thread and each task gets a random priority when first seen, every
+/// decision runs the highest-priority candidate (a thread step, or a job of the
+/// highest-priority task), and at `depth - 1` random decisions the candidate about to run
+/// drops to a priority below all initial ones. A bug of depth `d` among `n` threads and
+/// tasks and `k` decisions is found with probability at least `1 / (n · k^(d-1))` per
+/// execution.
+///
+/// Spurious wake-ups: in half of the executions (a coin flip, so the other half keep the
+/// bound above unchanged), one decision drawn uniformly from `1...k` is a spurious-wake
+/// point: the first decision at or after it that can wake a condition waiter spuriously
+/// wakes the highest-priority waiter. A waiter that should have re-checked its condition
+/// (`if` instead of `while`) fails when the point falls before the wake-up it waits for,
+/// which is the case for a good share of the executions in which it waits at all.
 struct PriorityChangePoints: SchedulingStrategy {
     let seed: UInt64
     let depth: Int
     private var generator = SplitMix64(seed: 0)
-    private var priorities: [Int: UInt64] = [:]
+    private var priorities: [Entity: UInt64] = [:]
+    /// Decision numbers (from 1) at which the candidate about to run is lowered, and the
+    /// priority it drops to.
     private var changePoints: [Int: UInt64] = [:]
-    /// The longest execution seen so far: the `k` that change points are drawn from. The
-    /// first execution, before any is known, draws from 64.
-    private var expectedSteps: Int?
+    /// The decision number from which the next possible spurious wake-up is taken.
+    private var spuriousWakePoint: Int?
+    private var decisions = 0
+    /// The most decisions an execution took so far: the `k` that change points are drawn
+    /// from. The first execution, before any is known, draws from 64.
+    private var expectedDecisions: Int?
 
     init(seed: UInt64, depth: Int) {
         precondition(depth >= 1, "PCT needs a depth of at least 1, not \(depth)")
@@ -23,26 +37,52 @@ struct PriorityChangePoints: SchedulingStrategy {
         generator = SplitMix64(seed: SplitMix64.seed(seed, execution: index))
         priorities = [:]
         changePoints = [:]
+        decisions = 0
+        let decisionCount = UInt64(max(expectedDecisions ?? 64, 1))
         for point in 1..<depth {
-            let step = Int(generator.next(upperBound: UInt64(expectedSteps ?? 64))) + 1
-            changePoints[step] = UInt64(depth - point)
+            changePoints[Int(generator.next(upperBound: decisionCount)) + 1] = UInt64(depth - point)
         }
+        let wakesSpuriously = generator.next(upperBound: UInt64(2)) == 0
+        spuriousWakePoint = wakesSpuriously ? Int(generator.next(upperBound: decisionCount)) + 1 : nil
         return true
     }
 
-    mutating func threadCreated(_ thread: Int) {
-        priorities[thread] = UInt64(depth) + generator.next(upperBound: UInt64(1) << 32)
-    }
-
-    mutating func choose(among candidates: [Candidate], running: Int?, step: Int) -> Int {
-        if let lowered = changePoints[step], let running {
-            priorities[running] = lowered
+    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+        decisions += 1
+        if let point = spuriousWakePoint, decisions >= point, candidates.contains(where: \.choice.isSpuriousWake) {
+            spuriousWakePoint = nil
+            return highestPriority(candidates.indices.filter { candidates[$0].choice.isSpuriousWake }, candidates)
         }
-        let regular = candidates.indices.filter { !candidates[$0].isSpuriousWake }
-        return regular.max { priorities[candidates[$0].thread, default: 0] < priorities[candidates[$1].thread, default: 0] }!
+        let regular = candidates.indices.filter { !candidates[$0].choice.isSpuriousWake }
+        if let lowered = changePoints[decisions] {
+            priorities[candidates[highestPriority(regular, candidates)].choice.entity] = lowered
+        }
+        return highestPriority(regular, candidates)
     }
 
     mutating func endExecution(steps: Int) {
-        expectedSteps = max(expectedSteps ?? 0, steps)
+        expectedDecisions = max(expectedDecisions ?? 0, decisions)
+    }
+
+    /// The index among `indices` whose candidate has the highest priority; entities seen
+    /// for the first time get their initial priority, above every lowered one.
+    private mutating func highestPriority(_ indices: [Int], _ candidates: [Candidate]) -> Int {
+        var best = indices[0]
+        var bestPriority = priority(of: candidates[best].choice.entity)
+        for index in indices.dropFirst() {
+            let priority = priority(of: candidates[index].choice.entity)
+            if priority > bestPriority {
+                best = index
+                bestPriority = priority
+            }
+        }
+        return best
+    }
+
+    private mutating func priority(of entity: Entity) -> UInt64 {
+        if let priority = priorities[entity] { return priority }
+        let priority = UInt64(depth) + generator.next(upperBound: UInt64(1) << 32)
+        priorities[entity] = priority
+        return priority
     }
 }

@@ -1,4 +1,5 @@
-/// At every point, a uniformly random candidate; spurious wake-ups are offered rarely.
+/// At every decision, a uniformly random thread step or job; now and then (see
+/// ``SplitMix64/spuriousWakeOdds``) a spurious wake-up instead.
 struct RandomWalk: SchedulingStrategy {
     let seed: UInt64
     private var generator = SplitMix64(seed: 0)
@@ -10,12 +11,8 @@ struct RandomWalk: SchedulingStrategy {
         return true
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?, step: Int) -> Int {
-        let regular = candidates.indices.filter { !candidates[$0].isSpuriousWake }
-        if regular.count < candidates.count, generator.next(upperBound: UInt64(32)) == 0 {
-            let spurious = candidates.indices.filter { candidates[$0].isSpuriousWake }
-            return spurious[Int(generator.next(upperBound: UInt64(spurious.count)))]
-        }
-        return regular[Int(generator.next(upperBound: UInt64(regular.count)))]
+    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+        if let spurious = generator.occasionalSpuriousWake(among: candidates) { return spurious }
+        return generator.element(of: candidates.indices.filter { !candidates[$0].choice.isSpuriousWake })
     }
 }

@@ -1,28 +1,46 @@
-/// A thread the scheduler may run next, and how.
-struct Candidate: Hashable {
-    /// The thread.
-    let thread: Int
-    /// Whether choosing it wakes it from a condition wait without a signal.
-    let isSpuriousWake: Bool
-}
-
 /// Decides, at every scheduling point, which candidate runs next. Owned by one execution at
 /// a time and used only by its running thread.
+///
+/// An execution asks at two kinds of decision: which thread steps next (the runnable
+/// threads, and spurious wake-ups of condition waiters), and which queued job a task-executor
+/// lane runs (jobs only). Both come as ``Candidate`` lists, so every strategy chooses among
+/// thread steps, spurious wake-ups and jobs with one model.
 protocol SchedulingStrategy {
     /// Prepares for execution `index`; returns false when the strategy has nothing left to
     /// explore.
     mutating func beginExecution(_ index: Int) -> Bool
-    /// Called when a thread is created (the root thread too).
-    mutating func threadCreated(_ thread: Int)
+    /// Called when a thread is created: the root thread (with no parent) too.
+    mutating func threadCreated(_ thread: Int, by parent: Int?)
     /// Picks the index of the candidate that runs next. `running` is the thread that
     /// reached the scheduling point when it is among the candidates (choosing another one
-    /// preempts it). `candidates` is sorted by thread and never empty.
-    mutating func choose(among candidates: [Candidate], running: Int?, step: Int) -> Int
-    /// Called when the execution ended after `steps` steps.
+    /// preempts it). `candidates` is never empty; thread steps come sorted by thread,
+    /// spurious wake-ups after them, jobs in queue order.
+    mutating func choose(among candidates: [Candidate], running: Int?) -> Int
+    /// Called when the execution ended after `steps` steps without failing.
     mutating func endExecution(steps: Int)
 }
 
 extension SchedulingStrategy {
-    mutating func threadCreated(_ thread: Int) {}
+    mutating func threadCreated(_ thread: Int, by parent: Int?) {}
     mutating func endExecution(steps: Int) {}
+}
+
+extension SplitMix64 {
+    /// How rarely the randomized strategies wake a condition waiter spuriously: at one
+    /// decision in this many where one could.
+    static let spuriousWakeOdds: UInt64 = 32
+
+    /// With probability 1/``spuriousWakeOdds``, when `candidates` offers spurious wake-ups,
+    /// the index of one of them, uniformly; otherwise `nil`. Draws nothing when none is
+    /// offered.
+    mutating func occasionalSpuriousWake(among candidates: [Candidate]) -> Int? {
+        guard candidates.contains(where: \.choice.isSpuriousWake), next(upperBound: Self.spuriousWakeOdds) == 0 else { return nil }
+        let spurious = candidates.indices.filter { candidates[$0].choice.isSpuriousWake }
+        return spurious[Int(next(upperBound: UInt64(spurious.count)))]
+    }
+
+    /// A uniformly random index of `indices`.
+    mutating func element(of indices: [Int]) -> Int {
+        indices[Int(next(upperBound: UInt64(indices.count)))]
+    }
 }

@@ -151,12 +151,13 @@ struct ReplayTokenTests {
             ("", "expected 6 fields"),
             ("X1.0.random.0.0.AAA", "starts with 'H'"),
             ("H9.0.random.0.0.AAAA", "format H9 is not supported"),
-            ("H1.zz.random.0.0.AAAA", "scenario field 'zz' is not hexadecimal"),
-            ("H1.0.random.xyz.0.AAAA", "seed field 'xyz'"),
-            ("H1.0.random.0.-1.AAAA", "execution field '-1'"),
-            ("H1.0.random.0.0.!!!", "not base64url"),
-            ("H1.0.random.0.0.AP8", "unknown operation code 255"),
-            ("H1.0.random.0.0.zAwE", "compressed steps field is corrupt"),
+            ("H1.0.random.0.0.AAAA", "format H1 is not supported; this harness reads H2: record the schedule again"),
+            ("H\(ReplayToken.formatVersion).zz.random.0.0.AAAA", "scenario field 'zz' is not hexadecimal"),
+            ("H\(ReplayToken.formatVersion).0.random.xyz.0.AAAA", "seed field 'xyz'"),
+            ("H\(ReplayToken.formatVersion).0.random.0.-1.AAAA", "execution field '-1'"),
+            ("H\(ReplayToken.formatVersion).0.random.0.0.!!!", "not base64url"),
+            ("H\(ReplayToken.formatVersion).0.random.0.0.AP8", "unknown operation code 255"),
+            ("H\(ReplayToken.formatVersion).0.random.0.0.zAwE", "compressed steps field is corrupt"),
         ]
     )
     func malformed(text: String, expected: String) {
@@ -189,6 +190,34 @@ struct ReplayTokenTests {
         }
         #expect(step > 0 && step < failure.trace.count)
         #expect(detail.contains("the token has"))
+        #expect(detail.contains("a seeded search of 200 schedules from there found no failure"))
+    }
+
+    /// The lost update, with one more atomic step before the threads start when `changed`:
+    /// a token of the original no longer fits step by step, but its bug is still there.
+    static func lostUpdate(changed: Bool) -> @Sendable (Scenario) -> Void {
+        { scenario in
+            let counter = SeamAtomic(0)
+            if changed { counter.store(0) }
+            HarnessScenarios.lostUpdate(scenario, counter: counter)
+        }
+    }
+
+    @Test("a token the changed code no longer follows reproduces its failure by prefix and search, and says so")
+    func prefixAndSearch() throws {
+        let original = try #require(try Harness.run("evolving", options: ExplorationOptions(schedules: 500, seed: 7), Self.lostUpdate(changed: false)).failure)
+        #expect(try Harness.run("evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: false)).failure?.reproduction == .exact)
+
+        let replayed = try #require(try Harness.run("evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: true)).failure)
+        guard case .prefixAndSearch(let step, let schedules) = replayed.reproduction else {
+            Issue.record("expected a reproduction by prefix and search, got \(String(describing: replayed.reproduction)): \(replayed.reason)")
+            return
+        }
+        #expect(step > 0 && schedules >= 1)
+        #expect(replayed.message.contains("reproduced by prefix and search: the code left the token at step \(step)"))
+        #expect("\(replayed.reason)".contains("an increment was lost"))
+        let again = try #require(try Harness.run("evolving", options: ExplorationOptions(replay: replayed.token), Self.lostUpdate(changed: true)).failure)
+        #expect(again.reproduction == .exact && again.trace == replayed.trace)
     }
 
     @Test("environment settings override options, and bad ones say which variable is wrong")
@@ -215,11 +244,11 @@ struct HarnessReportTests {
     @Test("a failure is an issue holding the invariant, the replay command and the lanes")
     func issueContents() {
         withKnownIssue {
-            Harness.explore("lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+            Harness.explore("lost update", options: ExplorationOptions(schedules: 500, seed: 7, keepsFailures: false), HarnessScenarios.lostUpdate)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
             return text.contains("an increment was lost")
-                && text.contains("HARNESS_REPLAY='H1.")
+                && text.contains("HARNESS_REPLAY='H\(ReplayToken.formatVersion).")
                 && text.contains("swift test --filter")
                 && text.contains("step  T0")
                 && text.contains("HarnessScenarios.swift:")
@@ -231,7 +260,7 @@ struct HarnessReportTests {
 struct HarnessCrashTests {
     @Test("a thread that traps prints the replay token of the crashing schedule before the process dies")
     func crashPrintsToken() async throws {
-        let result = try await #require(
+        let result = try #require(
             await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 _ = try? Harness.run("crash", options: ExplorationOptions(schedules: 500, seed: 9)) { scenario in
                     let value = SeamAtomic(0)
@@ -245,7 +274,7 @@ struct HarnessCrashTests {
         )
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("A thread crashed in scenario 'crash'"))
-        let line = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H1.") })
+        let line = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") })
         let token = try ReplayToken(parsing: String(line.dropFirst("HARNESS_REPLAY='".count).prefix { $0 != "'" }))
         #expect(token.fits(scenario: "crash"))
         #expect(token.stepCount > 0)
@@ -299,7 +328,7 @@ struct HarnessIsolationTests {
     @Test("an isolated exploration survives a crash and reports its replay command")
     func isolatedCrash() {
         withKnownIssue {
-            Harness.explore("isolated crash", options: ExplorationOptions(schedules: 500, seed: 9, isolation: .process)) { scenario in
+            Harness.explore("isolated crash", options: ExplorationOptions(schedules: 500, seed: 9, isolation: .process, keepsFailures: false)) { scenario in
                 let value = SeamAtomic(0)
                 scenario.spawn { value.store(1) }
                 scenario.spawn { precondition(value.load() == 0, "the other thread ran first") }
@@ -309,17 +338,17 @@ struct HarnessIsolationTests {
             return text.contains("a thread crashed (signal") && text.contains("scenario: isolated crash")
                 && text.contains("Precondition failed: the other thread ran first")
                 && text.contains("HarnessIsolationTests.isolatedCrash()")
-                && text.contains("replay: HARNESS_REPLAY='H1.") && text.contains("swift test --filter")
+                && text.contains("replay: HARNESS_REPLAY='H\(ReplayToken.formatVersion).") && text.contains("swift test --filter")
         }
     }
 
     @Test("an isolated exploration's ordinary failure comes back with its report")
     func isolatedFailure() {
         withKnownIssue {
-            Harness.explore("isolated lost update", options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process), HarnessScenarios.lostUpdate)
+            Harness.explore("isolated lost update", options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process, keepsFailures: false), HarnessScenarios.lostUpdate)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("an increment was lost") && text.contains("HARNESS_REPLAY='H1.") && text.contains("step  T0")
+            return text.contains("an increment was lost") && text.contains("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") && text.contains("step  T0")
         }
     }
 }
@@ -328,7 +357,7 @@ struct HarnessIsolationTests {
 struct HarnessProgressTests {
     @Test("a campaign with a progress interval prints schedules done, the rate and failures")
     func progressLines() async throws {
-        let result = try await #require(
+        let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
                 _ = try? Harness.run("progress", options: ExplorationOptions(schedules: 300, seed: 3, progressInterval: 0.000_001)) { scenario in
                     scenario.spawn { Seam.yield() }

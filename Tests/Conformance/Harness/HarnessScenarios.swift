@@ -5,7 +5,11 @@ import Primitives
 enum HarnessScenarios {
     /// Two threads each add 1 with an unlocked load then store: one preemption loses an update.
     @Sendable static func lostUpdate(_ scenario: Scenario) {
-        let counter = SeamAtomic(0)
+        lostUpdate(scenario, counter: SeamAtomic(0))
+    }
+
+    /// ``lostUpdate(_:)`` on a counter of the caller's.
+    static func lostUpdate(_ scenario: Scenario, counter: SeamAtomic<Int>) {
         for _ in 0..<2 {
             scenario.spawn { counter.store(counter.load() + 1) }
         }
@@ -55,4 +59,55 @@ enum HarnessScenarios {
 final class UncheckedBox<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
+}
+
+extension HarnessScenarios {
+    /// A consumer waits on a condition for a flag a producer sets under the mutex. With
+    /// `recheck` false it checks the flag with `if` instead of `while`: a spurious wake-up
+    /// lets it go on with the flag still clear.
+    static func conditionWait(recheck: Bool) -> @Sendable (Scenario) -> Void {
+        { scenario in
+            let mutex = SeamMutex()
+            let condition = SeamCondition()
+            let ready = UncheckedBox(false)
+            scenario.spawn {
+                mutex.withLock {
+                    if recheck {
+                        while !ready.value { condition.wait(on: mutex) }
+                    } else if !ready.value {
+                        condition.wait(on: mutex)
+                    }
+                    Harness.check(ready.value, "the consumer went on before the flag was set")
+                }
+            }
+            scenario.spawn {
+                mutex.withLock { ready.value = true }
+                condition.signal()
+            }
+            scenario.joinAll()
+        }
+    }
+
+    /// Two child tasks of a task group each add 1 to a counter: with `atomically` false by
+    /// a load then a store, which loses an update when the lanes interleave them.
+    static func taskGroupIncrements(atomically: Bool) -> @Sendable (Scenario) -> Void {
+        { scenario in
+            let counter = SeamAtomic(0)
+            scenario.task {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<2 {
+                        group.addTask {
+                            if atomically {
+                                _ = counter.add(1)
+                            } else {
+                                counter.store(counter.load() + 1)
+                            }
+                        }
+                    }
+                }
+            }
+            scenario.joinAll()
+            Harness.check(counter.load() == 2, "an increment was lost: the counter is \(counter.load())")
+        }
+    }
 }

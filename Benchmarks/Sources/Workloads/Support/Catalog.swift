@@ -20,6 +20,10 @@ public enum Catalog {
     /// `AsyncFileStream` against `FileHandle` and plain system calls.
     public static let files = FileWorkloads.comparisons
 
+    /// The linearizability checker against replaying one known linearization of the same
+    /// history (the least any checker must do), with absolute goals.
+    public static let linearizability = LinearizabilityWorkloads.comparisons
+
     /// The groups: a title and its comparisons.
     public static let groups: [(title: String, comparisons: [Comparison])] = [
         ("Seam (production path, no controller)", seam),
@@ -29,5 +33,6 @@ public enum Catalog {
         ("WorkerThread", workers),
         ("ConcurrencyLimiter and AsyncCondition", async),
         ("AsyncFileStream (64 KiB chunks, page cache)", files),
+        ("Linearizability checking (one operation is one whole check)", linearizability),
     ]
 }

@@ -32,14 +32,19 @@ public enum Target: Sendable, CustomStringConvertible {
     case atMost(Double)
     /// The subject is at least `factor` times faster than the baseline.
     case fasterBy(Double)
+    /// The subject's median cost per operation is below `limit`, whatever the baseline's: an
+    /// absolute goal, which the machine's speed moves (the baseline row says how fast it ran).
+    case under(Duration)
     /// No goal: the row is there for information.
     case none
 
-    /// Whether `ratio` (subject cost over baseline cost) meets the goal; `nil` when there is none.
-    public func isMet(byRatio ratio: Double) -> Bool? {
+    /// Whether `ratio` (subject cost over baseline cost) and `cost` (the subject's median
+    /// cost per operation) meet the goal; `nil` when there is none.
+    public func isMet(ratio: Double, cost: Duration) -> Bool? {
         switch self {
         case .atMost(let limit): ratio <= limit
         case .fasterBy(let factor): ratio * factor <= 1
+        case .under(let limit): cost < limit
         case .none: nil
         }
     }
@@ -48,7 +53,21 @@ public enum Target: Sendable, CustomStringConvertible {
         switch self {
         case .atMost(let limit): "≤ \(limit.formatted2)×"
         case .fasterBy(let factor): "≥ \(factor.formatted2)× faster"
+        case .under(let limit): "< \(limit.roundText)"
         case .none: "—"
+        }
+    }
+}
+
+extension Duration {
+    /// A round duration as a goal names it: `50 µs`, `100 ms`, `1 s`.
+    var roundText: String {
+        let nanoseconds = Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+        return switch nanoseconds {
+        case ..<1_000: "\(Int(nanoseconds)) ns"
+        case ..<1_000_000: "\(Int(nanoseconds / 1_000)) µs"
+        case ..<1_000_000_000: "\(Int(nanoseconds / 1_000_000)) ms"
+        default: "\(Int(nanoseconds / 1_000_000_000)) s"
         }
     }
 }

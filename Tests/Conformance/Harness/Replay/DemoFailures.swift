@@ -39,6 +39,10 @@ struct DemoFailures {
         }
     }
 
+    @Test func keptFailure() {
+        Harness.explore("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+    }
+
     /// A test whose set-up hangs in the isolated child, where no stall detection reaches.
     @Test func childHangsBeforeExploring() {
         if ProcessInfo.processInfo.environment["HARNESS_CHILD_SCENARIO"] != nil {
@@ -59,4 +63,17 @@ struct DemoFailures {
     /// What ``childBlocksForever()``'s child prints before its process ID: a progress line,
     /// which the parent passes on.
     static let childAnnouncement = "harness: demo child "
+}
+
+/// A small campaign that passes, for the shard and summary tests of ``ReplayCommandTests``.
+@Suite(.enabled(if: DemoGate.isOpen, "runs only in a child process of ReplayCommandTests"))
+struct DemoCampaign {
+    @Test(arguments: [Strategy.random, .pct(depth: 3), .exhaustive(preemptionBound: 1)], [UInt64(1), 2, 3])
+    func lockedIncrements(strategy: Strategy, seed: UInt64) {
+        Harness.explore(
+            "demo campaign [\(strategy), seed \(seed)]",
+            options: ExplorationOptions(strategy: strategy, schedules: 60, seed: seed),
+            HarnessScenarios.lockedIncrements
+        )
+    }
 }

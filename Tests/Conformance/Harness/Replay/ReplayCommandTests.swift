@@ -26,8 +26,8 @@ struct ReplayCommandTests {
     func tokenThatFitsNothing(test: String) throws {
         let found = try TestProcess.run(["--filter", "DemoFailures/\(test)"], environment: Self.demo)
         let command = try #require(found.replayCommands.first)
-        // Flip one character of the scenario hash, the field after "H1.".
-        let hashStart = try #require(command.range(of: "H1.")).upperBound
+        // Flip one character of the scenario hash, the field after the format version.
+        let hashStart = try #require(command.range(of: "H\(ReplayToken.formatVersion).")).upperBound
         let flipped = command[hashStart] == "0" ? "1" : "0"
         let corrupted = command.replacingCharacters(in: hashStart...hashStart, with: flipped)
         let replayed = try TestProcess.shell(corrupted, environment: Self.demo)
@@ -64,7 +64,7 @@ struct ReplayCommandTests {
         let parent = Process()
         parent.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         parent.arguments = ["--testing-library", "swift-testing", "--filter", "DemoFailures/childBlocksForever"]
-        parent.environment = ProcessInfo.processInfo.environment.merging(Self.demo) { $1 }
+        parent.environment = ProcessInfo.processInfo.environment.merging(Self.demo.merging(["HARNESS_KEEP_FAILURES": "0"]) { $1 }) { $1 }
         let output = Pipe()
         parent.standardError = output
         parent.standardOutput = FileHandle.nullDevice
@@ -81,6 +81,82 @@ struct ReplayCommandTests {
         let ended = cshim_wait_for_process_exit(pid, 10_000)
         if ended != 1 { kill(pid, SIGKILL) }
         #expect(ended == 1, "the isolated child outlived its parent")
+    }
+
+    @Test("a failure is kept beside the test and replayed first by the next run; CI keeps nothing")
+    func keptFailures() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        let first = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: environment)
+        let command = try #require(first.replayCommands.first)
+        let kept = try String(contentsOf: folder.appendingPathComponent("DemoFailures.txt"), encoding: .utf8)
+        let token = String(command.split(separator: "'")[1])
+        #expect(kept.contains("fails demo kept failure \(token)\n"))
+        #expect(first.output.contains("kept in \(folder.path)/DemoFailures.txt"))
+
+        let second = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: environment)
+        #expect(second.output.contains("kept failure 1 of 1 from \(folder.path)/DemoFailures.txt fails again"), "\(second.output)")
+        #expect(second.replayCommands == [command])
+
+        let besideTest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".harness-regressions")
+        let onCI = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"],
+            environment: Self.demo.merging(["CI": "true", "HARNESS_KEEP_FAILURES": ""]) { $1 }
+        )
+        #expect(onCI.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: besideTest.path))
+    }
+
+    @Test("a kept failure in an older token format is named in a warning, not skipped in silence")
+    func outdatedKeptFailure() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let report = try Harness.run("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        let current = try #require(report.failure?.token.description)
+        let older = "H1" + current.drop { $0 != "." }
+        try "fails demo kept failure \(older)\n".write(to: folder.appendingPathComponent("DemoFailures.txt"), atomically: true, encoding: .utf8)
+
+        let run = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"],
+            environment: Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        )
+        #expect(run.output.contains("keeps 1 failing schedule(s) of this scenario in a token format this harness does not read"), "\(run.output)")
+        #expect(run.replayCommands.count == 1, "the exploration still runs and finds the failure again")
+    }
+
+    @Test("shards of a campaign split it whole: their summaries add up to the unsharded run's")
+    func shardsAddUp() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-shards-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func campaign(_ name: String, shard: String?) throws -> [CampaignEntry] {
+            let file = folder.appendingPathComponent(name)
+            var environment = Self.demo.merging(["HARNESS_REPORT": file.path]) { $1 }
+            environment["HARNESS_SHARD"] = shard
+            let outcome = try TestProcess.run(["--filter", "DemoCampaign/"], environment: environment)
+            #expect(outcome.status == 0, "\(outcome.output)")
+            #expect(outcome.output.contains("harness campaign: "))
+            return try JSONDecoder().decode([CampaignEntry].self, from: Data(contentsOf: file))
+        }
+        func comparable(_ entries: [CampaignEntry]) -> [String] {
+            entries.map { "\($0.scenario) \($0.schedules) \($0.distinctInterleavings) \($0.growing) \($0.failed)" }.sorted()
+        }
+        let whole = try campaign("whole.json", shard: nil)
+        let first = try campaign("first.json", shard: "1/2")
+        let second = try campaign("second.json", shard: "2/2")
+        #expect(whole.count == 9)
+        #expect(!first.isEmpty && !second.isEmpty)
+        #expect(comparable(first + second) == comparable(whole))
+        #expect(Set(first.map(\.scenario)).isDisjoint(with: second.map(\.scenario)))
+    }
+
+    @Test("a malformed shard is an error naming HARNESS_SHARD", arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/1001"])
+    func badShard(value: String) throws {
+        let outcome = try TestProcess.run(["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_SHARD": value]) { $1 })
+        #expect(outcome.status != 0)
+        #expect(outcome.output.contains("HARNESS_SHARD='\(value)' is invalid"))
     }
 
     /// The process ID a line of `text` announces, once the line is complete.

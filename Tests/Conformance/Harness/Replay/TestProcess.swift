@@ -23,29 +23,26 @@ struct TestProcess {
         }
     }
 
-    /// Runs this test binary with `arguments` and `environment` added to this process's.
+    /// Runs this test binary with `arguments` and `environment` added to this process's
+    /// (less its `HARNESS_` variables, and with failures not kept unless `environment` says).
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         try launch(URL(fileURLWithPath: CommandLine.arguments[0]), ["--testing-library", "swift-testing"] + arguments, environment)
     }
 
     /// Runs `command` with `/bin/sh`, exactly as a user pastes it, where `swift test` runs
-    /// this (already built) test binary: a `swift` first on the path drops `test` and runs it.
+    /// this (already built) test binary: a shell function named `swift` stands for the
+    /// command. (A script on the path would do too, but a file written and executed while
+    /// other tests start processes can fail with "text file busy".)
     static func shell(_ command: String, environment: [String: String] = [:]) throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-shim-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let shim = directory.appendingPathComponent("swift")
-        let script = """
-            #!/bin/sh
-            [ "$1" = test ] || { echo "the shim runs only 'swift test', not 'swift $1'" >&2; exit 64; }
-            shift
-            exec '\(CommandLine.arguments[0])' --testing-library swift-testing "$@"
+        let binary = CommandLine.arguments[0].replacingOccurrences(of: "'", with: "'\\''")
+        let standIn = """
+            swift() {
+                [ "$1" = test ] || { echo "the stand-in runs only 'swift test', not 'swift $1'" >&2; exit 64; }
+                shift
+                exec '\(binary)' --testing-library swift-testing "$@"
+            }
             """
-        try script.write(to: shim, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shim.path)
-        var environment = environment
-        environment["PATH"] = directory.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        return try launch(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment)
+        return try launch(URL(fileURLWithPath: "/bin/sh"), ["-c", standIn + "\n" + command], environment)
     }
 
     private static func launch(_ executable: URL, _ arguments: [String], _ environment: [String: String]) throws -> Outcome {
@@ -56,6 +53,7 @@ struct TestProcess {
         for variable in merged.keys where variable.hasPrefix("HARNESS_") {
             merged[variable] = nil
         }
+        merged["HARNESS_KEEP_FAILURES"] = "0"
         merged.merge(environment) { $1 }
         process.environment = merged
         let output = Pipe()

@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// One exploration's line in a campaign summary, as the table and the JSON give it.
+public struct CampaignEntry: Sendable, Hashable, Codable {
+    /// The scenario's name.
+    public let scenario: String
+    /// The strategy, as ``Strategy/description`` spells it.
+    public let strategy: String
+    /// The campaign's seed.
+    public let seed: UInt64
+    /// How many schedules ran.
+    public let schedules: Int
+    /// How many of them were distinct interleavings.
+    public let distinctInterleavings: Int
+    /// Whether the last tenth of the schedules still found new interleavings.
+    public let growing: Bool
+    /// Schedules per second of wall time.
+    public let schedulesPerSecond: Double
+    /// The bound on missing a bug of depth 3 or less with the PCT schedules run (all of a
+    /// PCT exploration's, a quarter of a portfolio's); `nil` for other strategies.
+    public let pctMissBound: Double?
+    /// Whether the exploration failed.
+    public let failed: Bool
+
+    init(_ report: ExplorationReport) {
+        scenario = report.scenario
+        strategy = report.strategy.description
+        seed = report.seed
+        schedules = report.schedulesRun
+        distinctInterleavings = report.coverage.distinctInterleavings
+        growing = report.coverage.isGrowing
+        schedulesPerSecond = report.schedulesPerSecond
+        failed = report.failure != nil
+        pctMissBound = report.pctSchedules.flatMap { report.coverage.pctMissBound(depth: 3, schedules: $0) }
+    }
+}
+
+extension ExplorationReport {
+    /// How many of the schedules PCT chose: all for PCT, a member's share for a portfolio.
+    var pctSchedules: Int? {
+        switch strategy.kind {
+        case .pct: schedulesRun
+        case .portfolio(let members) where members.contains(where: { if case .pct = $0.kind { true } else { false } }):
+            schedulesRun / members.count
+        default: nil
+        }
+    }
+}
+
+/// The explorations of one test run, summed up when the run ends: a table on standard
+/// error, and JSON where `HARNESS_REPORT` points, which a release gate or a CI matrix reads.
+/// JSON files of shards are arrays of entries: concatenated, they are the unsharded run's.
+enum CampaignSummary {
+    /// The variable that names the JSON file.
+    static let reportVariable = "HARNESS_REPORT"
+
+    private static let entries = Mutex<[CampaignEntry]?>(nil)
+
+    /// Adds an exploration; the first arranges the summary at exit. Isolated children and
+    /// exit tests leave it to their parent.
+    static func add(_ report: ExplorationReport) {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment[Harness.childScenarioVariable] == nil, environment[ReplayMatching.exitTestVariable] == nil else { return }
+        let first = entries.withLock { entries in
+            defer { entries = (entries ?? []) + [CampaignEntry(report)] }
+            return entries == nil
+        }
+        if first {
+            atexit { CampaignSummary.finish() }
+        }
+    }
+
+    private static func finish() {
+        let all = entries.withLock { $0 } ?? []
+        FileHandle.standardError.write(Data(table(all).utf8))
+        guard let path = ProcessInfo.processInfo.environment[reportVariable], !path.isEmpty else { return }
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(all).write(to: URL(fileURLWithPath: path))
+        } catch {
+            FileHandle.standardError.write(Data("harness: could not write the campaign summary to \(reportVariable)='\(path)': \(error)\n".utf8))
+        }
+    }
+
+    /// The summary table.
+    static func table(_ entries: [CampaignEntry]) -> String {
+        let schedules = entries.reduce(0) { $0 + $1.schedules }
+        let failures = entries.filter(\.failed).count
+        let growing = entries.filter(\.growing).count
+        var lines = [
+            "harness campaign: \(entries.count) explorations, \(schedules) schedules, \(failures) failed, \(growing) still finding new interleavings",
+            pad("scenario", 52) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10) + pad("growing", 9) + pad("sched/s", 9) + "P(miss depth≤3)",
+        ]
+        for entry in entries.sorted(by: { ($0.scenario, $0.strategy) < ($1.scenario, $1.strategy) }) {
+            lines.append(
+                pad(entry.scenario, 52) + pad(entry.strategy, 14) + pad("\(entry.schedules)", 11) + pad("\(entry.distinctInterleavings)", 10)
+                    + pad(entry.growing ? "yes" : "no", 9) + pad("\(Int(entry.schedulesPerSecond))", 9)
+                    + (entry.pctMissBound.map { "≤ " + String(format: "%.3g", $0) } ?? "–") + (entry.failed ? "  FAILED" : "")
+            )
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+}

@@ -1,0 +1,77 @@
+/// What the scheduler can do next: every decision of an execution, whichever strategy
+/// makes it, is a choice among candidates of this one model.
+enum Choice: Hashable {
+    /// The thread performs its pending operation.
+    case thread(Int)
+    /// The thread, waiting on a condition, wakes without a signal, as POSIX allows.
+    case spuriousWake(Int)
+    /// A task-executor lane runs the queued job.
+    case job(JobIdentity)
+
+    /// Who the choice lets run: what PCT gives a priority and SURW a weight.
+    var entity: Entity {
+        switch self {
+        case .thread(let thread), .spuriousWake(let thread): .thread(thread)
+        case .job(let job): job.task.map(Entity.task) ?? .job(job.enqueueOrder)
+        }
+    }
+
+    var isSpuriousWake: Bool {
+        if case .spuriousWake = self { return true }
+        return false
+    }
+}
+
+/// A queued job, named so that the name survives from one execution to the next as far as
+/// the program lets it: by the task it runs and by its place in the execution's enqueue
+/// order.
+struct JobIdentity: Hashable {
+    /// The task the job runs, numbered from 0 in the order the execution first enqueued a
+    /// job of each task; `nil` for a job that runs no task (a default actor draining its
+    /// queue).
+    let task: Int?
+    /// How many jobs the execution enqueued before this one.
+    let enqueueOrder: Int
+}
+
+/// A schedulable thing that lives through several choices: a thread, a task (all its jobs),
+/// or a job that runs no task.
+enum Entity: Hashable {
+    case thread(Int)
+    case task(Int)
+    case job(Int)
+}
+
+/// The shared state a choice's operation touches, for strategies that order only
+/// conflicting operations (POS) or weight the interesting ones (SURW).
+struct Access: Hashable {
+    enum Object: Hashable {
+        /// A seam mutex, condition or atomic cell.
+        case shared(ObjectIdentifier)
+        /// A thread's cancellation request.
+        case cancellation(ofThread: Int)
+        /// The queue of the scenario's task executor.
+        case jobQueue
+    }
+
+    let object: Object
+    /// Whether the operation only reads the object.
+    let isRead: Bool
+
+    /// Whether the two operations race: they touch the same object and one of them writes.
+    func conflicts(with other: Access) -> Bool {
+        object == other.object && !(isRead && other.isRead)
+    }
+}
+
+/// One option of a decision: the choice, and what its operation touches (`nil` for an
+/// operation on no shared state, which commutes with every other).
+struct Candidate: Hashable {
+    let choice: Choice
+    let access: Access?
+
+    init(_ choice: Choice, access: Access? = nil) {
+        self.choice = choice
+        self.access = access
+    }
+}

@@ -1,0 +1,85 @@
+import Harness
+import Primitives
+
+/// An account whose `withdraw` checks the balance, then suspends before it debits: two
+/// withdrawals that each fit the balance can both pass the check (actor reentrancy).
+actor BankAccount {
+    private(set) var balance: Int
+    /// Whether `withdraw` re-checks the balance after its suspension (the fix).
+    let rechecks: Bool
+
+    init(balance: Int, rechecks: Bool) {
+        self.balance = balance
+        self.rechecks = rechecks
+    }
+
+    /// Takes `amount` if the balance covers it; returns whether it did.
+    func withdraw(_ amount: Int, audit: AuditLog) async -> Bool {
+        guard balance >= amount else { return false }
+        await audit.record(amount)
+        if rechecks, balance < amount { return false }
+        balance -= amount
+        return true
+    }
+}
+
+/// Another actor the account awaits between its check and its debit.
+actor AuditLog {
+    private var entries: [Int] = []
+
+    func record(_ amount: Int) {
+        entries.append(amount)
+    }
+}
+
+/// Scenarios of bugs people write with tasks and actors, each with its fix.
+enum AsyncBugScenarios {
+    /// Two tasks withdraw 80 from 100 at once.
+    static func overdraft(rechecks: Bool) -> @Sendable (Scenario) -> Void {
+        { scenario in
+            let account = BankAccount(balance: 100, rechecks: rechecks)
+            let audit = AuditLog()
+            for _ in 0..<2 {
+                scenario.task { _ = await account.withdraw(80, audit: audit) }
+            }
+            scenario.joinAll()
+            let balance = SeamAtomic(0)
+            scenario.task { balance.store(await account.balance) }
+            scenario.joinAll()
+            Harness.check(balance.load() >= 0, "the account is overdrawn: its balance is \(balance.load())")
+        }
+    }
+
+    /// A request whose reply and timeout race to resume one continuation: the timeout
+    /// checks a flag, then resumes, so a reply between the two resumes it a second time
+    /// (a crash: run it isolated). The fix claims the continuation with one atomic
+    /// compare-and-exchange.
+    static func replyRacingTimeout(claimsAtomically: Bool) -> @Sendable (Scenario) -> Void {
+        { scenario in
+            scenario.task {
+                let answered = SeamAtomic(false)
+                let answer: String = await withCheckedContinuation { continuation in
+                    @Sendable func resume(_ value: String) {
+                        if claimsAtomically {
+                            guard answered.compareExchange(expected: false, desired: true).exchanged else { return }
+                        } else {
+                            guard !answered.load() else { return }
+                            answered.store(true)
+                        }
+                        continuation.resume(returning: value)
+                    }
+                    scenario.task {
+                        try await Task.sleep(for: .milliseconds(100), clock: SeamClock())
+                        resume("reply")
+                    }
+                    scenario.task {
+                        try await Task.sleep(for: .milliseconds(100), clock: SeamClock())
+                        resume("timed out")
+                    }
+                }
+                _ = answer
+            }
+            scenario.joinAll()
+        }
+    }
+}

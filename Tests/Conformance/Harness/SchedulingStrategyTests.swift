@@ -1,0 +1,333 @@
+@testable import Harness
+import Testing
+
+/// The strategies driven directly, without threads, through small synthetic programs: each
+/// decision hands them a candidate list as an execution would.
+@Suite("Harness: strategies on synthetic choices")
+struct SchedulingStrategyTests {
+    static let randomized: [Strategy] = [.random, .pct(depth: 3), .pos, .surw, .portfolio]
+
+    // MARK: Every strategy
+
+    @Test("a seed gives the same schedules, another seed others", arguments: randomized)
+    func deterministicForASeed(strategy: Strategy) {
+        let first = schedules(strategy.makeScheduler(seed: 7), ToyProgram.standard, executions: 60)
+        #expect(first == schedules(strategy.makeScheduler(seed: 7), ToyProgram.standard, executions: 60))
+        #expect(first != schedules(strategy.makeScheduler(seed: 8), ToyProgram.standard, executions: 60))
+    }
+
+    @Test("every strategy wakes waiters spuriously and runs queued jobs in both orders", arguments: randomized + [.exhaustive(preemptionBound: 2)])
+    func coversSpuriousWakeupsAndJobOrders(strategy: Strategy) {
+        let all = schedules(strategy.makeScheduler(seed: 3), ToyProgram.standard, executions: 300)
+        #expect(all.contains { $0.contains(.spuriousWake(2)) })
+        let firstJobs = Set(all.map { $0.first })
+        #expect(firstJobs == [.job(JobIdentity(task: 0, enqueueOrder: 0)), .job(JobIdentity(task: 1, enqueueOrder: 1))])
+    }
+
+    // MARK: Exhaustive search
+
+    /// The standard program has 180 schedules: two job orders times 90 interleavings of
+    /// T0's and T1's two steps each (6) and, with a spurious wake-up while one of those is
+    /// left, of the waiter's wake-up and step too (84). Four have no preemption.
+    @Test(
+        "exhaustive search runs every schedule within its bound exactly once, then says it is done",
+        arguments: [(0, 4), (1, 40), (2, 112), (3, 180), (9, 180)]
+    )
+    func exhaustiveEnumeratesExactly(bound: Int, expected: Int) {
+        #expect(ToyProgram.standard.count(withinCost: bound) == expected)
+        var strategy: any SchedulingStrategy = BoundedExhaustive(preemptionBound: bound)
+        var seen: [[Choice]] = []
+        while let schedule = run(&strategy, ToyProgram.standard, execution: seen.count), seen.count <= expected {
+            seen.append(schedule)
+        }
+        #expect(seen.count == expected)
+        #expect(Set(seen).count == seen.count)
+        #expect(seen.allSatisfy { ToyProgram.standard.cost(of: $0) <= bound })
+    }
+
+    @Test("exhaustive search runs the cheapest schedules first")
+    func exhaustiveCheapestFirst() {
+        var strategy: any SchedulingStrategy = BoundedExhaustive(preemptionBound: 2)
+        var costs: [Int] = []
+        while let schedule = run(&strategy, ToyProgram.standard, execution: costs.count) {
+            costs.append(ToyProgram.standard.cost(of: schedule))
+        }
+        #expect(costs == costs.sorted())
+        #expect(costs.count == 112)
+    }
+
+    // MARK: PCT
+
+    @Test("PCT gives tasks priorities, and a change point at a job step lets another task's job run")
+    func pctOrdersJobsByTask() {
+        let orders = { (depth: Int) in Set(schedules(PriorityChangePoints(seed: 5, depth: depth), TaskProgram(), executions: 200)) }
+        // Without change points the higher-priority task runs all its jobs first, either way round.
+        #expect(orders(1).count == 2)
+        // With one, a task can be lowered between its own jobs.
+        #expect(orders(2).count > 2)
+    }
+
+    // MARK: POS
+
+    @Test("POS gives fresh priorities to the events that race with the one that ran, and only to those")
+    func posRerandomizesRacingEvents() {
+        // T0 takes two steps on cell X; T1 one step, on Y (no race) or on X (a race). T1's step
+        // comes last with probability 1/3 without a race (its priority is kept, and it lost to
+        // T0's first step) and 1/4 with one (its priority is drawn again).
+        func lastShare(_ t1: Access) -> Double {
+            let program = ToyProgram(jobs: [], steps: [[ToyProgram.x, ToyProgram.x], [t1]], waits: false)
+            let all = schedules(PartialOrderSampling(seed: 11), program, executions: 4_000)
+            return Double(all.filter { $0.last == .thread(1) }.count) / Double(all.count)
+        }
+        #expect((0.30...0.37).contains(lastShare(ToyProgram.y)))
+        #expect((0.22...0.28).contains(lastShare(ToyProgram.x)))
+    }
+
+    // MARK: SURW
+
+    @Test("SURW picks threads in proportion to the events they have left; random walk does not")
+    func surwWeightsByRemainingEvents() {
+        // T0 has nine steps on shared state, T1 one: after a first execution to learn that,
+        // T0 goes first in about 9 of 10 executions, against 1 in 2 under random walk.
+        let program = ToyProgram(jobs: [], steps: [Array(repeating: ToyProgram.x, count: 9), [ToyProgram.x]], waits: false)
+        func firstShare(_ strategy: any SchedulingStrategy) -> Double {
+            let all = schedules(strategy, program, executions: 1_000).dropFirst()
+            return Double(all.filter { $0.first == .thread(0) }.count) / Double(all.count)
+        }
+        #expect(firstShare(SelectivelyUniformRandomWalk(seed: 4)) > 0.85)
+        #expect((0.45...0.55).contains(firstShare(RandomWalk(seed: 4))))
+    }
+
+    // MARK: Portfolio
+
+    @Test("the portfolio rotates its members, each counting its own executions, and skips one that is done")
+    func portfolioRotates() {
+        let log = SpyLog()
+        var portfolio = Portfolio([
+            SpyStrategy(name: "a", log: log),
+            SpyStrategy(name: "b", log: log, executions: 1),
+            SpyStrategy(name: "c", log: log),
+        ])
+        for index in 0..<8 {
+            let began = portfolio.beginExecution(index)
+            #expect(began)
+            _ = portfolio.choose(among: [Candidate(.thread(0))], running: nil)
+            portfolio.endExecution(steps: 1)
+        }
+        #expect(log.entries == ["a0", "b0", "c0", "a1", "c1", "c2", "a2", "c3"])
+        #expect(log.choices == ["a", "b", "c", "a", "c", "c", "a", "c"])
+
+        var done = Portfolio([SpyStrategy(name: "d", log: log, executions: 1), SpyStrategy(name: "e", log: log, executions: 0)])
+        let began = done.beginExecution(0)
+        let beganAgain = done.beginExecution(1)
+        #expect(began && !beganAgain)
+    }
+
+    @Test("the portfolio seeds each member on its own")
+    func portfolioSeedsMembers() {
+        let twice = Strategy(kind: .portfolio([.random, .random])).makeScheduler(seed: 9)
+        let all = schedules(twice, ToyProgram.standard, executions: 40)
+        let first = stride(from: 0, to: all.count, by: 2).map { all[$0] }
+        let second = stride(from: 1, to: all.count, by: 2).map { all[$0] }
+        #expect(first != second)
+    }
+
+    @Test("HARNESS_STRATEGY spells the new strategies pos, surw and portfolio, without parameters")
+    func parsing() throws {
+        #expect(try Strategy(parsing: "pos") == .pos)
+        #expect(try Strategy(parsing: "surw") == .surw)
+        #expect(try Strategy(parsing: "portfolio") == .portfolio)
+        for strategy in [Strategy.pos, .surw, .portfolio] {
+            #expect(try Strategy(parsing: strategy.description) == strategy)
+        }
+        #expect(throws: HarnessConfigurationError.self) { try Strategy(parsing: "pos:2") }
+    }
+}
+
+// MARK: Synthetic programs
+
+/// What a strategy is driven through: a source of decisions, each a candidate list.
+private protocol SyntheticProgram {
+    /// The candidates of the next decision; empty when the program has finished.
+    var candidates: [Candidate] { get }
+    /// The thread that took the last step, when it is among the candidates.
+    var running: Int? { get }
+    mutating func take(_ choice: Choice)
+}
+
+/// Threads with a list of steps each, each step touching the shared state it names; first a
+/// lane runs the queued jobs (a decision while two are queued); and, when `waits`, one more
+/// thread that waits on a condition until a spurious wake-up, then takes one step.
+private struct ToyProgram: SyntheticProgram {
+    private final class Object: Sendable {}
+    private static let objects = (Object(), Object(), Object())
+    static let x = Access(object: .shared(ObjectIdentifier(objects.0)), isRead: false)
+    static let y = Access(object: .shared(ObjectIdentifier(objects.1)), isRead: false)
+    static let condition = Access(object: .shared(ObjectIdentifier(objects.2)), isRead: false)
+
+    /// Two jobs of two tasks; T0 and T1 with two steps on X each; T2 waiting.
+    static let standard = ToyProgram(
+        jobs: [JobIdentity(task: 0, enqueueOrder: 0), JobIdentity(task: 1, enqueueOrder: 1)],
+        steps: [[x, x], [x, x]],
+        waits: true
+    )
+
+    var jobs: [JobIdentity]
+    var steps: [[Access?]]
+    var waits: Bool
+    private var waiterWoke = false
+    private var waiterDone = false
+    private var last: Int?
+
+    init(jobs: [JobIdentity], steps: [[Access?]], waits: Bool) {
+        self.jobs = jobs
+        self.steps = steps
+        self.waits = waits
+    }
+
+    private var waiter: Int { steps.count }
+
+    var candidates: [Candidate] {
+        if !jobs.isEmpty { return jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) } }
+        var candidates = steps.indices.compactMap { thread in
+            steps[thread].first.map { Candidate(.thread(thread), access: $0) }
+        }
+        if waits && waiterWoke && !waiterDone { candidates.append(Candidate(.thread(waiter), access: Self.y)) }
+        if waits && !waiterWoke && !candidates.isEmpty { candidates.append(Candidate(.spuriousWake(waiter), access: Self.condition)) }
+        return candidates
+    }
+
+    var running: Int? {
+        last.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
+    }
+
+    mutating func take(_ choice: Choice) {
+        switch choice {
+        case .job(let job):
+            jobs.removeAll { $0 == job }
+            last = nil
+        case .thread(let thread) where thread == waiter:
+            waiterDone = true
+            last = nil
+        case .thread(let thread):
+            steps[thread].removeFirst()
+            last = thread
+        case .spuriousWake:
+            waiterWoke = true
+        }
+    }
+
+    /// What the schedule costs the exhaustive search: 1 a preemption or spurious wake-up.
+    func cost(of schedule: [Choice]) -> Int {
+        var program = self
+        var cost = 0
+        for choice in schedule {
+            cost += Self.cost(of: choice, running: program.running)
+            program.take(choice)
+        }
+        return cost
+    }
+
+    /// How many complete schedules cost at most `bound`: the oracle for exhaustive search.
+    func count(withinCost bound: Int, spent: Int = 0) -> Int {
+        let candidates = self.candidates
+        guard !candidates.isEmpty else { return 1 }
+        return candidates.reduce(0) { total, candidate in
+            let cost = spent + Self.cost(of: candidate.choice, running: running)
+            guard cost <= bound else { return total }
+            var next = self
+            next.take(candidate.choice)
+            return total + next.count(withinCost: bound, spent: cost)
+        }
+    }
+
+    private static func cost(of choice: Choice, running: Int?) -> Int {
+        switch choice {
+        case .spuriousWake: 1
+        case .thread(let thread): running.map { $0 == thread ? 0 : 1 } ?? 0
+        case .job: 0
+        }
+    }
+}
+
+/// Two tasks of three jobs each, one job of each queued at a time: a lane picks which task's
+/// next job runs at every decision while both have one queued.
+private struct TaskProgram: SyntheticProgram {
+    private var left = [3, 3]
+    /// The enqueue order of each task's queued job.
+    private var queued = [0, 1]
+    private var enqueued = 2
+
+    var candidates: [Candidate] {
+        left.indices.filter { left[$0] > 0 }.map { task in
+            Candidate(.job(JobIdentity(task: task, enqueueOrder: queued[task])), access: Access(object: .jobQueue, isRead: false))
+        }
+    }
+
+    var running: Int? { nil }
+
+    mutating func take(_ choice: Choice) {
+        guard case .job(let job) = choice, let task = job.task else { return }
+        left[task] -= 1
+        queued[task] = enqueued
+        enqueued += 1
+    }
+}
+
+/// Runs execution `index` of `program` under `strategy`; `nil` when the strategy has nothing
+/// left to explore. Like an execution, it asks the strategy about jobs only while two or
+/// more are queued.
+private func run(_ strategy: inout any SchedulingStrategy, _ program: some SyntheticProgram, execution index: Int) -> [Choice]? {
+    guard strategy.beginExecution(index) else { return nil }
+    strategy.threadCreated(0, by: nil)
+    strategy.threadCreated(1, by: 0)
+    strategy.threadCreated(2, by: 0)
+    var program = program
+    var schedule: [Choice] = []
+    while case let candidates = program.candidates, !candidates.isEmpty {
+        let choice: Choice
+        if candidates.count == 1, case .job = candidates[0].choice {
+            choice = candidates[0].choice
+        } else {
+            choice = candidates[strategy.choose(among: candidates, running: program.running)].choice
+        }
+        schedule.append(choice)
+        program.take(choice)
+    }
+    strategy.endExecution(steps: schedule.count)
+    return schedule
+}
+
+/// The schedules of the first `executions` executions (fewer if the strategy runs out).
+private func schedules(_ strategy: any SchedulingStrategy, _ program: some SyntheticProgram, executions: Int) -> [[Choice]] {
+    var strategy = strategy
+    var all: [[Choice]] = []
+    while all.count < executions, let schedule = run(&strategy, program, execution: all.count) {
+        all.append(schedule)
+    }
+    return all
+}
+
+// MARK: A strategy that records how it is used
+
+private final class SpyLog {
+    var entries: [String] = []
+    var choices: [String] = []
+}
+
+private struct SpyStrategy: SchedulingStrategy {
+    let name: String
+    let log: SpyLog
+    var executions = Int.max
+
+    mutating func beginExecution(_ index: Int) -> Bool {
+        guard index < executions else { return false }
+        log.entries.append("\(name)\(index)")
+        return true
+    }
+
+    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+        log.choices.append(name)
+        return 0
+    }
+}
