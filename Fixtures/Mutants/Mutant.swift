@@ -14,10 +14,6 @@ public struct Mutant: Sendable, CustomStringConvertible {
     /// The scenario that runs the mutant.
     public let scenario: @Sendable (Scenario) -> Void
 
-    /// Whether the scenario kills threads (`pthread_cancel`), which ThreadSanitizer does not
-    /// survive: the killable-thread mutants whose scenarios call `kill()`.
-    public var killsThreads: Bool { [3, 4, 5].contains(defect) }
-
     /// The scenario's name, for tokens.
     public var name: String { "mutant \(defect): \(summary)" }
 

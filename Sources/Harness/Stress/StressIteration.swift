@@ -13,6 +13,8 @@ final class StressIteration: @unchecked Sendable {
 
     /// The iteration's number in its run.
     let index: Int
+    /// Where its tasks run; `nil` for the global executor.
+    private let taskPool: StressTaskPool?
     private let lock = StressLock()
     private var gate = StressGate()
     private var unjoined: [SeamThread] = []
@@ -20,8 +22,9 @@ final class StressIteration: @unchecked Sendable {
     private var failure: StressFailure?
     private let abandoned = Atomic(false)
 
-    init(index: Int) {
+    init(index: Int, taskPool: StressTaskPool?) {
         self.index = index
+        self.taskPool = taskPool
     }
 
     /// The iteration the calling thread or task belongs to, if any: a thread spawned through
@@ -89,10 +92,11 @@ final class StressIteration: @unchecked Sendable {
 
     // MARK: Tasks
 
-    /// Starts a task on the global concurrent executor; an error it throws is recorded.
+    /// Starts a task on the run's task executor, or the global one; an error it throws is
+    /// recorded.
     func startTask(_ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         lock.withLock { outstandingTasks += 1 }
-        return Task.detached { [self] in
+        let operation: @Sendable () async -> Void = { [self] in
             await Self.$currentTask.withValue(self) {
                 do {
                     try await body()
@@ -103,6 +107,8 @@ final class StressIteration: @unchecked Sendable {
             lock.withLock { outstandingTasks -= 1 }
             lock.broadcast()
         }
+        if let taskPool { return Task.detached(executorPreference: taskPool, operation: operation) }
+        return Task.detached(operation: operation)
     }
 
     // MARK: Abandoning

@@ -19,6 +19,8 @@ public struct StressOptions: Sendable {
     /// run keeps `threads × (1 + spawned)` scenario threads busy: more than the cores, and
     /// the system preempts them mid-operation.
     public var threads: Int
+    /// Where the scenarios' tasks run.
+    public var taskExecutor: StressTaskExecutor
     /// How long one iteration may run before it counts as hung, which ends the run.
     public var hangTimeout: Duration
     /// Seconds between progress lines on standard error; `nil` prints none.
@@ -33,6 +35,7 @@ public struct StressOptions: Sendable {
         iterations: Int = 1_000_000,
         timeBudget: Duration? = .seconds(1),
         threads: Int = 2,
+        taskExecutor: StressTaskExecutor = .dedicated(threads: 2),
         hangTimeout: Duration = .seconds(10),
         progressInterval: Double? = nil,
         escalation: EscalationOptions? = EscalationOptions()
@@ -40,6 +43,7 @@ public struct StressOptions: Sendable {
         self.iterations = iterations
         self.timeBudget = timeBudget
         self.threads = threads
+        self.taskExecutor = taskExecutor
         self.hangTimeout = hangTimeout
         self.progressInterval = progressInterval
         self.escalation = escalation
@@ -134,6 +138,9 @@ public struct StressOptions: Sendable {
             try Self.check(timeBudget.seconds, in: Limits.timeBudgetSeconds, "StressOptions.timeBudget", unit: " seconds")
         }
         try Self.check(threads, in: Limits.threads, "StressOptions.threads")
+        if case .dedicated(let threads) = taskExecutor {
+            try Self.check(threads, in: StressTaskExecutor.threadsRange, "StressOptions.taskExecutor threads")
+        }
         try Self.check(hangTimeout.seconds, in: Limits.hangTimeoutSeconds, "StressOptions.hangTimeout", unit: " seconds")
         if let progressInterval {
             try Self.check(progressInterval, in: Limits.progressSeconds, "StressOptions.progressInterval", unit: " seconds")

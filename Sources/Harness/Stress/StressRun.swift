@@ -4,7 +4,8 @@ import Synchronization
 
 /// The iterations of one stress run, on real threads at full speed: ``StressOptions/threads``
 /// runner threads each run one iteration after another as the scenario's root thread, until
-/// the iterations or the time budget run out or an iteration hangs. The thread that calls
+/// the iterations or the time budget run out, an iteration hangs or they leak threads; the
+/// scenarios' tasks run on ``StressOptions/taskExecutor``. The thread that calls
 /// ``run()`` watches them: it prints progress lines, refreshes the crash note and notices
 /// hangs.
 final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
@@ -35,6 +36,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     private let lock = StressLock()
     private var runners: [Runner]
     private var crashNote: StressCrashNote
+    private let taskPool: StressTaskPool?
 
     init(name: String, test: StressTest<Outcome>, options: StressOptions) {
         self.name = name
@@ -42,6 +44,10 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         self.options = options
         runners = Array(repeating: Runner(), count: options.threads)
         crashNote = StressCrashNote(StressReportText.crashNote(test: name, iterations: 0, forbidden: 0))
+        taskPool = switch options.taskExecutor {
+        case .dedicated(let threads): StressTaskPool(threads: threads)
+        case .global: nil
+        }
     }
 
     /// Runs the iterations and returns what they ended in; blocks the calling thread.
@@ -66,6 +72,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             }
         }
         let elapsed = ContinuousClock.now - start
+        taskPool?.close()
         var histogram = StressHistogram<Outcome>()
         lock.withLock {
             for runner in runners { histogram.merge(runner.histogram) }
@@ -93,7 +100,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             let index = nextIteration.wrappingAdd(1, ordering: .relaxed).oldValue
             guard index < options.iterations else { break }
             if let deadline, ContinuousClock.now >= deadline { break }
-            let iteration = StressIteration(index: index)
+            let iteration = StressIteration(index: index, taskPool: taskPool)
             let note = lock.withLock {
                 runners[runner].iteration = index
                 runners[runner].current = iteration

@@ -4,13 +4,16 @@ import Harness
 import Testing
 
 /// The mutants on real threads: each in a child process, since a mutant may leave threads
-/// behind (defect 7 never joins its threads) or hang (its threads stay blocked).
-@Suite("Release gate under stress: mutants on real threads, escalated to replayable schedules", .serialized)
+/// behind (defect 7 never joins its threads) or hang (its threads stay blocked). Not under
+/// ThreadSanitizer: it reports those threads as leaks when the child exits, and does not
+/// survive the mutants that kill threads.
+@Suite(
+    "Release gate under stress: mutants on real threads, escalated to replayable schedules",
+    .serialized,
+    .disabled(if: RuntimeSanitizer.thread, "the mutants hang and leak threads on purpose, which ThreadSanitizer reports at exit")
+)
 struct MutantStressTests {
-    /// The mutants this build can run: ThreadSanitizer does not survive the ones that kill threads.
-    static let mutants = Mutant.all.filter { !($0.killsThreads && RuntimeSanitizer.thread) }
-
-    @Test("stress catches what it must; each forbidden outcome escalates to a token that replays it", arguments: mutants)
+    @Test("stress catches what it must; each forbidden outcome escalates to a token that replays it", arguments: Mutant.all)
     func underStress(mutant: Mutant) async {
         await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [defect = mutant.defect as Int] in
             await MutantUnderStress.check(defect: defect)

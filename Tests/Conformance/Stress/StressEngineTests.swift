@@ -86,7 +86,10 @@ struct StressEngineTests {
         #expect(failure.reason == .threadThrew(thread: 1, error: "failed"))
     }
 
-    @Test("a hang ends the run, leaves its threads behind, and is escalated to a deadlock")
+    @Test(
+        "a hang ends the run, leaves its threads behind, and is escalated to a deadlock",
+        .disabled(if: RuntimeSanitizer.thread, "leaves hung threads behind on purpose, which ThreadSanitizer reports as leaks at exit")
+    )
     func hangEscalatesToDeadlock() async throws {
         let options = StressOptions(timeBudget: .seconds(5), threads: 1, hangTimeout: .milliseconds(300))
         let report = try await Harness.runStress("nested reads", options: options, StressScenarios.nestedReadsDeadlock)
