@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Records a ``History`` from threads or tasks that call a shared object concurrently: each
 /// call's invocation and response get a position from one counter, in the order they are
 /// recorded.
@@ -11,14 +9,17 @@ import Synchronization
 /// more concurrent: the checker may then accept a history that a tighter recording would
 /// reject, but it never rejects a correct one.
 ///
-/// Thread-safe: a `Synchronization.Mutex` guards the history, held only to append an event.
-/// That mutex is not a seam operation, so under the harness recording is not a scheduling
-/// point and the harness cannot see it; that is what a recorder wants (it must not change the
-/// schedules it observes), and it is safe because the lock is never held for more than an
-/// append, so a controlled thread never blocks on it for long. A call whose thread dies or
+/// Thread-safe: a pthread mutex guards the history, held only to append an event (not a
+/// `Synchronization.Mutex`, on which ThreadSanitizer reports false races when a stress run
+/// records from many threads at once). That mutex is not a seam operation, so under the
+/// harness recording is not a scheduling point and the harness cannot see it; that is what a
+/// recorder wants (it must not change the schedules it observes), and it is safe because the
+/// lock is never held for more than an append, so a controlled thread never blocks on it for
+/// long. A call whose thread dies or
 /// whose run is cut short before its response stays pending in ``history``.
-public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: Sendable {
-    private let recorded = Mutex(History<Operation, Result>())
+public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: @unchecked Sendable {
+    private let lock = PthreadLock()
+    private var recorded = History<Operation, Result>()
 
     /// A recorder with an empty history.
     public init() {}
@@ -26,12 +27,12 @@ public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: Senda
     /// Records that `client` invoked `operation` and returns the entry's index, for
     /// ``respond(_:with:)``.
     public func invoke(_ operation: Operation, client: Int) -> Int {
-        recorded.withLock { $0.invoke(operation, client: client) }
+        lock.withLock { recorded.invoke(operation, client: client) }
     }
 
     /// Records that the call at `entry` returned `result`. Traps if it already returned.
     public func respond(_ entry: Int, with result: Result) {
-        recorded.withLock { $0.respond(entry, with: result) }
+        lock.withLock { recorded.respond(entry, with: result) }
     }
 
     /// Records `operation` around `body`: the invocation before it, its result after it.
@@ -94,6 +95,6 @@ public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: Senda
 
     /// The history so far: calls still in flight are pending in it.
     public var history: History<Operation, Result> {
-        recorded.withLock { $0 }
+        lock.withLock { recorded }
     }
 }

@@ -1,7 +1,8 @@
 /// How a stress run searches the deterministic scheduler for a schedule that ends in a
 /// forbidden outcome it saw: which strategies, how many schedules in all, from which seed.
 public struct EscalationOptions: Sendable {
-    /// The strategies to search with, in turn; the budget is shared evenly among them.
+    /// The strategies to search with, one after another; the budget is shared evenly among
+    /// them.
     public var strategies: [Strategy]
     /// Schedules to run at most, across all strategies and forbidden outcomes searched for.
     public var schedules: Int
@@ -17,9 +18,10 @@ public struct EscalationOptions: Sendable {
     /// were first seen.
     public var maxTargets: Int
 
-    /// The strategies a search uses unless told otherwise. Searching with a portfolio
-    /// strategy instead is this one line.
-    public static let defaultStrategies: [Strategy] = [.random, .pct(depth: 3), .exhaustive(preemptionBound: 2)]
+    /// The strategies a search uses unless told otherwise: half the budget to the portfolio
+    /// (random walk, PCT, POS and SURW in turn), half to bounded exhaustive search, which
+    /// covers a small scenario's schedules with up to two preemptions cheapest first.
+    public static let defaultStrategies: [Strategy] = [.portfolio, .exhaustive(preemptionBound: 2)]
 
     /// Options with the given budget and strategies, and defaults for the rest.
     public init(

@@ -15,7 +15,7 @@ final class StressIteration: @unchecked Sendable {
     let index: Int
     /// Where its tasks run; `nil` for the global executor.
     private let taskPool: StressTaskPool?
-    private let lock = StressLock()
+    private let lock = PthreadLock()
     private var gate = StressGate()
     private var unjoined: [SeamThread] = []
     private var outstandingTasks = 0

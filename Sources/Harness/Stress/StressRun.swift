@@ -33,7 +33,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     private let completed = Atomic(0)
     private let forbidden = Atomic(0)
     private let stopping = Atomic(false)
-    private let lock = StressLock()
+    private let lock = PthreadLock()
     private var runners: [Runner]
     private var crashNote: StressCrashNote
     private let taskPool: StressTaskPool?

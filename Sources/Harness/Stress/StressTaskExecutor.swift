@@ -25,7 +25,7 @@ public enum StressTaskExecutor: Sendable, Hashable, CustomStringConvertible {
 /// The task executor of ``StressTaskExecutor/dedicated(threads:)``: a queue of jobs and
 /// worker threads that take them first in, first out.
 final class StressTaskPool: TaskExecutor, @unchecked Sendable {
-    private let lock = StressLock()
+    private let lock = PthreadLock()
     private var jobs: [UnownedJob] = []
     private var head = 0
     private var closed = false

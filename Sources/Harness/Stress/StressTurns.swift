@@ -8,7 +8,7 @@ enum StressTurns {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private static let lock = StressLock()
+    private static let lock = PthreadLock()
     nonisolated(unsafe) private static var state = State()
 
     /// Runs `body` once every run that asked before has ended.

@@ -86,6 +86,22 @@ struct StressEngineTests {
         #expect(failure.reason == .threadThrew(thread: 1, error: "failed"))
     }
 
+    @Test("a history that is not linearizable is a forbidden outcome, escalated to the same verdict")
+    func notLinearizable() async throws {
+        let report = try await Harness.runStress("split dequeue", options: StressOptions(iterations: 100, timeBudget: .seconds(2)), StressScenarios.splitDequeue)
+        let escalation = try #require(report.escalations.first, "\(report.text)")
+        guard case .checkFailed(let message, _, _) = escalation.target else {
+            Issue.record("not a failed check: \(escalation.target)")
+            return
+        }
+        #expect(message.hasPrefix("not linearizable"))
+        let failure = try #require(escalation.result.failure, "\(report.text)")
+        guard case .invariant(message, _, _, _) = failure.reason else {
+            Issue.record("escalated to another failure: \(failure.reason)")
+            return
+        }
+    }
+
     @Test(
         "a hang ends the run, leaves its threads behind, and is escalated to a deadlock",
         .disabled(if: RuntimeSanitizer.thread, "leaves hung threads behind on purpose, which ThreadSanitizer reports as leaks at exit")

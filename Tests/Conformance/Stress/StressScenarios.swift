@@ -46,6 +46,33 @@ enum StressScenarios {
         return scenario.mode
     }
 
+    /// Two threads dequeue from a queue holding 1 and 2, reading the front and removing it in
+    /// two critical sections with a 100 µs sleep between: both can dequeue 1, which the
+    /// linearizability check rejects.
+    static let splitDequeue = StressTest { scenario in
+        let recorder = HistoryRecorder<QueueOperation<Int>, QueueResult<Int>>()
+        let queue = AtomicBox<[Int]>([])
+        for value in [1, 2] {
+            recorder.record(.enqueue(value), client: 0) {
+                queue.update { $0.append(value) }
+                return .enqueued
+            }
+        }
+        for client in 1...2 {
+            scenario.spawn {
+                recorder.record(.dequeue, client: client) {
+                    guard let front = queue.load().first else { return .empty }
+                    Seam.sleep(for: .microseconds(100))
+                    queue.update { $0.removeFirst() }
+                    return .dequeued(front)
+                }
+            }
+        }
+        scenario.joinAll()
+        let verdict = LinearizabilityChecker.check(recorder.history, model: QueueModel<Int>())
+        Harness.check(verdict.isLinearizable, "\(verdict)")
+    }
+
     /// A task fails a check.
     static let checkFailsInTask = StressTest { scenario in
         scenario.task { Harness.check(false, "checked from a task") }

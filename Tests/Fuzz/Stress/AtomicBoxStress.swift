@@ -14,3 +14,11 @@ struct AtomicBoxStress {
         await Harness.stress("atomic box compare-exchange under stress", options: StressBudget.options, AtomicBoxStressTests.compareExchangeRace)
     }
 }
+
+@Suite("Stress: linearizability on real threads")
+struct LinearizabilityStress {
+    @Test("a queue kept in an AtomicBox is linearizable in every iteration")
+    func boxedQueue() async {
+        await Harness.stress("boxed queue linearizability under stress", options: StressBudget.options, LinearizabilityStressTests.boxedQueue)
+    }
+}

@@ -5,15 +5,17 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #else
-#error("StressLock needs pthread mutexes and conditions")
+#error("PthreadLock needs pthread mutexes and conditions")
 #endif
 
-/// A pthread mutex with a condition, for the stress engine's own bookkeeping.
+/// A pthread mutex with a condition, for the harness's own bookkeeping on threads it does
+/// not control: a stress run's, a history recorder's.
 ///
-/// Not a seam operation, so a stress run's bookkeeping is never a scheduling point and never
-/// opens a scenario's start gate; and a pthread mutex rather than `Synchronization.Mutex`,
-/// on which ThreadSanitizer reports false races under contention.
-final class StressLock: @unchecked Sendable {
+/// Not a seam operation, so taking it is never a scheduling point (and never opens a stress
+/// iteration's start gate); and a pthread mutex rather than `Synchronization.Mutex`, on which
+/// ThreadSanitizer reports false races under contention (it does not see the contended
+/// hand-over, which happens in an uninstrumented library).
+final class PthreadLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
