@@ -7,7 +7,7 @@ public enum AtomicBoxStressTests {
     public static func racingUpdates<Box: IntegerUpdating>(_ box: @escaping @Sendable () -> Box) -> StressTest<Int> {
         StressTest(outcomes: [
             .acceptable(100, meaning: "no update lost"),
-            .forbidden("updates lost") { $0 < 100 },
+            .forbidden(meaning: "updates lost") { $0 < 100 },
         ]) { scenario in
             let box = box()
             for _ in 0..<2 {

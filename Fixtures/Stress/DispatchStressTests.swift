@@ -9,7 +9,7 @@ public enum DispatchStressTests {
     /// many blocks were seen running during the pause.
     public static let pausedQueue = StressTest<Int>(outcomes: [
         .acceptable(0, meaning: "no block ran during the pause"),
-        .forbidden("blocks ran while the queue was paused") { $0 > 0 },
+        .forbidden(meaning: "blocks ran while the queue was paused") { $0 > 0 },
     ]) { scenario in
         let queue = DispatchQueue(label: "stress.paused", attributes: .concurrent)
         let running = SeamAtomic(0)

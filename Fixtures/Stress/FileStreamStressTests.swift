@@ -9,7 +9,7 @@ public enum FileStreamStressTests {
     /// how many of them read back what they wrote.
     public static let roundTrips = StressTest<Int>(outcomes: [
         .acceptable(2, meaning: "both read back what they wrote"),
-        .forbidden("a read did not return what was written") { $0 != 2 },
+        .forbidden(meaning: "a read did not return what was written") { $0 != 2 },
     ]) { scenario in
         let intact = SeamAtomic(0)
         for index in 0..<2 {

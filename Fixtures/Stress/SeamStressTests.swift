@@ -41,7 +41,7 @@ public enum SeamStressTests {
     /// Two threads each increment a plain counter under a ``SeamMutex`` 100 times.
     public static let mutexCounter = StressTest<Int>(outcomes: [
         .acceptable(200, meaning: "every increment counted"),
-        .forbidden("increments lost: the mutex let two threads in") { $0 != 200 },
+        .forbidden(meaning: "increments lost: the mutex let two threads in") { $0 != 200 },
     ]) { scenario in
         final class Counter: @unchecked Sendable {
             let mutex = SeamMutex()

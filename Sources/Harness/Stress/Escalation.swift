@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The search under the deterministic scheduler for a schedule that ends in a forbidden
 /// outcome a stress run saw.
 ///
@@ -28,7 +30,8 @@ struct Escalation<Outcome: Hashable & Sendable> {
     private func search(for target: StressOutcome<Outcome>, budget: Int) -> EscalationResult {
         let seed = options.seed ?? UInt64(ReplayToken.hash(name))
         let strategies = options.strategies
-        let body = Self.searchBody(test, reaching: target)
+        let otherForbidden = Tally()
+        let body = Self.searchBody(test, reaching: target, countingOthersIn: otherForbidden)
         var spent = 0
         var others: [HarnessFailure] = []
         for (index, strategy) in strategies.enumerated() {
@@ -57,7 +60,7 @@ struct Escalation<Outcome: Hashable & Sendable> {
                 }
                 if failure.reason.showsCodeOutsideTheSeam {
                     others.append(failure)
-                    return .notFound(schedulesRun: spent, otherFailures: others, likelyCauses: LikelyCause.ranked(others))
+                    return notFound(spent, others, otherForbidden)
                 }
                 if !others.contains(where: { $0.reason == failure.reason }), others.count < Self.otherFailuresKept {
                     others.append(failure)
@@ -69,17 +72,46 @@ struct Escalation<Outcome: Hashable & Sendable> {
                 round += 1
             }
         }
-        return .notFound(schedulesRun: spent, otherFailures: others, likelyCauses: LikelyCause.ranked(others))
+        return notFound(spent, others, otherForbidden)
+    }
+
+    private func notFound(_ schedulesRun: Int, _ others: [HarnessFailure], _ otherForbidden: Tally) -> EscalationResult {
+        let reached = otherForbidden.count
+        return .notFound(
+            schedulesRun: schedulesRun,
+            otherFailures: others,
+            otherForbiddenReached: reached,
+            likelyCauses: LikelyCause.ranked(others, otherForbiddenReached: reached)
+        )
+    }
+
+    /// Counts the executions of a search that returned a forbidden outcome other than the
+    /// one searched for.
+    final class Tally: Sendable {
+        private let value = Atomic(0)
+
+        func add() { value.wrappingAdd(1, ordering: .relaxed) }
+
+        var count: Int { value.load(ordering: .relaxed) }
     }
 
     /// How many other failures a search keeps for its report.
     static var otherFailuresKept: Int { 3 }
 
-    /// The body a search runs: the test's body, failing when it returns `target`.
-    static func searchBody(_ test: StressTest<Outcome>, reaching target: StressOutcome<Outcome>) -> @Sendable (Scenario) throws -> Void {
+    /// The body a search runs: the test's body, failing when it returns `target`, and
+    /// counting in `others` the other forbidden outcomes it returns.
+    static func searchBody(
+        _ test: StressTest<Outcome>,
+        reaching target: StressOutcome<Outcome>,
+        countingOthersIn others: Tally
+    ) -> @Sendable (Scenario) throws -> Void {
         { scenario in
             let outcome = try test.body(scenario)
-            if case .returned(let wanted) = target, outcome == wanted { reach(outcome) }
+            if case .returned(let wanted) = target, outcome == wanted {
+                reach(outcome)
+            } else if test.outcomes.classify(outcome).verdict == .forbidden {
+                others.add()
+            }
         }
     }
 
@@ -150,8 +182,9 @@ public enum EscalationResult: Sendable {
     /// command and its lanes. `strategy` found it; the search ran `schedulesRun` schedules.
     case found(HarnessFailure, strategy: Strategy, schedulesRun: Int)
     /// No schedule within the budget ended in the outcome. `otherFailures` are failures met
-    /// on the way (at most a few); `likelyCauses` are why, the most likely first.
-    case notFound(schedulesRun: Int, otherFailures: [HarnessFailure], likelyCauses: [LikelyCause])
+    /// on the way (at most a few); `otherForbiddenReached` counts the schedules that returned
+    /// another forbidden outcome; `likelyCauses` are why, the most likely first.
+    case notFound(schedulesRun: Int, otherFailures: [HarnessFailure], otherForbiddenReached: Int, likelyCauses: [LikelyCause])
     /// The search could not run: `reason` says why.
     case notSearched(reason: String)
 
@@ -178,10 +211,15 @@ public enum LikelyCause: Sendable, Hashable, CaseIterable {
     case budget
 
     /// The causes, the most likely first: code outside the seam leads when the search met
-    /// a stall or nondeterminism, memory ordering otherwise.
-    static func ranked(_ others: [HarnessFailure]) -> [LikelyCause] {
+    /// a stall or nondeterminism; the budget when it reached other forbidden outcomes of the
+    /// test (the bug has schedules; this outcome needs more of them); memory ordering
+    /// otherwise.
+    static func ranked(_ others: [HarnessFailure], otherForbiddenReached: Int) -> [LikelyCause] {
         if others.contains(where: { $0.reason.showsCodeOutsideTheSeam }) {
             return [.codeOutsideTheSeam, .weakMemoryOrdering, .realTime, .budget]
+        }
+        if otherForbiddenReached > 0 {
+            return [.budget, .weakMemoryOrdering, .codeOutsideTheSeam, .realTime]
         }
         return [.weakMemoryOrdering, .codeOutsideTheSeam, .realTime, .budget]
     }

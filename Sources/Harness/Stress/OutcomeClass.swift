@@ -52,15 +52,15 @@ public struct OutcomeRule<Outcome: Hashable & Sendable>: Sendable {
     /// `outcomes` are forbidden.
     public static func forbidden(_ outcomes: Outcome..., meaning: String) -> Self { Self(.forbidden, outcomes, meaning) }
     /// The outcomes `covers` accepts are acceptable.
-    public static func acceptable(_ meaning: String, where covers: @escaping @Sendable (Outcome) -> Bool) -> Self {
+    public static func acceptable(meaning: String, where covers: @escaping @Sendable (Outcome) -> Bool) -> Self {
         Self(.acceptable, meaning, where: covers)
     }
     /// The outcomes `covers` accepts are interesting.
-    public static func interesting(_ meaning: String, where covers: @escaping @Sendable (Outcome) -> Bool) -> Self {
+    public static func interesting(meaning: String, where covers: @escaping @Sendable (Outcome) -> Bool) -> Self {
         Self(.interesting, meaning, where: covers)
     }
     /// The outcomes `covers` accepts are forbidden.
-    public static func forbidden(_ meaning: String, where covers: @escaping @Sendable (Outcome) -> Bool) -> Self {
+    public static func forbidden(meaning: String, where covers: @escaping @Sendable (Outcome) -> Bool) -> Self {
         Self(.forbidden, meaning, where: covers)
     }
 }

@@ -76,8 +76,12 @@ enum StressReportText {
                 \(head) found under the deterministic scheduler after \(schedulesRun) schedules (\(strategy), seed 0x\(String(failure.token.seed, radix: 16)))
                 \(failure.message)
                 """
-        case let .notFound(schedulesRun, otherFailures, likelyCauses):
+        case let .notFound(schedulesRun, otherFailures, otherForbiddenReached, likelyCauses):
             var lines = ["\(head) no schedule ends in it within \(schedulesRun) schedules. Likely causes, the most likely first:"]
+            if otherForbiddenReached > 0 {
+                lines[0] = "\(head) no schedule ends in it within \(schedulesRun) schedules, though \(otherForbiddenReached) ended in "
+                    + "other forbidden outcomes. Likely causes, the most likely first:"
+            }
             lines += likelyCauses.map { "  - " + cause($0) }
             if !otherFailures.isEmpty {
                 lines.append("other failures met on the way:")

@@ -1,3 +1,4 @@
+import Fixtures
 import Harness
 import Testing
 
@@ -10,6 +11,14 @@ struct StressDemoFailures {
             "demo sleepy increments",
             options: StressOptions(iterations: 200, timeBudget: .seconds(2)),
             StressScenarios.sleepyIncrements
+        )
+    }
+
+    @Test func mutantBoxUnderStress() async {
+        await Harness.stress(
+            "demo mutant 10 racing updates",
+            options: StressOptions(timeBudget: .seconds(1)),
+            AtomicBoxStressTests.racingUpdates { SeedAtomicBox(0) }
         )
     }
 

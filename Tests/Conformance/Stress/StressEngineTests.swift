@@ -123,15 +123,32 @@ struct StressEngineTests {
         let options = StressOptions(iterations: 20, timeBudget: nil, escalation: EscalationOptions(schedules: 30))
         let report = try await Harness.runStress("stress only", options: options, StressScenarios.forbiddenOnlyUnderStress)
         let escalation = try #require(report.escalations.first)
-        guard case let .notFound(schedulesRun, otherFailures, likelyCauses) = escalation.result else {
+        guard case let .notFound(schedulesRun, otherFailures, otherForbiddenReached, likelyCauses) = escalation.result else {
             Issue.record("the search did not come back empty: \(report.text)")
             return
         }
         #expect(schedulesRun > 0 && schedulesRun <= 30)
         #expect(otherFailures.isEmpty)
+        #expect(otherForbiddenReached == 0)
         #expect(likelyCauses == [.weakMemoryOrdering, .codeOutsideTheSeam, .realTime, .budget])
         #expect(report.text.contains("memory ordering weaker than the model"))
         #expect(report.text.contains("code outside the seam"))
+    }
+
+    @Test("a search that reaches other forbidden outcomes but not the one seen names the budget first")
+    func otherForbiddenOutcomes() async throws {
+        let test = StressTest<Int>(outcomes: [.forbidden(meaning: "any value") { _ in true }]) { scenario in
+            scenario.mode == .stress ? 8 : 9
+        }
+        let options = StressOptions(iterations: 10, timeBudget: nil, escalation: EscalationOptions(schedules: 20))
+        let report = try await Harness.runStress("other forbidden", options: options, test)
+        guard case let .notFound(schedulesRun, _, otherForbiddenReached, likelyCauses) = report.escalations.first?.result else {
+            Issue.record("the search did not come back empty: \(report.text)")
+            return
+        }
+        #expect(otherForbiddenReached == schedulesRun)
+        #expect(likelyCauses.first == .budget)
+        #expect(report.text.contains("ended in other forbidden outcomes"))
     }
 
     @Test("the escalation searches with the strategies it is given")

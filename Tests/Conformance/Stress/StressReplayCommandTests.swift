@@ -6,17 +6,21 @@ import Testing
 struct StressReplayCommandTests {
     private static let demo = [DemoGate.variable: "1"]
 
-    @Test("a stress failure prints its histogram and a command that replays the escalated schedule under the harness")
-    func replayCommandReplays() throws {
-        let found = try TestProcess.run(["--filter", "StressDemoFailures/lostUpdateUnderStress"], environment: Self.demo)
+    @Test("a stress failure prints its histogram and a command that replays the escalated schedule under the harness", arguments: [
+        ("lostUpdateUnderStress", " forbidden    1        an increment was lost"),
+        ("mutantBoxUnderStress", "  acceptable   100      no update lost"),
+    ])
+    func replayCommandReplays(test: String, row: String) throws {
+        let found = try TestProcess.run(["--filter", "StressDemoFailures/\(test)"], environment: Self.demo)
         #expect(found.status != 0)
         #expect(found.output.contains("  count  class        outcome  meaning"), "\(found.output)")
-        #expect(found.output.contains(" forbidden    1        an increment was lost"), "\(found.output)")
+        #expect(found.output.contains(row), "\(found.output)")
         let command = try #require(found.replayCommands.first, "no replay command in:\n\(found.output)")
         let replayed = try TestProcess.shell(command, environment: Self.demo)
         #expect(replayed.status != 0)
         #expect(replayed.testsRun == 1, "\(replayed.output)")
-        #expect(replayed.output.contains("the scenario returned the forbidden outcome 1"))
+        #expect(replayed.output.contains("the scenario returned the forbidden outcome "))
+        #expect(replayed.output.contains("reproduced exactly"), "\(replayed.output)")
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 

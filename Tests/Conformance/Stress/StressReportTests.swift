@@ -25,7 +25,7 @@ struct StressReportTests {
 
     @Test("outcomes are shown as the report shows them; failures are forbidden whatever the table says")
     func outcomeText() {
-        let table = OutcomeClassification<Int>([.acceptable("anything") { _ in true }])
+        let table = OutcomeClassification<Int>([.acceptable(meaning: "anything") { _ in true }])
         let rows: [(StressOutcome<Int>, String, OutcomeClass)] = [
             (.returned(3), "3", .acceptable),
             (.checkFailed(message: "broken", file: "M/F.swift", line: 9), "check failed at M/F.swift:9: broken", .forbidden),
