@@ -1,7 +1,7 @@
 import Harness
 import Primitives
 
-/// Stress tests of the async primitives: their tasks run on the global concurrent executor.
+/// Stress tests of the async primitives: their tasks run on a real executor, side by side.
 public enum AsyncStressTests {
     /// Six tasks run through a limiter of `concurrency` 2; the outcome is the most bodies
     /// that were ever inside at once.

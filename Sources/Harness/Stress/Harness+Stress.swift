@@ -60,12 +60,13 @@ extension Harness {
     /// ``StressOptions/threads`` root threads each run iterations one after another until
     /// ``StressOptions/iterations`` or ``StressOptions/timeBudget`` runs out. In an
     /// iteration the body runs on a root thread; the threads it spawns are real threads
-    /// that wait at a start gate, released together when the root thread first waits for
-    /// anything (a join, a lock, a condition, a yield, a sleep) or returns, so their work
-    /// overlaps; its tasks run on the global concurrent executor. Seam operations are the
-    /// plain OS operations. A failed ``check(_:_:file:line:)`` records the iteration's
-    /// outcome and returns, and the scenario runs on. An iteration that runs past
-    /// ``StressOptions/hangTimeout`` ends the run, and its threads are left behind.
+    /// that wait at a start gate, released together when the root thread first may wait for
+    /// another (a join, a lock, a condition, a yield, a sleep, an atomic load) or returns, so
+    /// their work overlaps; its tasks run on ``StressOptions/taskExecutor``. Seam operations
+    /// are the plain OS operations. A failed ``check(_:_:file:line:)`` records the
+    /// iteration's outcome and returns, and the scenario runs on. An iteration that runs past
+    /// ``StressOptions/hangTimeout`` ends the run, and its threads are left behind; so do
+    /// iterations that leave threads behind, before the process runs out of them.
     ///
     /// Then each forbidden outcome, up to ``EscalationOptions/maxTargets``, is searched for
     /// under the deterministic scheduler (``run(_:options:_:)``, in this process, still in

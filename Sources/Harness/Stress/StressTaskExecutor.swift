@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the tasks of a stress run's scenarios run.
-public enum StressTaskExecutor: Sendable, Hashable, CustomStringConvertible {
+public enum StressTaskExecutor: Sendable, Hashable {
     /// On a task executor of the run's own: `threads` real threads that run jobs side by
     /// side, in the order they come, as the global executor's threads do. A test process
     /// whose other tests block the global executor's few threads (synchronous tests that
@@ -13,13 +13,6 @@ public enum StressTaskExecutor: Sendable, Hashable, CustomStringConvertible {
 
     /// The threads a dedicated executor may have.
     public static let threadsRange: ClosedRange<Int> = 1...64
-
-    public var description: String {
-        switch self {
-        case .dedicated(let threads): "a dedicated executor of \(threads) threads"
-        case .global: "the global executor"
-        }
-    }
 }
 
 /// The task executor of ``StressTaskExecutor/dedicated(threads:)``: a queue of jobs and
