@@ -14,6 +14,8 @@
 #include <sys/syscall.h>
 #endif
 
+#include <dlfcn.h>
+#include <execinfo.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -494,4 +496,78 @@ int cshim_wait_for_process_exit(pid_t pid, int timeout_ms) {
 #else
 #error "cshim_wait_for_process_exit: unsupported platform"
 #endif
+}
+
+// MARK: Stalled threads
+
+#if defined(__linux__)
+#define CSHIM_STACK_SIGNAL (SIGRTMIN + 3)
+#elif defined(__APPLE__)
+#define CSHIM_STACK_SIGNAL SIGUSR2
+#else
+#error "cshim_capture_thread_stack: unsupported platform"
+#endif
+
+#define CSHIM_STACK_CAPACITY 64
+
+static pthread_mutex_t cshim_stack_capture_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t cshim_stack_handler_once = PTHREAD_ONCE_INIT;
+// The handler writes here, never into a caller's buffer: a late answer after a timeout
+// then overwrites only this.
+static void *cshim_stack_frames[CSHIM_STACK_CAPACITY];
+static atomic_int cshim_stack_count;
+
+static void cshim_stack_handler(int signal_number) {
+    (void)signal_number;
+    atomic_store_explicit(&cshim_stack_count, backtrace(cshim_stack_frames, CSHIM_STACK_CAPACITY), memory_order_release);
+}
+
+static void cshim_install_stack_handler(void) {
+    // backtrace() loads its unwinder on first use, which allocates: do it here, not in the handler.
+    void *warm_up[1];
+    (void)backtrace(warm_up, 1);
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = cshim_stack_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(CSHIM_STACK_SIGNAL, &action, NULL);
+}
+
+void cshim_allow_stack_capture(void) {
+    pthread_once(&cshim_stack_handler_once, cshim_install_stack_handler);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, CSHIM_STACK_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+uintptr_t cshim_current_thread_handle(void) {
+    return (uintptr_t)pthread_self();
+}
+
+int cshim_capture_thread_stack(uintptr_t thread, void **frames, int capacity, int timeout_ms) {
+    pthread_once(&cshim_stack_handler_once, cshim_install_stack_handler);
+    pthread_mutex_lock(&cshim_stack_capture_lock);
+    atomic_store_explicit(&cshim_stack_count, -1, memory_order_release);
+    int count = -1;
+    if (pthread_kill((pthread_t)thread, CSHIM_STACK_SIGNAL) == 0) {
+        uint64_t deadline = cshim_monotonic_now_ns() + (uint64_t)timeout_ms * 1000000u;
+        while ((count = atomic_load_explicit(&cshim_stack_count, memory_order_acquire)) < 0 && cshim_monotonic_now_ns() < deadline) {
+            cshim_sleep_until_monotonic(cshim_monotonic_now_ns() + 1000000u);
+        }
+    }
+    if (count > capacity) {
+        count = capacity;
+    }
+    if (count > 0) {
+        memcpy(frames, cshim_stack_frames, (size_t)count * sizeof(void *));
+    }
+    pthread_mutex_unlock(&cshim_stack_capture_lock);
+    return count;
+}
+
+const char *cshim_symbol_name(void *address) {
+    Dl_info info;
+    return dladdr(address, &info) != 0 ? info.dli_sname : NULL;
 }

@@ -184,4 +184,28 @@ int cshim_wait_readable(int fd, int timeout_ms);
 /// timeout, -1 with `errno` set on error.
 int cshim_wait_for_process_exit(pid_t pid, int timeout_ms);
 
+// MARK: Stalled threads
+
+/// Lets `cshim_capture_thread_stack` read the calling thread's stack: unblocks the signal it
+/// uses, which threads started from Dispatch's pool inherit blocked.
+void cshim_allow_stack_capture(void);
+
+/// The calling thread's handle, as an integer that `cshim_capture_thread_stack` takes.
+uintptr_t cshim_current_thread_handle(void);
+
+/// Captures the return addresses of the stack of the thread whose handle is `thread` (at
+/// most `capacity`, up to 64) into `frames`, by interrupting it with a signal whose handler
+/// walks its stack: for a report of where a thread stalled outside the seam. Returns how
+/// many were captured, or -1 when the thread did not answer within `timeout_ms`
+/// milliseconds or the signal could not be sent. One capture at a time, process-wide.
+int cshim_capture_thread_stack(uintptr_t thread, void **frames, int capacity, int timeout_ms);
+
+/// The name of the function holding `address` as the dynamic linker knows it (mangled for
+/// Swift), or NULL; valid while its image stays loaded.
+const char *cshim_symbol_name(void *address);
+
+/// The Swift runtime's demangler (exported by libswiftCore): writes the readable form of
+/// `mangled` into a buffer it allocates with malloc, or returns NULL.
+char *swift_demangle(const char *mangled, size_t mangledLength, char *outputBuffer, size_t *outputBufferSize, uint32_t flags);
+
 #endif

@@ -13,6 +13,7 @@ final class Execution: SeamController, @unchecked Sendable {
         var maxThreads = 64
         var maxSteps = 20_000
         var spuriousWakeups = true
+        var timeoutsRaceProgress = false
         var stallTimeout: Duration = .seconds(20)
         var spinsBeforeSleeping: UInt32 = 4_000
         /// The CPU every thread of the execution is pinned to, so that a handoff wakes a
@@ -43,6 +44,10 @@ final class Execution: SeamController, @unchecked Sendable {
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
     private var internalObjects: Set<ObjectIdentifier> = []
     private var spawningExecutorThread = false
+    /// The decisions taken: which thread or job ran, and who could have gone on.
+    private(set) var decisions: [ScheduleDecision] = []
+    /// How many decisions ran another thread while the running one could go on.
+    private(set) var preemptions = 0
     /// The order in which threads and tasks took each shared object.
     private(set) var fingerprint = InterleavingFingerprint()
     private var taskNumbers: [UInt64: Int] = [:]
@@ -61,6 +66,8 @@ final class Execution: SeamController, @unchecked Sendable {
     private let foreignJobOrigin = Mutex<String?>(nil)
     private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
+    /// Each thread's OS handle, to read a stalled thread's stack.
+    private let threadHandles = Mutex<[Int: UInt]>([:])
     private let done = Atomic<Bool>(false)
 
     /// The steps taken so far; complete once ``run(_:)`` returned.
@@ -143,10 +150,29 @@ final class Execution: SeamController, @unchecked Sendable {
                 lastProgress = current
                 lastChange = .now
             } else if ContinuousClock.now - lastChange >= limits.stallTimeout {
-                failure = .stalled(thread: runningThread.load(ordering: .relaxed), seconds: limits.stallTimeout.seconds)
+                let thread = runningThread.load(ordering: .relaxed)
+                let diagnosis = threadHandles.withLock { $0[thread] }.flatMap(StallDiagnosis.init(thread:))
+                failure = .stalled(
+                    thread: thread,
+                    seconds: limits.stallTimeout.seconds,
+                    diagnosis: (diagnosis?.explanation ?? "blocked outside the seam: in code the harness does not control") + lastPlace(of: thread)
+                )
                 return
             }
         }
+    }
+
+    /// Where `thread` was last seen at the seam, for a stall report: its last step with a
+    /// source location, or where it was started. Read by the waiting thread while the
+    /// stalled one is outside the seam and the others are parked.
+    private func lastPlace(of thread: Int) -> String {
+        if let step = trace.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }), let location = step.location {
+            return "; its last step was \(step.kind) at \(location.fileName):\(location.line)"
+        }
+        if let spawn = trace.first(where: { $0.kind == .spawn && $0.target == "T\(thread)" }), let location = spawn.location {
+            return "; it was started at \(location.fileName):\(location.line) and has taken no step since"
+        }
+        return ""
     }
 
     // MARK: SeamController
@@ -204,6 +230,8 @@ final class Execution: SeamController, @unchecked Sendable {
         withCancellationDisabled { _ in
             let me = thread.rawValue
             cshim_set_thread_crash_report(crashReport)
+            cshim_allow_stack_capture()
+            threadHandles.withLock { $0[me] = cshim_current_thread_handle() }
             if me == 0, let cpu = limits.cpu {
                 _ = cshim_pin_current_thread_to_cpu(cpu)
             }
@@ -333,6 +361,7 @@ final class Execution: SeamController, @unchecked Sendable {
                 let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
                 index = strategy.choose(among: options, running: nil)
             }
+            decisions.append(.job(index))
             threads[me].job = jobs[index]
             record(me, .chooseJob, target: "(queued job \(index + 1) of \(count))", choice: index, location: nil)
             return index
@@ -585,11 +614,20 @@ final class Execution: SeamController, @unchecked Sendable {
             }
             let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
             candidates += spurious
+            // A timeout may fire while other work could still run: the strategy decides (or
+            // the token, which may have recorded one, while a replay follows it).
+            if limits.timeoutsRaceProgress || replay?.isFollowing == true, earliestDeadline() != nil {
+                candidates.append(Candidate(.advanceClock))
+            }
             switch choose(among: candidates, running: runningCandidate) {
             case .thread(let thread):
+                decisions.append(.thread(running: runningCandidate, chosen: thread))
+                if let runningCandidate, thread != runningCandidate { preemptions += 1 }
                 return .run(thread)
             case .spuriousWake(let thread):
                 wake(thread, result: .signalled, kind: .spuriousWake)
+            case .advanceClock:
+                _ = advanceClock()
             case .job:
                 preconditionFailure("a strategy chose a job where threads run")
             }
@@ -621,6 +659,20 @@ final class Execution: SeamController, @unchecked Sendable {
 
     /// When nothing can run, moves virtual time to the earliest deadline. Returns whether it did.
     private func advanceClock() -> Bool {
+        guard let earliest = earliestDeadline() else { return false }
+        let advance = earliest > clock ? earliest - clock : 0
+        clock = max(clock, earliest)
+        record(nil, .advanceClock, target: "+\(Double(advance) / 1_000_000) ms", location: nil)
+        for index in threads.indices {
+            if case .waiting(_, _, let deadline?, _) = threads[index].state, deadline <= clock {
+                wake(index, result: .timedOut, kind: nil)
+            }
+        }
+        return true
+    }
+
+    /// The earliest deadline of a timed wait or a sleep still to come.
+    private func earliestDeadline() -> UInt64? {
         var earliest: UInt64?
         for thread in threads {
             switch thread.state {
@@ -632,16 +684,7 @@ final class Execution: SeamController, @unchecked Sendable {
                 break
             }
         }
-        guard let earliest else { return false }
-        let advance = earliest > clock ? earliest - clock : 0
-        clock = max(clock, earliest)
-        record(nil, .advanceClock, target: "+\(Double(advance) / 1_000_000) ms", location: nil)
-        for index in threads.indices {
-            if case .waiting(_, _, let deadline?, _) = threads[index].state, deadline <= clock {
-                wake(index, result: .timedOut, kind: nil)
-            }
-        }
-        return true
+        return earliest
     }
 
     /// Moves a condition waiter to re-acquiring its mutex.

@@ -14,7 +14,8 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     /// A task the scenario started threw.
     case taskThrew(error: String)
     /// A thread did not reach a scheduling point for too long: blocked outside the seam.
-    case stalled(thread: Int, seconds: Double)
+    /// `diagnosis` says where, read from its stack, and what to use instead.
+    case stalled(thread: Int, seconds: Double, diagnosis: String)
     /// More threads than the harness can control at once.
     case tooManyThreads(Int)
     /// Something the harness does not schedule took part in the execution.
@@ -44,11 +45,10 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
             return "T\(thread) threw: \(error)"
         case .taskThrew(let error):
             return "a task threw: \(error)"
-        case let .stalled(thread, seconds):
+        case let .stalled(thread, seconds, diagnosis):
             return """
-                T\(thread) ran for \(seconds) s without reaching a scheduling point: blocked outside the seam \
-                (a lock, queue or blocking call the harness does not control, such as Synchronization.Mutex, NSLock, \
-                DispatchQueue.sync or a system call)? \(ExplorationOptions.Variable.stallTimeout) sets the timeout
+                T\(thread) ran for \(seconds) s without reaching a scheduling point: \(diagnosis)
+                (\(ExplorationOptions.Variable.stallTimeout) sets the timeout)
                 """
         case let .tooManyThreads(limit):
             return "the scenario started more than \(limit) threads"
@@ -58,6 +58,25 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
             return "replay diverged at step \(step): \(detail)"
         case let .crashed(signal, cause):
             return "a thread crashed (signal \(signal))" + (cause.isEmpty ? "" : "\n" + cause)
+        }
+    }
+}
+
+extension ExecutionFailure {
+    /// What two executions must share to fail "the same way" while a schedule is shrunk:
+    /// the check that failed (its place, not its message's values), the kind of deadlock or
+    /// hang, the error thrown. `nil` for failures a shrink cannot re-run: a stall (each
+    /// try would wait out the timeout), a crash, nondeterminism, a divergence.
+    var shrinkingKey: String? {
+        switch self {
+        case let .invariant(_, _, file, line): "check \(file):\(line)"
+        case .deadlock: "deadlock"
+        case .threadsStillRunning: "threads still running"
+        case .stepBoundExceeded: "step bound"
+        case let .threadThrew(_, error): "threw \(error)"
+        case let .taskThrew(error): "task threw \(error)"
+        case .tooManyThreads: "too many threads"
+        case .stalled, .nondeterminism, .replayDiverged, .crashed: nil
         }
     }
 }

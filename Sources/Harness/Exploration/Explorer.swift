@@ -17,19 +17,8 @@ struct Explorer {
 
     func run() -> ExplorationReport {
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
-        let strategyTag = options.replay?.strategy ?? options.strategy.tag
+        let naming = ScheduleNaming(scenario: scenario, strategy: options.replay?.strategy ?? options.strategy.tag, seed: seed)
         var strategy = options.strategy.makeScheduler(seed: seed)
-        var limits = Execution.Limits()
-        limits.maxSteps = options.maxSteps
-        limits.maxThreads = options.maxThreads
-        limits.spuriousWakeups = options.spuriousWakeups
-        limits.stallTimeout = options.stallTimeout
-        limits.executorLanes = options.executorLanes
-        let cpu = cshim_current_cpu()
-        if cpu >= 0 {
-            limits.cpu = cpu
-            limits.spinsBeforeSleeping = 0
-        }
         // A replay follows its token; where the code no longer does, each further schedule
         // keeps the token's prefix and searches on from there, up to the same budget.
         let budget = options.schedules
@@ -41,32 +30,15 @@ struct Explorer {
         var lastSchedule: ReplayToken?
         var divergence: ReplayFollower.Divergence?
         var coverage = CoverageCounter(budget: budget)
-        let body = self.body
         for index in 0..<budget {
             let executionIndex = options.replay.map { $0.execution + index } ?? index
             guard strategy.beginExecution(executionIndex) else {
                 exhausted = true
                 break
             }
-            let tokenPrefix = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: []).description
-            let crashText = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
-            let execution = Execution(
-                strategy: strategy,
-                replay: options.replay.map { ReplayFollower(steps: $0.steps) },
-                limits: limits,
-                activity: activity,
-                crashPrefix: crashText.prefix,
-                crashSuffix: crashText.suffix
-            )
-            execution.run { [unowned execution] in
-                let scenario = Scenario()
-                Harness.runReportingErrors { try body(scenario) }
-                scenario.joinAll()
-                execution.closeServices()
-            }
+            let execution = execute(strategy, following: options.replay?.steps, naming: naming, execution: executionIndex)
             executed += 1
-            let steps = execution.trace.map(EncodedStep.init)
-            let token = ReplayToken(scenario: scenario, strategy: strategyTag, seed: seed, execution: executionIndex, steps: steps)
+            let token = naming.token(execution: executionIndex, trace: execution.trace)
             lastSchedule = token
             coverage.note(execution.fingerprint.value, threads: execution.threadCount, steps: execution.trace.count)
             let diverged = execution.replayDivergence
@@ -75,15 +47,17 @@ struct Explorer {
                 let reproduction = options.replay.map { _ in
                     divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) } ?? .exact
                 }
-                failure = HarnessFailure(
+                let found = HarnessFailure(
                     scenario: scenario,
                     reason: reason,
                     token: token,
                     trace: execution.trace,
                     testID: testID,
                     taskNames: execution.taskNames,
+                    preemptions: execution.preemptions,
                     reproduction: reproduction
                 )
+                failure = options.replay == nil ? shrink(found, decisions: execution.decisions, naming: naming) : found
                 break
             }
             if options.replay != nil, diverged == nil {
@@ -115,6 +89,113 @@ struct Explorer {
             elapsed: ContinuousClock.now - start,
             coverage: coverage.summary
         )
+    }
+
+    /// Runs one execution of the scenario under `strategy`, following `steps` first when
+    /// given (until the code leaves them).
+    private func execute(_ strategy: any SchedulingStrategy, following steps: [EncodedStep]?, naming: ScheduleNaming, execution index: Int) -> Execution {
+        let crashText = crashReport.text(scenario: scenario, tokenPrefix: naming.token(execution: index, trace: []).description, testID: testID)
+        let execution = Execution(
+            strategy: strategy,
+            replay: steps.map(ReplayFollower.init(steps:)),
+            limits: limits,
+            activity: activity,
+            crashPrefix: crashText.prefix,
+            crashSuffix: crashText.suffix
+        )
+        let body = self.body
+        execution.run { [unowned execution] in
+            let scenario = Scenario()
+            Harness.runReportingErrors { try body(scenario) }
+            scenario.joinAll()
+            execution.closeServices()
+        }
+        return execution
+    }
+
+    /// The failure with its schedule shrunk to fewer preemptions, and so fewer steps. First
+    /// its preemptions are taken out one at a time (``ScheduleScript``), each removal kept
+    /// when the execution still fails the same way (``ExecutionFailure/shrinkingKey``), until
+    /// no single removal does; then bounded exhaustive search looks for the same failure
+    /// with fewer preemptions still, fewest first, ``shrinkingSearchBudget`` schedules a
+    /// bound. Without a preemption the threads run to completion, in order. A failure that
+    /// cannot be re-run safely (a stall, a crash) stays as it is.
+    private func shrink(_ failure: HarnessFailure, decisions: [ScheduleDecision], naming: ScheduleNaming) -> HarnessFailure {
+        guard let key = failure.reason.shrinkingKey, failure.preemptions > 0 else { return failure }
+        func failsTheSameWay(_ execution: Execution) -> Bool {
+            execution.failure?.shrinkingKey == key
+        }
+        var shrunk: Execution?
+        var script = ScheduleScript(decisions)
+        var removed = true
+        while removed {
+            removed = false
+            for point in script.preemptionPoints {
+                let candidate = execute(ScriptedSchedule(script.removingPreemption(point)), following: nil, naming: naming, execution: failure.token.execution)
+                guard failsTheSameWay(candidate) else { continue }
+                script = ScheduleScript(candidate.decisions)
+                shrunk = candidate
+                removed = true
+                break
+            }
+        }
+        search: for bound in 0..<(shrunk?.preemptions ?? failure.preemptions) {
+            var search: any SchedulingStrategy = BoundedExhaustive(preemptionBound: bound)
+            for index in 0..<Self.shrinkingSearchBudget {
+                guard search.beginExecution(index) else { break }
+                let candidate = execute(search, following: nil, naming: naming, execution: failure.token.execution)
+                if failsTheSameWay(candidate), candidate.preemptions < (shrunk?.preemptions ?? failure.preemptions) {
+                    shrunk = candidate
+                    break search
+                }
+                search = candidate.finalStrategy
+                search.endExecution(steps: candidate.trace.count)
+            }
+        }
+        guard let execution = shrunk, execution.preemptions < failure.preemptions || execution.trace.count < failure.trace.count,
+              let reason = execution.failure else { return failure }
+        return HarnessFailure(
+            scenario: scenario,
+            reason: reason,
+            token: naming.token(execution: failure.token.execution, trace: execution.trace),
+            trace: execution.trace,
+            testID: testID,
+            taskNames: execution.taskNames,
+            preemptions: execution.preemptions,
+            shrunkFrom: ShrinkOrigin(steps: failure.trace.count, preemptions: failure.preemptions)
+        )
+    }
+
+    /// How many schedules shrinking's exhaustive search runs at each preemption bound.
+    static let shrinkingSearchBudget = 200
+
+    /// The execution limits the options set.
+    private var limits: Execution.Limits {
+        var limits = Execution.Limits()
+        limits.maxSteps = options.maxSteps
+        limits.maxThreads = options.maxThreads
+        limits.spuriousWakeups = options.spuriousWakeups
+        limits.timeoutsRaceProgress = options.timeoutsRaceProgress
+        limits.stallTimeout = options.stallTimeout
+        limits.executorLanes = options.executorLanes
+        let cpu = cshim_current_cpu()
+        if cpu >= 0 {
+            limits.cpu = cpu
+            limits.spinsBeforeSleeping = 0
+        }
+        return limits
+    }
+}
+
+/// What names the schedules of one exploration in tokens.
+struct ScheduleNaming {
+    let scenario: String
+    let strategy: String
+    let seed: UInt64
+
+    /// The token of execution `index`, which took the steps of `trace`.
+    func token(execution index: Int, trace: [TraceStep]) -> ReplayToken {
+        ReplayToken(scenario: scenario, strategy: strategy, seed: seed, execution: index, steps: trace.map(EncodedStep.init))
     }
 }
 

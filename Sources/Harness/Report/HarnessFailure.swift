@@ -17,6 +17,10 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     public let taskNames: [Int: String]
     /// How a replay reproduced the failure; `nil` when exploring found it.
     public let reproduction: ReplayReproduction?
+    /// How many times the schedule ran another thread while the running one could go on.
+    public let preemptions: Int
+    /// The schedule exploring found, when ``trace`` is a shrunk one.
+    public let shrunkFrom: ShrinkOrigin?
 
     init(
         scenario: String,
@@ -25,7 +29,9 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         trace: [TraceStep],
         testID: String?,
         taskNames: [Int: String] = [:],
-        reproduction: ReplayReproduction? = nil
+        preemptions: Int = 0,
+        reproduction: ReplayReproduction? = nil,
+        shrunkFrom: ShrinkOrigin? = nil
     ) {
         self.scenario = scenario
         self.reason = reason
@@ -34,6 +40,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         self.testID = testID
         self.taskNames = taskNames
         self.reproduction = reproduction
+        self.preemptions = preemptions
+        self.shrunkFrom = shrunkFrom
     }
 
     /// How many steps the report's lanes show at most; the full trace has them all.
@@ -71,7 +79,7 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
             \(reason)
             scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
             replay: \(replayCommand)
-            schedule (\(trace.count) steps\(shown > Self.lanesShown ? ", the last \(Self.lanesShown) of the scenario's shown" : "")):
+            schedule (\(scheduleSize)\(shown > Self.lanesShown ? ", the last \(Self.lanesShown) of the scenario's shown" : "")):
             \(lanes(last: Self.lanesShown))
             """
     }
@@ -84,12 +92,19 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         replay: \(replayCommand)
         in code: \(replayInCode)
         strategy: \(token.strategy), seed 0x\(String(token.seed, radix: 16)), execution \(token.execution)
-        schedule (\(trace.count) steps):
+        schedule (\(scheduleSize)):
         \(lanes(last: trace.count))
         """
     }
 
     public var description: String { message }
+
+    /// The schedule's length and preemptions, and what it was shrunk from.
+    private var scheduleSize: String {
+        let size = "\(trace.count) steps, \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
+        guard let shrunkFrom else { return size }
+        return size + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption\(shrunkFrom.preemptions == 1 ? "" : "s")"
+    }
 
     /// The steps a report shows, with their indices: all but the harness's own bookkeeping.
     private var visibleSteps: [(index: Int, step: TraceStep)] {
@@ -133,4 +148,12 @@ public enum ReplayReproduction: Sendable, Hashable, Codable, CustomStringConvert
             "by prefix and search: the code left the token at step \(step); a seeded search from there failed in schedule \(schedules), whose token this is"
         }
     }
+}
+
+/// The schedule a failure was found with, before shrinking.
+public struct ShrinkOrigin: Sendable, Hashable, Codable {
+    /// Its length in steps.
+    public let steps: Int
+    /// Its preemptions.
+    public let preemptions: Int
 }

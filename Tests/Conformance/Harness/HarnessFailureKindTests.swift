@@ -193,6 +193,20 @@ struct ReplayTokenTests {
         #expect(detail.contains("a seeded search of 200 schedules from there found no failure"))
     }
 
+    @Test("a failure's schedule is shrunk to the fewest preemptions, says what it was shrunk from, and replays", arguments: [
+        Strategy.pct(depth: 3), .random, .pos,
+    ])
+    func shrinking(strategy: Strategy) throws {
+        let options = ExplorationOptions(strategy: strategy, schedules: 500, seed: 5)
+        let failure = try #require(try Harness.run("shrinking", options: options, HarnessScenarios.lostUpdateAmongLocks).failure)
+        #expect(failure.preemptions == 1, "\(failure.message)")
+        let origin = try #require(failure.shrunkFrom, "nothing to shrink from \(failure.preemptions) preemptions?")
+        #expect(origin.preemptions > failure.preemptions)
+        #expect(failure.message.contains("1 preemption; shrunk from \(origin.steps) steps, \(origin.preemptions) preemptions"))
+        let replayed = try #require(try Harness.run("shrinking", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lostUpdateAmongLocks).failure)
+        #expect(replayed.trace == failure.trace && replayed.reproduction == .exact)
+    }
+
     /// The lost update, with one more atomic step before the threads start when `changed`:
     /// a token of the original no longer fits step by step, but its bug is still there.
     static func lostUpdate(changed: Bool) -> @Sendable (Scenario) -> Void {

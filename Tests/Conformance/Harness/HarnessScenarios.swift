@@ -17,6 +17,23 @@ enum HarnessScenarios {
         Harness.check(counter.load() == 2, "an increment was lost: the counter is \(counter.load())")
     }
 
+    /// Three threads each take and release a mutex three times, add 1 with an unlocked load
+    /// then store, and take the mutex three times more: one preemption loses an update,
+    /// among many that do not matter.
+    @Sendable static func lostUpdateAmongLocks(_ scenario: Scenario) {
+        let counter = SeamAtomic(0)
+        let unrelated = SeamMutex()
+        for _ in 0..<3 {
+            scenario.spawn {
+                for _ in 0..<3 { unrelated.withLock {} }
+                counter.store(counter.load() + 1)
+                for _ in 0..<3 { unrelated.withLock {} }
+            }
+        }
+        scenario.joinAll()
+        Harness.check(counter.load() == 3, "an increment was lost: the counter is \(counter.load())")
+    }
+
     /// Three threads each add 1 five times under a mutex: no bug.
     @Sendable static func lockedIncrements(_ scenario: Scenario) {
         let mutex = SeamMutex()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Harness
 import Primitives
 import Testing
@@ -117,5 +118,38 @@ struct HarnessIsolatedCrashTests {
         #expect(fromChild.trace == inProcess.trace)
         #expect(fromChild.token == inProcess.token)
         #expect(fromChild.reason == inProcess.reason)
+    }
+}
+
+@Suite("Harness: a stall says where the thread blocked and what to use instead")
+struct HarnessStallTests {
+    static let options = ExplorationOptions(schedules: 1, stallTimeout: .milliseconds(500), isolation: .process)
+
+    @Test("a seam operation inside a Synchronization.Mutex section names the mutex and where the thread started")
+    func mutexStall() throws {
+        let report = try Harness.run("stall in a mutex", options: Self.options) { scenario in
+            let cache = Synchronization.Mutex(0)
+            cache.withLock { _ in
+                let other = scenario.spawn { cache.withLock { $0 += 1 } }
+                other.join()
+            }
+        }
+        let failure = try #require(report.failure)
+        guard case .stalled(let thread, _, let diagnosis) = failure.reason else {
+            Issue.record("expected a stall, got \(failure.reason)")
+            return
+        }
+        #expect(thread == 1)
+        #expect(diagnosis.contains("a Synchronization.Mutex, which the harness does not control; use SeamMutex"), "\(diagnosis)")
+        #expect(diagnosis.contains("it was started at HarnessSettingsTests.swift:133"), "\(diagnosis)")
+    }
+
+    @Test("a real sleep is named as one, with the virtual-time alternative")
+    func sleepStall() throws {
+        let report = try Harness.run("stall in a sleep", options: Self.options) { _ in
+            Thread.sleep(forTimeInterval: 60)
+        }
+        let failure = try #require(report.failure)
+        #expect("\(failure.reason)".contains("a real sleep; use Seam.sleep, or Task.sleep on SeamClock"), "\(failure.reason)")
     }
 }

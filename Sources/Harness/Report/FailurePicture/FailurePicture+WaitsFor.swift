@@ -57,8 +57,8 @@ extension FailurePicture {
             return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(file):\(line): \(message)")]
         case let .threadThrew(thread, error):
             return [Note(lane: .thread(thread), kind: .failed, text: "threw: \(error)")]
-        case let .stalled(thread, seconds):
-            return [Note(lane: .thread(thread), kind: .failed, text: "ran \(seconds) s without reaching a scheduling point")]
+        case let .stalled(thread, seconds, diagnosis):
+            return [Note(lane: .thread(thread), kind: .failed, text: "ran \(seconds) s without reaching a scheduling point: \(diagnosis)")]
         case .deadlock(let waits, _), .threadsStillRunning(let waits):
             return waits.compactMap { line in
                 guard let lane = stepLanes.first(where: { line.hasPrefix($0.label + " ") }) else { return nil }
