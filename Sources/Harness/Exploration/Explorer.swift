@@ -14,6 +14,10 @@ struct Explorer {
     /// What a crash prints: the replay command, or (in an isolated child) a line the
     /// parent reads.
     var crashReport = CrashReportText.forPerson
+    /// Whether a failure's schedule is shrunk before it is reported. A stress escalation
+    /// turns it off: it searches past failures it does not look for, and each shrink re-runs
+    /// hundreds of schedules.
+    var shrinksFailures = true
 
     func run() -> ExplorationReport {
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
@@ -57,7 +61,7 @@ struct Explorer {
                     preemptions: execution.preemptions,
                     reproduction: reproduction
                 )
-                failure = options.replay == nil ? shrink(found, decisions: execution.decisions, naming: naming) : found
+                failure = options.replay == nil && shrinksFailures ? shrink(found, decisions: execution.decisions, naming: naming) : found
                 break
             }
             if options.replay != nil, diverged == nil {

@@ -1,4 +1,5 @@
 import Synchronization
+import Testing
 
 /// The search under the deterministic scheduler for a schedule that ends in a forbidden
 /// outcome a stress run saw.
@@ -6,8 +7,12 @@ import Synchronization
 /// The search runs the test's own body with ``Harness/run(_:options:_:)``, strategy after
 /// strategy, and fails an execution when its outcome equals the one it looks for. A failed
 /// check, an error or a hang fails the execution by itself; a returned outcome is checked
-/// by ``reach(_:)``, at the end of the body. Executions that fail otherwise are another
-/// failure, noted on the way; the search goes on with a new seed.
+/// by ``reach(_:)``, at the end of the body. A failed check counts as the same outcome when
+/// it failed at the same place, as the harness's shrinking counts it: the values in its
+/// message may differ. Executions that fail otherwise are another failure, noted on the
+/// way; a randomized strategy goes on with a new seed. The schedule found is reported as
+/// found, not shrunk: shrinking re-runs hundreds of schedules, and an async one that
+/// deadlocks costs half a second each, which made one search take 20 s.
 struct Escalation<Outcome: Hashable & Sendable> {
     let name: String
     let test: StressTest<Outcome>
@@ -16,7 +21,11 @@ struct Escalation<Outcome: Hashable & Sendable> {
     /// Searches for each of `targets` (at most ``EscalationOptions/maxTargets``), sharing
     /// the budget among them.
     func search(for targets: [StressOutcome<Outcome>]) -> [StressEscalation<Outcome>] {
-        let searched = Array(targets.prefix(options.maxTargets))
+        var searched: [StressOutcome<Outcome>] = []
+        for target in targets where !searched.contains(where: { Self.sameSearch($0, target) }) {
+            searched.append(target)
+        }
+        searched = Array(searched.prefix(options.maxTargets))
         let searchable = searched.filter(\.endsAnIteration).count
         let share = max(options.schedules / max(searchable, 1), 1)
         return searched.map { target in
@@ -24,6 +33,18 @@ struct Escalation<Outcome: Hashable & Sendable> {
                 return StressEscalation(target: target, result: .notSearched(reason: StressReportText.leakNotSearched))
             }
             return StressEscalation(target: target, result: search(for: target, budget: share))
+        }
+    }
+
+    /// Whether one search serves both outcomes: failed checks at one place, or two hangs.
+    private static func sameSearch(_ first: StressOutcome<Outcome>, _ second: StressOutcome<Outcome>) -> Bool {
+        switch (first, second) {
+        case let (.checkFailed(_, firstFile, firstLine), .checkFailed(_, secondFile, secondLine)):
+            firstFile == secondFile && firstLine == secondLine
+        case (.hung, .hung):
+            true
+        default:
+            first == second
         }
     }
 
@@ -37,7 +58,6 @@ struct Escalation<Outcome: Hashable & Sendable> {
         for (index, strategy) in strategies.enumerated() {
             var remaining = budget / strategies.count + (index < budget % strategies.count ? 1 : 0)
             var round: UInt64 = 0
-            var previous: HarnessFailure?
             while remaining > 0 {
                 let exploration = ExplorationOptions(
                     strategy: strategy,
@@ -46,12 +66,9 @@ struct Escalation<Outcome: Hashable & Sendable> {
                     maxSteps: options.maxSteps,
                     stallTimeout: options.stallTimeout
                 )
-                let report: ExplorationReport
-                do {
-                    report = try Harness.run(name, options: exploration, body)
-                } catch {
-                    return .notSearched(reason: "\(error)")
-                }
+                var explorer = Explorer(scenario: name, options: exploration, body: body, testID: Test.current?.id.description)
+                explorer.shrinksFailures = false
+                let report = explorer.run()
                 spent += report.schedulesRun
                 remaining -= report.schedulesRun
                 guard let failure = report.failure else { break }
@@ -65,10 +82,8 @@ struct Escalation<Outcome: Hashable & Sendable> {
                 if !others.contains(where: { $0.reason == failure.reason }), others.count < Self.otherFailuresKept {
                     others.append(failure)
                 }
-                // A strategy that finds the same schedule again with a new seed would find
-                // it every time.
-                if let previous, previous.reason == failure.reason, previous.trace == failure.trace { break }
-                previous = failure
+                // Exhaustive search finds the same failure first whatever the seed.
+                if case .exhaustive = strategy.kind { break }
                 round += 1
             }
         }
@@ -137,8 +152,8 @@ struct Escalation<Outcome: Hashable & Sendable> {
         switch (target, reason) {
         case let (.returned(outcome), .invariant(message, _, file, _)):
             file == "\(reachedFile)" && message == StressReportText.reached(outcome)
-        case let (.checkFailed(message, file, line), .invariant(failedMessage, _, failedFile, failedLine)):
-            message == failedMessage && file == failedFile && line == failedLine
+        case let (.checkFailed(_, file, line), .invariant(_, _, failedFile, failedLine)):
+            file == failedFile && line == failedLine
         case let (.threw(error), .threadThrew(_, thrown)), let (.threw(error), .taskThrew(thrown)):
             error == thrown
         case (.hung, .deadlock), (.hung, .threadsStillRunning), (.hung, .stepBoundExceeded), (.hung, .stalled):
