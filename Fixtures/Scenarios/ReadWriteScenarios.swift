@@ -35,9 +35,10 @@ extension SeedReadWriteCoordinator: ReadWriteCoordinating {}
 
 /// Scenarios for read/write coordination.
 public enum ReadWriteScenarios {
-    /// Shared state of the scenarios: who is inside, and the data.
+    /// Shared state of the scenarios: who is inside, and the data. Readers run side by side,
+    /// so their count is atomic; the rest changes only inside writes.
     final class Shared: @unchecked Sendable {
-        var readers = 0
+        let readers = SeamAtomic(0)
         var writers = 0
         var log: [Int] = []
     }
@@ -54,7 +55,8 @@ public enum ReadWriteScenarios {
                 scenario.spawn {
                     coordinator.write {
                         shared.writers += 1
-                        Harness.check(shared.readers == 0 && shared.writers == 1, "a write overlaps \(shared.readers) readers and \(shared.writers - 1) writers")
+                        let readers = shared.readers.load()
+                        Harness.check(readers == 0 && shared.writers == 1, "a write overlaps \(readers) readers and \(shared.writers - 1) writers")
                         Seam.yield()
                         shared.log.append(writer)
                         shared.writers -= 1
@@ -66,10 +68,10 @@ public enum ReadWriteScenarios {
             for _ in 1...2 {
                 scenario.spawn {
                     coordinator.read {
-                        shared.readers += 1
+                        shared.readers.add(1)
                         Harness.check(shared.writers == 0, "a read overlaps a write")
                         Seam.yield()
-                        shared.readers -= 1
+                        shared.readers.add(-1)
                     }
                 }
             }

@@ -19,7 +19,8 @@ struct Explorer {
     var generatedScenario: String?
     /// Whether a failure's schedule is shrunk (``shrink(_:decisions:naming:)``). Off where
     /// only whether the scenario fails matters: a ``LinearizabilityTest`` exploring shrink
-    /// candidates of a scenario shrinks the schedule of the smallest only.
+    /// candidates of a scenario shrinks the schedule of the smallest only, and a stress
+    /// escalation searches past failures it does not look for.
     var shrinksSchedules = true
 
     func run() -> ExplorationReport {

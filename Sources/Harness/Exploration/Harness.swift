@@ -189,8 +189,8 @@ public enum Harness {
     }
 
     /// Checks an invariant inside a scenario: when `condition` is false, the execution fails
-    /// with `message` and is wound down. Outside a controlled execution it traps like
-    /// `precondition`.
+    /// with `message` and is wound down. In a stress iteration it records the failure as the
+    /// iteration's outcome and returns. Anywhere else it traps like `precondition`.
     public static func check(
         _ condition: @autoclosure () -> Bool,
         _ message: @autoclosure () -> String = "",
@@ -200,6 +200,9 @@ public enum Harness {
         guard !condition() else { return }
         let text = message()
         guard let execution = Seam.currentController as? Execution, let thread = Seam.currentThread else {
+            if let stress = StressIteration.current {
+                return stress.record(.checkFailed(message: text.isEmpty ? "check failed" : text, file: "\(file)", line: line))
+            }
             preconditionFailure("Harness.check failed outside a controlled execution: \(text)", file: file, line: line)
         }
         execution.fail(.invariant(message: text.isEmpty ? "check failed" : text, thread: thread.rawValue, file: "\(file)", line: line))

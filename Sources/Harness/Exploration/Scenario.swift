@@ -5,10 +5,20 @@ import Primitives
 /// A scenario's body runs on thread T0. Threads it spawns are numbered in spawn order
 /// and joined automatically when the body returns; a thread that cannot finish then is a
 /// failure (threads still running).
+///
+/// The same body runs under the deterministic scheduler and under stress (``mode``); under
+/// stress, spawns, tasks and joins go to the stress iteration.
 public final class Scenario: @unchecked Sendable {
     private var unjoined: [SeamThread] = []
+    /// The stress iteration this scenario runs in, under stress.
+    private let stress: StressIteration?
 
-    init() {}
+    init() { stress = nil }
+
+    init(stress: StressIteration) { self.stress = stress }
+
+    /// How the scenario runs.
+    public var mode: ScenarioMode { stress == nil ? .controlled : .stress }
 
     /// Starts a controlled thread running `body`. A thrown error fails the execution.
     @discardableResult
@@ -17,6 +27,7 @@ public final class Scenario: @unchecked Sendable {
         line: UInt = #line,
         _ body: @escaping @Sendable () throws -> Void
     ) -> ScenarioThread {
+        if let stress { return ScenarioThread(thread: stress.spawn(file: file, line: line, body), scenario: self) }
         let result = Seam.spawnThread(file: file, line: line) {
             Harness.runReportingErrors(body)
         }
@@ -42,6 +53,7 @@ public final class Scenario: @unchecked Sendable {
         line: UInt = #line,
         _ body: @escaping @Sendable () async throws -> Void
     ) -> ScenarioTask {
+        if let stress { return ScenarioTask(task: stress.startTask(body)) }
         if services == nil {
             guard let execution = Seam.currentController as? Execution else {
                 preconditionFailure("a Scenario is used outside its execution")
@@ -54,6 +66,7 @@ public final class Scenario: @unchecked Sendable {
 
     /// Joins every spawned thread not joined yet, and waits for every task started so far.
     public func joinAll(file: StaticString = #fileID, line: UInt = #line) {
+        if let stress { return stress.joinAll(file: file, line: line) }
         while let thread = unjoined.first {
             join(thread, file: file, line: line)
         }
@@ -64,6 +77,7 @@ public final class Scenario: @unchecked Sendable {
     private var services: AsyncServices?
 
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
+        if let stress { return stress.join(thread, file: file, line: line) }
         unjoined.removeAll { $0.controlledID == thread.controlledID }
         do {
             try thread.join(file: file, line: line)
@@ -72,6 +86,16 @@ public final class Scenario: @unchecked Sendable {
         }
         (Seam.currentController as? Execution)?.joinedHarnessThread(thread)
     }
+}
+
+/// How a ``Scenario`` runs.
+public enum ScenarioMode: Sendable, Hashable {
+    /// Under the deterministic scheduler: one thread or task at a time, in an order a
+    /// strategy picks, with sleeps on a virtual clock.
+    case controlled
+    /// Under stress: on real threads, its tasks on a real executor, at full speed, with
+    /// sleeps on the real clock.
+    case stress
 }
 
 /// A task a ``Scenario`` started.

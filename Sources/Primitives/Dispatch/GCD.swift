@@ -35,7 +35,7 @@ public enum GCD {
     /// Runs `work` on the shared concurrent queue, concurrently with other work submitted
     /// here (unless a barrier is running). Returns at once.
     public static func async(_ work: @escaping @Sendable () -> Void) {
-        if Seam.currentController != nil {
+        if isScheduled {
             runControlled(after: nil, work)
         } else {
             sharedQueue.async(execute: work)
@@ -49,11 +49,19 @@ public enum GCD {
     /// coalesces timers. A zero or negative delay means as soon as possible, as with
     /// ``async(_:)``.
     public static func async(delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        if Seam.currentController != nil {
+        if isScheduled {
             runControlled(after: delay, work)
         } else {
             sharedQueue.asyncAfter(deadline: deadline(after: delay), execute: work)
         }
+    }
+
+    /// Whether the calling thread's controller schedules it (a harness does): a
+    /// ``SeamPassthroughController`` performs every operation for real, so under one (a
+    /// stress run, a tracing observer) Dispatch runs the work, as on an uncontrolled thread.
+    private static var isScheduled: Bool {
+        guard let controller = Seam.currentController else { return false }
+        return !(controller is SeamPassthroughController)
     }
 
     /// Under a controller (in a harness scenario), `async` and `async(delay:)` run `work` on

@@ -1,0 +1,241 @@
+import Synchronization
+import Testing
+
+/// The search under the deterministic scheduler for a schedule that ends in a forbidden
+/// outcome a stress run saw.
+///
+/// The search runs the test's own body with ``Harness/run(_:options:_:)``, strategy after
+/// strategy, and fails an execution when its outcome equals the one it looks for. A failed
+/// check, an error or a hang fails the execution by itself; a returned outcome is checked
+/// by ``reach(_:)``, at the end of the body. A failed check counts as the same outcome when
+/// it failed at the same place, as the harness's shrinking counts it: the values in its
+/// message may differ. Executions that fail otherwise are another failure, noted on the
+/// way; a randomized strategy goes on with a new seed. The schedule found is reported as
+/// found, not shrunk: shrinking re-runs hundreds of schedules, and an async one that
+/// deadlocks costs half a second each, which made one search take 20 s.
+struct Escalation<Outcome: Hashable & Sendable> {
+    let name: String
+    let test: StressTest<Outcome>
+    let options: EscalationOptions
+
+    /// Searches for each of `targets` (at most ``EscalationOptions/maxTargets``), sharing
+    /// the budget among them.
+    func search(for targets: [StressOutcome<Outcome>]) -> [StressEscalation<Outcome>] {
+        var searched: [StressOutcome<Outcome>] = []
+        for target in targets where !searched.contains(where: { Self.sameSearch($0, target) }) {
+            searched.append(target)
+        }
+        searched = Array(searched.prefix(options.maxTargets))
+        let searchable = searched.filter(\.endsAnIteration).count
+        let share = max(options.schedules / max(searchable, 1), 1)
+        return searched.map { target in
+            guard target.endsAnIteration else {
+                return StressEscalation(target: target, result: .notSearched(reason: StressReportText.leakNotSearched))
+            }
+            return StressEscalation(target: target, result: search(for: target, budget: share))
+        }
+    }
+
+    /// Whether one search serves both outcomes: failed checks at one place, or two hangs.
+    private static func sameSearch(_ first: StressOutcome<Outcome>, _ second: StressOutcome<Outcome>) -> Bool {
+        switch (first, second) {
+        case let (.checkFailed(_, firstFile, firstLine), .checkFailed(_, secondFile, secondLine)):
+            firstFile == secondFile && firstLine == secondLine
+        case (.hung, .hung):
+            true
+        default:
+            first == second
+        }
+    }
+
+    private func search(for target: StressOutcome<Outcome>, budget: Int) -> EscalationResult {
+        let seed = options.seed ?? UInt64(ReplayToken.hash(name))
+        let strategies = options.strategies
+        let otherForbidden = Tally()
+        let body = Self.searchBody(test, reaching: target, countingOthersIn: otherForbidden)
+        var spent = 0
+        var others: [HarnessFailure] = []
+        for (index, strategy) in strategies.enumerated() {
+            var remaining = budget / strategies.count + (index < budget % strategies.count ? 1 : 0)
+            var round: UInt64 = 0
+            while remaining > 0 {
+                let exploration = ExplorationOptions(
+                    strategy: strategy,
+                    schedules: remaining,
+                    seed: seed &+ round,
+                    maxSteps: options.maxSteps,
+                    stallTimeout: options.stallTimeout
+                )
+                var explorer = Explorer(scenario: name, options: exploration, body: body, testID: Test.current?.id.description)
+                explorer.shrinksSchedules = false
+                let report = explorer.run()
+                spent += report.schedulesRun
+                remaining -= report.schedulesRun
+                guard let failure = report.failure else { break }
+                if Self.matches(target, failure.reason) {
+                    return .found(failure, strategy: strategy, schedulesRun: spent)
+                }
+                if failure.reason.showsCodeOutsideTheSeam {
+                    others.append(failure)
+                    return notFound(spent, others, otherForbidden)
+                }
+                if !others.contains(where: { $0.reason == failure.reason }), others.count < Self.otherFailuresKept {
+                    others.append(failure)
+                }
+                // Exhaustive search finds the same failure first whatever the seed.
+                if case .exhaustive = strategy.kind { break }
+                round += 1
+            }
+        }
+        return notFound(spent, others, otherForbidden)
+    }
+
+    private func notFound(_ schedulesRun: Int, _ others: [HarnessFailure], _ otherForbidden: Tally) -> EscalationResult {
+        let reached = otherForbidden.count
+        return .notFound(
+            schedulesRun: schedulesRun,
+            otherFailures: others,
+            otherForbiddenReached: reached,
+            likelyCauses: LikelyCause.ranked(others, otherForbiddenReached: reached)
+        )
+    }
+
+    /// Counts the executions of a search that returned a forbidden outcome other than the
+    /// one searched for.
+    final class Tally: Sendable {
+        private let value = Atomic(0)
+
+        func add() { value.wrappingAdd(1, ordering: .relaxed) }
+
+        var count: Int { value.load(ordering: .relaxed) }
+    }
+
+    /// How many other failures a search keeps for its report.
+    static var otherFailuresKept: Int { 3 }
+
+    /// The body a search runs: the test's body, failing when it returns `target`, and
+    /// counting in `others` the other forbidden outcomes it returns.
+    static func searchBody(
+        _ test: StressTest<Outcome>,
+        reaching target: StressOutcome<Outcome>,
+        countingOthersIn others: Tally
+    ) -> @Sendable (Scenario) throws -> Void {
+        { scenario in
+            let outcome = try test.body(scenario)
+            if case .returned(let wanted) = target, outcome == wanted {
+                reach(outcome)
+            } else if test.outcomes.classify(outcome).verdict == .forbidden {
+                others.add()
+            }
+        }
+    }
+
+    /// The body a replay runs: the test's body, failing when it returns a forbidden outcome,
+    /// at the same point as the search did, so the replay fails identically.
+    static func replayBody(_ test: StressTest<Outcome>) -> @Sendable (Scenario) throws -> Void {
+        { scenario in
+            let outcome = try test.body(scenario)
+            if test.outcomes.classify(outcome).verdict == .forbidden { reach(outcome) }
+        }
+    }
+
+    /// Fails the execution: it returned the forbidden `outcome`.
+    private static func reach(_ outcome: Outcome) {
+        Harness.check(false, StressReportText.reached(outcome), file: reachedFile)
+    }
+
+    /// The file a reached outcome fails at.
+    private static var reachedFile: StaticString { #fileID }
+
+    /// Whether an execution that failed for `reason` ended in `target`.
+    static func matches(_ target: StressOutcome<Outcome>, _ reason: ExecutionFailure) -> Bool {
+        switch (target, reason) {
+        case let (.returned(outcome), .invariant(message, _, file, _)):
+            file == "\(reachedFile)" && message == StressReportText.reached(outcome)
+        case let (.checkFailed(_, file, line), .invariant(_, _, failedFile, failedLine)):
+            file == failedFile && line == failedLine
+        case let (.threw(error), .threadThrew(_, thrown)), let (.threw(error), .taskThrew(thrown)):
+            error == thrown
+        case (.hung, .deadlock), (.hung, .threadsStillRunning), (.hung, .stepBoundExceeded), (.hung, .stalled):
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension StressOutcome {
+    /// Whether an iteration ends in this outcome; a leak of threads is the whole run's, and
+    /// no failure of the deterministic scheduler matches it, so it is not searched for.
+    var endsAnIteration: Bool {
+        if case .leakedThreads = self { false } else { true }
+    }
+}
+
+extension ExecutionFailure {
+    /// Whether the failure says the scenario runs code the harness cannot schedule, so that
+    /// searching on is pointless.
+    var showsCodeOutsideTheSeam: Bool {
+        switch self {
+        case .stalled, .nondeterminism: true
+        default: false
+        }
+    }
+}
+
+/// The search for one forbidden outcome, and what it found.
+public struct StressEscalation<Outcome: Hashable & Sendable>: Sendable {
+    /// The outcome searched for.
+    public let target: StressOutcome<Outcome>
+    /// What the search found.
+    public let result: EscalationResult
+}
+
+/// What a search under the deterministic scheduler found.
+public enum EscalationResult: Sendable {
+    /// A schedule that ends in the outcome: `failure` holds its replay token, its replay
+    /// command and its lanes. `strategy` found it; the search ran `schedulesRun` schedules.
+    case found(HarnessFailure, strategy: Strategy, schedulesRun: Int)
+    /// No schedule within the budget ended in the outcome. `otherFailures` are failures met
+    /// on the way (at most a few); `otherForbiddenReached` counts the schedules that returned
+    /// another forbidden outcome; `likelyCauses` are why, the most likely first.
+    case notFound(schedulesRun: Int, otherFailures: [HarnessFailure], otherForbiddenReached: Int, likelyCauses: [LikelyCause])
+    /// The search could not run: `reason` says why.
+    case notSearched(reason: String)
+
+    /// The failure that replays the outcome, when the search found one.
+    public var failure: HarnessFailure? {
+        if case .found(let failure, _, _) = self { failure } else { nil }
+    }
+}
+
+/// Why a forbidden outcome seen under stress may have no schedule under the harness.
+public enum LikelyCause: Sendable, Hashable, CaseIterable {
+    /// The harness runs one thread at a time over sequentially consistent memory; a race
+    /// that needs weaker ordering (plain or relaxed accesses seen out of order) has no
+    /// schedule there.
+    case weakMemoryOrdering
+    /// Shared state is touched outside the seam (plain variables, Foundation or
+    /// `Synchronization` locks, Dispatch, unpreferred tasks), so the harness cannot
+    /// interleave there.
+    case codeOutsideTheSeam
+    /// The outcome depends on real time (a timeout that fires because a thread was
+    /// preempted), and the harness runs sleeps and timeouts on a virtual clock.
+    case realTime
+    /// The schedule exists but needs more preemptions or schedules than the budget allowed.
+    case budget
+
+    /// The causes, the most likely first: code outside the seam leads when the search met
+    /// a stall or nondeterminism; the budget when it reached other forbidden outcomes of the
+    /// test (the bug has schedules; this outcome needs more of them); memory ordering
+    /// otherwise.
+    static func ranked(_ others: [HarnessFailure], otherForbiddenReached: Int) -> [LikelyCause] {
+        if others.contains(where: { $0.reason.showsCodeOutsideTheSeam }) {
+            return [.codeOutsideTheSeam, .weakMemoryOrdering, .realTime, .budget]
+        }
+        if otherForbiddenReached > 0 {
+            return [.budget, .weakMemoryOrdering, .codeOutsideTheSeam, .realTime]
+        }
+        return [.weakMemoryOrdering, .codeOutsideTheSeam, .realTime, .budget]
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+extension Harness {
+    /// Runs `test` on real threads at full speed, records an issue at the call site when an
+    /// iteration ends in a forbidden outcome, and returns the report.
+    ///
+    /// The iterations run as ``runStress(_:options:_:)`` describes. The environment may
+    /// override `options` (see ``StressOptions/applyingEnvironment(_:)``); an invalid
+    /// setting is an issue. The issue holds the histogram and, for each forbidden outcome,
+    /// the schedule the deterministic scheduler found for it, with the command that replays
+    /// it: with a token in `HARNESS_REPLAY`, this function replays that schedule under the
+    /// harness instead of running stress, and records its failure as
+    /// ``explore(_:options:sourceLocation:_:)`` does (a token for another scenario skips the
+    /// test with a warning). Returns `nil` when it replayed or could not run.
+    ///
+    /// Stress runs of one process take turns: each has the machine to itself for its time
+    /// budget, and a waiting run suspends without holding a thread.
+    @discardableResult
+    public static func stress<Outcome>(
+        _ name: String? = nil,
+        options: StressOptions = StressOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ test: StressTest<Outcome>
+    ) async -> StressReport<Outcome>? {
+        let name = name ?? Test.current?.name ?? "\(sourceLocation.fileID):\(sourceLocation.line)"
+        if ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] != nil {
+            explore(name, sourceLocation: sourceLocation, Escalation.replayBody(test))
+            return nil
+        }
+        let report: StressReport<Outcome>
+        do {
+            report = try await runStress(name, options: try options.applyingEnvironment(), test)
+        } catch {
+            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            return nil
+        }
+        if !report.passed {
+            Issue.record(Comment(rawValue: report.text), sourceLocation: sourceLocation)
+            Attachment.record(report.text, named: "stress-report.txt", sourceLocation: sourceLocation)
+        }
+        return report
+    }
+
+    /// Runs a scenario that reports no outcome under stress: its failed checks, errors and
+    /// hangs are its forbidden outcomes (see the generic `stress(_:options:sourceLocation:_:)`).
+    @discardableResult
+    public static func stress(
+        _ name: String? = nil,
+        options: StressOptions = StressOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: @escaping @Sendable (Scenario) throws -> Void
+    ) async -> StressReport<ScenarioCompleted>? {
+        await stress(name, options: options, sourceLocation: sourceLocation, StressTest(body))
+    }
+
+    /// Runs `test` under stress and returns the report, recording nothing: for tests that
+    /// expect a forbidden outcome, and for tools. Reads nothing from the environment.
+    ///
+    /// ``StressOptions/threads`` root threads each run iterations one after another until
+    /// ``StressOptions/iterations`` or ``StressOptions/timeBudget`` runs out. In an
+    /// iteration the body runs on a root thread; the threads it spawns are real threads
+    /// that wait at a start gate, released together when the root thread first may wait for
+    /// another (a join, a lock, a condition, a yield, a sleep, an atomic load) or returns, so
+    /// their work overlaps; its tasks run on ``StressOptions/taskExecutor``. Seam operations
+    /// are the plain OS operations. A failed ``check(_:_:file:line:)`` records the
+    /// iteration's outcome and returns, and the scenario runs on. An iteration that runs past
+    /// ``StressOptions/hangTimeout`` ends the run, and its threads are left behind; so do
+    /// iterations that leave threads behind, before the process runs out of them.
+    ///
+    /// Then each forbidden outcome, up to ``EscalationOptions/maxTargets``, is searched for
+    /// under the deterministic scheduler (``run(_:options:_:)``, in this process, still in
+    /// the run's turn), and the report holds the schedule found, with its replay token, or
+    /// the likely causes.
+    ///
+    /// A crash ends the process: the crashing thread (a thread of an iteration, not a task)
+    /// first prints the run's counts so far.
+    ///
+    /// Throws when a setting is out of range.
+    public static func runStress<Outcome>(
+        _ name: String,
+        options: StressOptions,
+        _ test: StressTest<Outcome>
+    ) async throws(HarnessError) -> StressReport<Outcome> {
+        do {
+            try options.validate()
+        } catch {
+            throw .configuration(error)
+        }
+        return await StressTurns.take { () async -> StressReport<Outcome> in
+            let result = await withCheckedContinuation { continuation in
+                let run = StressRun(name: name, test: test, options: options)
+                Thread.detachNewThread { continuation.resume(returning: run.run()) }
+            }
+            let histogram = result.histogram.rows(classifiedBy: test.outcomes)
+            var escalations: [StressEscalation<Outcome>] = []
+            if let escalation = options.escalation {
+                let targets = histogram.filter { $0.verdict == .forbidden }.sorted { $0.firstIteration < $1.firstIteration }.map(\.outcome)
+                escalations = Escalation(name: name, test: test, options: escalation).search(for: targets)
+            }
+            return StressReport(
+                test: name,
+                iterations: result.iterations,
+                threads: options.threads,
+                elapsed: result.elapsed,
+                stop: result.stop,
+                histogram: histogram,
+                escalations: escalations
+            )
+        }
+    }
+
+    /// Replays `token`, which a stress run's escalation of `test` recorded, under the
+    /// deterministic scheduler, and returns the report, recording nothing. The replay fails
+    /// as the escalation's execution did: with the same reason and the same steps.
+    public static func replayStress<Outcome>(
+        _ name: String,
+        token: ReplayToken,
+        _ test: StressTest<Outcome>
+    ) throws(HarnessError) -> ExplorationReport {
+        try run(name, options: ExplorationOptions(replay: token), Escalation.replayBody(test))
+    }
+}

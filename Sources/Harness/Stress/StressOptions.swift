@@ -1,0 +1,176 @@
+import Foundation
+
+/// How long and how wide a stress run goes, and how it escalates a forbidden outcome. The
+/// environment can override them (see ``applyingEnvironment(_:)``), so the same suites run
+/// briefly in CI and for hours at night.
+///
+/// Every number has a stated range (``Limits``): a value outside it is reported, by
+/// ``Harness/stress(_:options:sourceLocation:_:)`` as an issue and by
+/// ``Harness/runStress(_:options:_:)`` as a thrown ``HarnessConfigurationError``, before
+/// anything runs. The initializer traps on one, as a programmer error.
+public struct StressOptions: Sendable {
+    /// Iterations to run at most.
+    public var iterations: Int
+    /// Wall time to run at most; `nil` runs all ``iterations``. A run stops at whichever
+    /// limit it reaches first.
+    public var timeBudget: Duration?
+    /// How many copies of the scenario run at once, each on its own root thread that runs
+    /// one iteration after another. Each iteration adds the threads its body spawns, so a
+    /// run keeps `threads × (1 + spawned)` scenario threads busy: more than the cores, and
+    /// the system preempts them mid-operation.
+    public var threads: Int
+    /// Where the scenarios' tasks run.
+    public var taskExecutor: StressTaskExecutor
+    /// How long one iteration may run before it counts as hung, which ends the run.
+    public var hangTimeout: Duration
+    /// Seconds between progress lines on standard error; `nil` prints none.
+    public var progressInterval: Double?
+    /// How a forbidden outcome is searched for under the deterministic scheduler; `nil`
+    /// does not search.
+    public var escalation: EscalationOptions?
+
+    /// Options with the given limits, and defaults for the rest: a run stops after
+    /// `iterations` or `timeBudget`, whichever comes first.
+    public init(
+        iterations: Int = 1_000_000,
+        timeBudget: Duration? = .seconds(1),
+        threads: Int = 2,
+        taskExecutor: StressTaskExecutor = .dedicated(threads: 2),
+        hangTimeout: Duration = .seconds(10),
+        progressInterval: Double? = nil,
+        escalation: EscalationOptions? = EscalationOptions()
+    ) {
+        self.iterations = iterations
+        self.timeBudget = timeBudget
+        self.threads = threads
+        self.taskExecutor = taskExecutor
+        self.hangTimeout = hangTimeout
+        self.progressInterval = progressInterval
+        self.escalation = escalation
+        do {
+            try validate()
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The ranges every number of the options must lie in.
+    public enum Limits {
+        /// Iterations per run.
+        public static let iterations: ClosedRange<Int> = 1...1_000_000_000
+        /// Seconds of the time budget.
+        public static let timeBudgetSeconds: ClosedRange<Double> = 0.001...86_400
+        /// Root threads running at once.
+        public static let threads: ClosedRange<Int> = 1...256
+        /// Seconds of the hang timeout.
+        public static let hangTimeoutSeconds: ClosedRange<Double> = 0.01...86_400
+        /// Seconds between progress lines.
+        public static let progressSeconds: ClosedRange<Double> = 0.000_001...86_400
+        /// The factor `HARNESS_STRESS_SCALE` multiplies the iterations and the time budget by.
+        public static let scale: ClosedRange<Double> = 0.001...100_000
+    }
+
+    /// The environment variables these options read.
+    public enum Variable {
+        /// Iterations per run: a whole number.
+        public static let iterations = "HARNESS_STRESS_ITERATIONS"
+        /// The time budget per run, in seconds.
+        public static let seconds = "HARNESS_STRESS_SECONDS"
+        /// A factor for the iterations and the time budget: how nightly runs go longer.
+        public static let scale = "HARNESS_STRESS_SCALE"
+        /// Root threads running at once.
+        public static let threads = "HARNESS_STRESS_THREADS"
+        /// Seconds an iteration may run before it counts as hung.
+        public static let hangTimeout = "HARNESS_STRESS_HANG_TIMEOUT"
+        /// Seconds between progress lines.
+        public static let progress = "HARNESS_STRESS_PROGRESS"
+        /// Schedules the escalation may run, across its strategies; `0` turns it off.
+        public static let escalationSchedules = "HARNESS_ESCALATION_SCHEDULES"
+    }
+
+    /// These options with whatever the environment sets overriding them: first the
+    /// iterations and the time budget, then `HARNESS_STRESS_SCALE` multiplies both. Throws
+    /// an error naming the variable and its range when a value is malformed or out of range.
+    public func applyingEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(HarnessConfigurationError) -> StressOptions {
+        var options = self
+        if let text = environment[Variable.iterations] {
+            options.iterations = try Self.wholeNumber(text, in: Limits.iterations, Variable.iterations)
+        }
+        if let text = environment[Variable.seconds] {
+            options.timeBudget = .seconds(try Self.number(text, in: Limits.timeBudgetSeconds, Variable.seconds, unit: "seconds"))
+        }
+        if let text = environment[Variable.scale] {
+            let scale = try Self.number(text, in: Limits.scale, Variable.scale, unit: "")
+            options.iterations = min(max(Int((Double(options.iterations) * scale).rounded()), 1), Limits.iterations.upperBound)
+            if let budget = options.timeBudget {
+                options.timeBudget = .seconds(min(max(budget.seconds * scale, Limits.timeBudgetSeconds.lowerBound), Limits.timeBudgetSeconds.upperBound))
+            }
+        }
+        if let text = environment[Variable.threads] {
+            options.threads = try Self.wholeNumber(text, in: Limits.threads, Variable.threads)
+        }
+        if let text = environment[Variable.hangTimeout] {
+            options.hangTimeout = .seconds(try Self.number(text, in: Limits.hangTimeoutSeconds, Variable.hangTimeout, unit: "seconds"))
+        }
+        if let text = environment[Variable.progress] {
+            options.progressInterval = try Self.number(text, in: Limits.progressSeconds, Variable.progress, unit: "seconds")
+        }
+        if let text = environment[Variable.escalationSchedules] {
+            let range = 0...EscalationOptions.Limits.schedules.upperBound
+            let schedules = try Self.wholeNumber(text, in: range, Variable.escalationSchedules)
+            if schedules == 0 {
+                options.escalation = nil
+            } else {
+                var escalation = options.escalation ?? EscalationOptions()
+                escalation.schedules = schedules
+                options.escalation = escalation
+            }
+        }
+        return options
+    }
+
+    /// Throws an error naming the first setting outside its range (``Limits``).
+    public func validate() throws(HarnessConfigurationError) {
+        try Self.check(iterations, in: Limits.iterations, "StressOptions.iterations")
+        if let timeBudget {
+            try Self.check(timeBudget.seconds, in: Limits.timeBudgetSeconds, "StressOptions.timeBudget", unit: " seconds")
+        }
+        try Self.check(threads, in: Limits.threads, "StressOptions.threads")
+        if case .dedicated(let threads) = taskExecutor {
+            try Self.check(threads, in: StressTaskExecutor.threadsRange, "StressOptions.taskExecutor threads")
+        }
+        try Self.check(hangTimeout.seconds, in: Limits.hangTimeoutSeconds, "StressOptions.hangTimeout", unit: " seconds")
+        if let progressInterval {
+            try Self.check(progressInterval, in: Limits.progressSeconds, "StressOptions.progressInterval", unit: " seconds")
+        }
+        try escalation?.validate()
+    }
+
+    static func check<Value: Comparable>(
+        _ value: Value,
+        in range: ClosedRange<Value>,
+        _ setting: String,
+        unit: String = ""
+    ) throws(HarnessConfigurationError) {
+        guard range.contains(value) else {
+            throw .invalid(setting: setting, value: "\(value)", expected: "\(range.lowerBound) to \(range.upperBound)\(unit)")
+        }
+    }
+
+    private static func wholeNumber(_ text: String, in range: ClosedRange<Int>, _ variable: String) throws(HarnessConfigurationError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw .invalid(setting: variable, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    private static func number(_ text: String, in range: ClosedRange<Double>, _ variable: String, unit: String) throws(HarnessConfigurationError) -> Double {
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            let what = unit.isEmpty ? "a number" : "a number of \(unit)"
+            throw .invalid(setting: variable, value: text, expected: "\(what) from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,36 @@
+/// What one stress iteration ended in: the row of the histogram it counts in.
+public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
+    /// The body returned `outcome`, and no check failed.
+    case returned(Outcome)
+    /// A ``Harness/check(_:_:file:line:)`` failed, the first of the iteration: `message` at
+    /// `file`:`line`. Always forbidden.
+    case checkFailed(message: String, file: String, line: UInt)
+    /// The body, one of its threads or one of its tasks threw `error` (its description).
+    /// Always forbidden.
+    case threw(error: String)
+    /// The iteration did not finish within the hang timeout of `seconds`: a deadlock, a
+    /// livelock or a lost wake-up. Always forbidden; it ends the run, and its threads are
+    /// left behind.
+    case hung(seconds: Double)
+    /// The iterations left about this many threads behind (never joined, or never ending).
+    /// Always forbidden; it ends the run before the process runs out of threads.
+    case leakedThreads(Int)
+
+    public var description: String { StressReportText.outcome(self) }
+
+    /// The returned outcome, if the body returned one.
+    public var returnedOutcome: Outcome? {
+        if case .returned(let outcome) = self { outcome } else { nil }
+    }
+
+    /// The class of the outcome under `classification`, and what it means.
+    public func classified(by classification: OutcomeClassification<Outcome>) -> (verdict: OutcomeClass, meaning: String) {
+        switch self {
+        case .returned(let outcome): classification.classify(outcome)
+        case .checkFailed: (.forbidden, "a check failed")
+        case .threw: (.forbidden, "an error was thrown")
+        case .hung: (.forbidden, "a hang: deadlock, livelock or lost wake-up")
+        case .leakedThreads: (.forbidden, "threads left behind: never joined, or never ending")
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import Primitives
+import Synchronization
+
+/// The iterations of one stress run, on real threads at full speed: ``StressOptions/threads``
+/// runner threads each run one iteration after another as the scenario's root thread, until
+/// the iterations or the time budget run out, an iteration hangs or they leak threads; the
+/// scenarios' tasks run on ``StressOptions/taskExecutor``. The thread that calls
+/// ``run()`` watches them: it prints progress lines, refreshes the crash note and notices
+/// hangs.
+final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
+    /// What a run saw.
+    struct Result: Sendable {
+        let histogram: StressHistogram<Outcome>
+        let iterations: Int
+        let elapsed: Duration
+        let stop: StressStop
+    }
+
+    private struct Runner {
+        var histogram = StressHistogram<Outcome>()
+        var iteration = 0
+        var current: StressIteration?
+        var began: ContinuousClock.Instant?
+        var finished = false
+        var abandoned = false
+    }
+
+    private let name: String
+    private let test: StressTest<Outcome>
+    private let options: StressOptions
+    private let nextIteration = Atomic(0)
+    private let completed = Atomic(0)
+    private let forbidden = Atomic(0)
+    private let stopping = Atomic(false)
+    private let lock = PthreadLock()
+    private var runners: [Runner]
+    private var crashNote: StressCrashNote
+    private let taskPool: StressTaskPool?
+
+    init(name: String, test: StressTest<Outcome>, options: StressOptions) {
+        self.name = name
+        self.test = test
+        self.options = options
+        runners = Array(repeating: Runner(), count: options.threads)
+        crashNote = StressCrashNote(StressReportText.crashNote(test: name, iterations: 0, forbidden: 0))
+        taskPool = switch options.taskExecutor {
+        case .dedicated(let threads): StressTaskPool(threads: threads)
+        case .global: nil
+        }
+    }
+
+    /// Runs the iterations and returns what they ended in; blocks the calling thread.
+    func run() -> Result {
+        let start = ContinuousClock.now
+        let leakWatch = StressLeakWatch()
+        let deadline = options.timeBudget.map { start + $0 }
+        var threads: [SeamThread] = []
+        for runner in 0..<options.threads {
+            switch Seam.spawnThread({ [self] in runIterations(as: runner, until: deadline) }) {
+            case .success(let thread): threads.append(thread)
+            case .failure(let error):
+                preconditionFailure("the stress run could not start a runner thread (\(error)): has the process run out of threads?")
+            }
+        }
+        let (hung, leaked) = watch(start: start, leakWatch: leakWatch)
+        for (runner, thread) in threads.enumerated() where !hung.contains(runner) {
+            do {
+                try thread.join()
+            } catch {
+                preconditionFailure("joining a stress runner failed: \(error)")
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        taskPool?.close()
+        var histogram = StressHistogram<Outcome>()
+        lock.withLock {
+            for runner in runners { histogram.merge(runner.histogram) }
+        }
+        if let leaked {
+            histogram.count(.leakedThreads(leaked), iteration: nextIteration.load(ordering: .relaxed))
+        }
+        let stop: StressStop = if !hung.isEmpty {
+            .hang
+        } else if leaked != nil {
+            .threadLeak
+        } else if histogram.total >= options.iterations {
+            .iterations
+        } else {
+            .timeBudget
+        }
+        ProgressLine.finish(self, histogram: histogram, elapsed: elapsed)
+        return Result(histogram: histogram, iterations: histogram.total - (leaked == nil ? 0 : 1), elapsed: elapsed, stop: stop)
+    }
+
+    // MARK: Runners
+
+    private func runIterations(as runner: Int, until deadline: ContinuousClock.Instant?) {
+        while !stopping.load(ordering: .relaxed) {
+            let index = nextIteration.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard index < options.iterations else { break }
+            if let deadline, ContinuousClock.now >= deadline { break }
+            let iteration = StressIteration(index: index, taskPool: taskPool)
+            let note = lock.withLock {
+                runners[runner].iteration = index
+                runners[runner].current = iteration
+                runners[runner].began = .now
+                return crashNote
+            }
+            let outcome = run(iteration, note: note)
+            let verdict = outcome.classified(by: test.outcomes).verdict
+            let counted = lock.withLock {
+                runners[runner].began = nil
+                runners[runner].current = nil
+                guard !runners[runner].abandoned else { return false }
+                runners[runner].histogram.count(outcome, iteration: index)
+                return true
+            }
+            guard counted else { return }
+            completed.wrappingAdd(1, ordering: .relaxed)
+            if verdict == .forbidden { forbidden.wrappingAdd(1, ordering: .relaxed) }
+        }
+        lock.withLock { runners[runner].finished = true }
+    }
+
+    private func run(_ iteration: StressIteration, note: StressCrashNote) -> StressOutcome<Outcome> {
+        let controller = StressController(iteration: iteration, crashNote: note)
+        note.install()
+        defer { StressCrashNote.uninstall() }
+        return Seam.withController(controller, thread: StressIteration.root) {
+            let scenario = Scenario(stress: iteration)
+            var returned: Outcome?
+            do {
+                returned = try test.body(scenario)
+            } catch {
+                iteration.record(.threw(error: "\(error)"))
+            }
+            scenario.joinAll()
+            if let failure = iteration.recordedFailure { return failure.outcome() }
+            return .returned(returned!)
+        }
+    }
+
+    // MARK: Watching
+
+    /// How often the watcher looks at the runners.
+    private static var watchInterval: Duration { .milliseconds(5) }
+    /// How often the crash note is brought up to date, and leaks looked for, at most.
+    private static var noteInterval: Duration { .milliseconds(100) }
+
+    /// Watches the runners until each has finished or hung, or the iterations leak threads;
+    /// returns the hung runners and the number of threads leaked.
+    private func watch(start: ContinuousClock.Instant, leakWatch: StressLeakWatch) -> (hung: Set<Int>, leaked: Int?) {
+        var hung: Set<Int> = []
+        var leaked: Int?
+        var progress = ProgressLine(interval: options.progressInterval)
+        var lastNote = ContinuousClock.now
+        var notedIterations = 0
+        while true {
+            let done = lock.withLock {
+                for index in runners.indices where !runners[index].finished && !runners[index].abandoned {
+                    guard let began = runners[index].began, ContinuousClock.now - began >= options.hangTimeout else { continue }
+                    runners[index].abandoned = true
+                    runners[index].current?.abandon()
+                    runners[index].histogram.count(.hung(seconds: options.hangTimeout.seconds), iteration: runners[index].iteration)
+                    hung.insert(index)
+                }
+                return runners.allSatisfy { $0.finished || $0.abandoned }
+            }
+            if !hung.isEmpty { stopping.store(true, ordering: .relaxed) }
+            if done { return (hung, leaked) }
+            let iterations = completed.load(ordering: .relaxed)
+            progress.update(self, iterations: iterations, start: start)
+            if iterations != notedIterations, ContinuousClock.now - lastNote >= Self.noteInterval {
+                if leaked == nil, let count = leakWatch.leakedThreads() {
+                    leaked = count
+                    stopping.store(true, ordering: .relaxed)
+                }
+                let note = StressCrashNote(StressReportText.crashNote(
+                    test: name,
+                    iterations: iterations,
+                    forbidden: forbidden.load(ordering: .relaxed)
+                ))
+                lock.withLock { crashNote = note }
+                notedIterations = iterations
+                lastNote = .now
+            }
+            Thread.sleep(forTimeInterval: Self.watchInterval.seconds)
+        }
+    }
+
+    /// Progress lines on standard error.
+    private struct ProgressLine {
+        let interval: Double?
+        private var lastPrinted = ContinuousClock.now
+
+        init(interval: Double?) { self.interval = interval }
+
+        mutating func update(_ run: StressRun, iterations: Int, start: ContinuousClock.Instant) {
+            guard let interval, ContinuousClock.now - lastPrinted >= .seconds(interval) else { return }
+            lastPrinted = .now
+            let line = StressReportText.progressLine(
+                test: run.name,
+                iterations: iterations,
+                budget: run.options.iterations,
+                elapsed: ContinuousClock.now - start,
+                forbidden: run.forbidden.load(ordering: .relaxed)
+            )
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+
+        static func finish(_ run: StressRun, histogram: StressHistogram<Outcome>, elapsed: Duration) {
+            guard run.options.progressInterval != nil else { return }
+            let text = StressReportText.finishedLines(
+                test: run.name,
+                iterations: histogram.total,
+                elapsed: elapsed,
+                rows: histogram.rows(classifiedBy: run.test.outcomes)
+            )
+            FileHandle.standardError.write(Data((text + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Fixtures
+import Harness
+import Testing
+
+/// Stress tests that fail on purpose, so that the replay commands they print can be run as
+/// printed. A plain `swift test` skips them.
+@Suite(.enabled(if: DemoGate.isOpen, "runs only in a child process of StressReplayCommandTests"))
+struct StressDemoFailures {
+    @Test func lostUpdateUnderStress() async {
+        await Harness.stress(
+            "demo sleepy increments",
+            options: StressOptions(iterations: 200, timeBudget: .seconds(2)),
+            StressScenarios.sleepyIncrements
+        )
+    }
+
+    @Test func mutantBoxUnderStress() async {
+        await Harness.stress(
+            "demo mutant 10 racing updates",
+            options: StressOptions(timeBudget: .seconds(1)),
+            AtomicBoxStressTests.racingUpdates { SeedAtomicBox(0) }
+        )
+    }
+
+    @Test func lockedIncrementsUnderStress() async {
+        await Harness.stress("demo locked increments", options: StressOptions(iterations: 20, timeBudget: nil), StressScenarios.lockedIncrements)
+    }
+}
