@@ -3,5 +3,5 @@ import BenchmarkRegistration
 import Workloads
 
 let benchmarks: @Sendable () -> Void = {
-    register(Catalog.seam)
+    register(Catalog.seam + Catalog.dropIns)
 }

@@ -13,6 +13,7 @@ final class Execution: SeamController, @unchecked Sendable {
         var maxThreads = 64
         var maxSteps = 20_000
         var spuriousWakeups = true
+        var timeoutsRaceProgress = false
         var stallTimeout: Duration = .seconds(20)
         var spinsBeforeSleeping: UInt32 = 4_000
         /// The CPU every thread of the execution is pinned to, so that a handoff wakes a
@@ -657,6 +658,11 @@ final class Execution: SeamController, @unchecked Sendable {
             }
             let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
             candidates += spurious
+            // A timeout may fire while other work could still run: the strategy decides (or
+            // the token, which may have recorded one, while a replay follows it).
+            if limits.timeoutsRaceProgress || replay?.isFollowing == true, earliestDeadline() != nil {
+                candidates.append(Candidate(.advanceClock))
+            }
             switch choose(among: candidates, running: runningCandidate) {
             case .thread(let thread):
                 decisions.append(.thread(running: runningCandidate, chosen: thread))
@@ -664,6 +670,8 @@ final class Execution: SeamController, @unchecked Sendable {
                 return .run(thread)
             case .spuriousWake(let thread):
                 wake(thread, result: .signalled, kind: .spuriousWake)
+            case .advanceClock:
+                _ = advanceClock()
             case .job:
                 preconditionFailure("a strategy chose a job where threads run")
             }
@@ -695,6 +703,20 @@ final class Execution: SeamController, @unchecked Sendable {
 
     /// When nothing can run, moves virtual time to the earliest deadline. Returns whether it did.
     private func advanceClock() -> Bool {
+        guard let earliest = earliestDeadline() else { return false }
+        let advance = earliest > clock ? earliest - clock : 0
+        clock = max(clock, earliest)
+        record(nil, .advanceClock, target: "+\(Double(advance) / 1_000_000) ms", location: nil)
+        for index in threads.indices {
+            if case .waiting(_, _, let deadline?, _) = threads[index].state, deadline <= clock {
+                wake(index, result: .timedOut, kind: nil)
+            }
+        }
+        return true
+    }
+
+    /// The earliest deadline of a timed wait or a sleep still to come.
+    private func earliestDeadline() -> UInt64? {
         var earliest: UInt64?
         for thread in threads {
             switch thread.state {
@@ -706,16 +728,7 @@ final class Execution: SeamController, @unchecked Sendable {
                 break
             }
         }
-        guard let earliest else { return false }
-        let advance = earliest > clock ? earliest - clock : 0
-        clock = max(clock, earliest)
-        record(nil, .advanceClock, target: "+\(Double(advance) / 1_000_000) ms", location: nil)
-        for index in threads.indices {
-            if case .waiting(_, _, let deadline?, _) = threads[index].state, deadline <= clock {
-                wake(index, result: .timedOut, kind: nil)
-            }
-        }
-        return true
+        return earliest
     }
 
     /// Moves a condition waiter to re-acquiring its mutex.

@@ -21,6 +21,14 @@ public struct ExplorationOptions: Sendable {
     public var maxThreads: Int
     /// Whether condition waiters may wake without a signal, as POSIX allows.
     public var spuriousWakeups: Bool
+    /// Whether a timeout may fire while other work could still run: the virtual clock
+    /// jumping to the earliest deadline as a choice of the strategy, taken now and then (an
+    /// injected event, like a spurious wake-up). Off by default: it finds a reply racing
+    /// its timeout, but also reports orders that need a runnable thread to wait for as long
+    /// as the earliest deadline (sleepers started together waking out of deadline order).
+    /// When nothing else can run the clock moves on regardless, so an hour's sleep still
+    /// ends at once.
+    public var timeoutsRaceProgress: Bool
     /// How long a thread may run without reaching a scheduling point before the execution
     /// fails as stalled (real time). The stall is reported when this much time has passed
     /// without a step. A stalled thread cannot be reclaimed in the test's process; under
@@ -51,6 +59,7 @@ public struct ExplorationOptions: Sendable {
         maxSteps: Int = 20_000,
         maxThreads: Int = 64,
         spuriousWakeups: Bool = true,
+        timeoutsRaceProgress: Bool = false,
         stallTimeout: Duration = .seconds(20),
         replay: ReplayToken? = nil,
         progressInterval: Double? = nil,
@@ -64,6 +73,7 @@ public struct ExplorationOptions: Sendable {
         self.maxSteps = maxSteps
         self.maxThreads = maxThreads
         self.spuriousWakeups = spuriousWakeups
+        self.timeoutsRaceProgress = timeoutsRaceProgress
         self.stallTimeout = stallTimeout
         self.replay = replay
         self.progressInterval = progressInterval

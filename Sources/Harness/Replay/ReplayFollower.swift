@@ -16,6 +16,9 @@ struct ReplayFollower {
     /// The first divergence, once there is one.
     private(set) var divergence: Divergence?
 
+    /// Whether the code still follows the schedule.
+    var isFollowing: Bool { divergence == nil }
+
     init(steps: [EncodedStep]) {
         self.steps = steps
     }
@@ -31,7 +34,11 @@ struct ReplayFollower {
         }
         let expected = steps[step]
         let thread = expected.thread ?? -1
-        let wanted: Choice = expected.kind == .spuriousWake ? .spuriousWake(thread) : .thread(thread)
+        let wanted: Choice = switch expected.kind {
+        case .spuriousWake: .spuriousWake(thread)
+        case .advanceClock: .advanceClock
+        default: .thread(thread)
+        }
         guard candidates.contains(where: { $0.choice == wanted }) else {
             let runnable = candidates.compactMap { candidate -> String? in
                 guard case .thread(let thread) = candidate.choice else { return nil }

@@ -83,7 +83,7 @@ struct BoundedExhaustive: SchedulingStrategy {
             var costly: [Choice] = []
             for candidate in candidates {
                 switch candidate.choice {
-                case .spuriousWake:
+                case .spuriousWake, .advanceClock:
                     costly.append(candidate.choice)
                 case .thread(let thread) where running != nil && running != thread:
                     costly.append(candidate.choice)

@@ -7,18 +7,27 @@ enum Choice: Hashable {
     case spuriousWake(Int)
     /// A task-executor lane runs the queued job.
     case job(JobIdentity)
+    /// The virtual clock moves to the earliest deadline now, while other work could still
+    /// run: a timeout racing progress.
+    case advanceClock
 
     /// Who the choice lets run: what PCT gives a priority and SURW a weight.
     var entity: Entity {
         switch self {
         case .thread(let thread), .spuriousWake(let thread): .thread(thread)
         case .job(let job): job.task.map(Entity.task) ?? .job(job.enqueueOrder)
+        case .advanceClock: .clock
         }
     }
 
-    var isSpuriousWake: Bool {
-        if case .spuriousWake = self { return true }
-        return false
+    /// Whether the choice is an event the scheduler injects (a spurious wake-up, an early
+    /// timeout) rather than a step some thread or job is waiting to take: strategies take
+    /// one now and then, and exhaustive search counts one as a preemption.
+    var isInjected: Bool {
+        switch self {
+        case .spuriousWake, .advanceClock: true
+        case .thread, .job: false
+        }
     }
 }
 
@@ -40,6 +49,8 @@ enum Entity: Hashable {
     case thread(Int)
     case task(Int)
     case job(Int)
+    /// The virtual clock, for early timeouts.
+    case clock
 }
 
 /// The shared state a choice's operation touches, for strategies that order only

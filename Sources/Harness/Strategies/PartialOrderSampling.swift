@@ -36,7 +36,7 @@ struct PartialOrderSampling: SchedulingStrategy {
     private mutating func highestPriority(_ candidates: [Candidate]) -> Int {
         var best: Int?
         var bestPriority: UInt64 = 0
-        for (index, candidate) in candidates.enumerated() where !candidate.choice.isSpuriousWake {
+        for (index, candidate) in candidates.enumerated() where !candidate.choice.isInjected {
             let priority = priorities[candidate.choice] ?? generator.next()
             priorities[candidate.choice] = priority
             if best == nil || priority > bestPriority {

@@ -49,11 +49,11 @@ struct PriorityChangePoints: SchedulingStrategy {
 
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
         decisions += 1
-        if let point = spuriousWakePoint, decisions >= point, candidates.contains(where: \.choice.isSpuriousWake) {
+        if let point = spuriousWakePoint, decisions >= point, candidates.contains(where: \.choice.isInjected) {
             spuriousWakePoint = nil
-            return highestPriority(candidates.indices.filter { candidates[$0].choice.isSpuriousWake }, candidates)
+            return highestPriority(candidates.indices.filter { candidates[$0].choice.isInjected }, candidates)
         }
-        let regular = candidates.indices.filter { !candidates[$0].choice.isSpuriousWake }
+        let regular = candidates.indices.filter { !candidates[$0].choice.isInjected }
         if let lowered = changePoints[decisions] {
             priorities[candidates[highestPriority(regular, candidates)].choice.entity] = lowered
         }

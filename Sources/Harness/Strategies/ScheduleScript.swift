@@ -87,7 +87,7 @@ struct ScriptedSchedule: SchedulingStrategy {
             let wanted = jobChoicesMade < script.jobChoices.count ? script.jobChoices[jobChoicesMade] : 0
             return wanted < candidates.count ? wanted : 0
         }
-        let fallback = candidates.firstIndex { !$0.choice.isSpuriousWake } ?? 0
+        let fallback = candidates.firstIndex { !$0.choice.isInjected } ?? 0
         var chosen = fallback
         if let running {
             let point = ScheduleScript.PreemptionPoint(thread: running, timesChosen: timesChosen[running, default: 0])

@@ -34,8 +34,8 @@ extension SplitMix64 {
     /// the index of one of them, uniformly; otherwise `nil`. Draws nothing when none is
     /// offered.
     mutating func occasionalSpuriousWake(among candidates: [Candidate]) -> Int? {
-        guard candidates.contains(where: \.choice.isSpuriousWake), next(upperBound: Self.spuriousWakeOdds) == 0 else { return nil }
-        let spurious = candidates.indices.filter { candidates[$0].choice.isSpuriousWake }
+        guard candidates.contains(where: \.choice.isInjected), next(upperBound: Self.spuriousWakeOdds) == 0 else { return nil }
+        let spurious = candidates.indices.filter { candidates[$0].choice.isInjected }
         return spurious[Int(next(upperBound: UInt64(spurious.count)))]
     }
 

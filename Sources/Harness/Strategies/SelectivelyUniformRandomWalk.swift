@@ -46,7 +46,7 @@ struct SelectivelyUniformRandomWalk: SchedulingStrategy {
 
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
         if let spurious = generator.occasionalSpuriousWake(among: candidates) { return spurious }
-        let regular = candidates.indices.filter { !candidates[$0].choice.isSpuriousWake }
+        let regular = candidates.indices.filter { !candidates[$0].choice.isInjected }
         let picked = generator.element(of: regular)
         guard candidates[picked].access != nil else { return picked }
         let interesting = regular.filter { candidates[$0].access != nil }

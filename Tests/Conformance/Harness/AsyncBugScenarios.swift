@@ -83,3 +83,23 @@ enum AsyncBugScenarios {
         }
     }
 }
+
+extension AsyncBugScenarios {
+    /// A server that works (without sleeping) before it replies, and a timeout of 10 ms:
+    /// the timeout fires first only when the clock may move while the server still works.
+    /// The reply path then finds the request already answered, and reports it as lost.
+    @Sendable static func slowServerRacingTimeout(_ scenario: Scenario) {
+        let answered = SeamAtomic(false)
+        let replyLost = SeamAtomic(false)
+        scenario.spawn {
+            for _ in 0..<3 { Seam.yield() }
+            if !answered.compareExchange(expected: false, desired: true).exchanged { replyLost.store(true) }
+        }
+        scenario.spawn {
+            Seam.sleep(for: .milliseconds(10))
+            _ = answered.compareExchange(expected: false, desired: true)
+        }
+        scenario.joinAll()
+        Harness.check(!replyLost.load(), "the reply lost its race with the timeout")
+    }
+}

@@ -98,6 +98,28 @@ struct HarnessStrategyTests {
     }
 }
 
+@Suite("Harness: timeouts that race progress")
+struct HarnessTimeoutRaceTests {
+    @Test("with timeoutsRaceProgress, every strategy lets a timeout fire while the server still works", arguments: HarnessStrategyTests.strategies)
+    func timeoutBeatsWork(strategy: Strategy) throws {
+        var options = HarnessStrategyTests.options(strategy)
+        options.timeoutsRaceProgress = true
+        let report = try Harness.run("timeout races work", options: options, AsyncBugScenarios.slowServerRacingTimeout)
+        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
+        #expect("\(failure.reason)".contains("the reply lost its race"))
+        #expect(failure.trace.contains { $0.kind == .advanceClock })
+        let replayed = try #require(try Harness.run("timeout races work", options: ExplorationOptions(replay: failure.token), AsyncBugScenarios.slowServerRacingTimeout).failure)
+        #expect(replayed.trace == failure.trace)
+    }
+
+    @Test("without it, the clock moves only when nothing else can run, so the server always wins")
+    func clockWaitsForWork() throws {
+        let options = ExplorationOptions(strategy: .exhaustive(preemptionBound: 2), schedules: 2_000)
+        let report = try Harness.run("timeout after work", options: options, AsyncBugScenarios.slowServerRacingTimeout)
+        #expect(report.failure == nil && report.exhausted)
+    }
+}
+
 @Suite("Harness: an async failure reads as the user's tasks")
 struct HarnessTaskReportTests {
     @Test("the overdraft's report shows the tasks as lanes, no line of the harness's files, in 30 lines")

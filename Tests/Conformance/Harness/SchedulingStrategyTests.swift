@@ -214,6 +214,8 @@ private struct ToyProgram: SyntheticProgram {
             last = thread
         case .spuriousWake:
             waiterWoke = true
+        case .advanceClock:
+            preconditionFailure("the synthetic program has no deadline, so no early timeout")
         }
     }
 
@@ -243,7 +245,7 @@ private struct ToyProgram: SyntheticProgram {
 
     private static func cost(of choice: Choice, running: Int?) -> Int {
         switch choice {
-        case .spuriousWake: 1
+        case .spuriousWake, .advanceClock: 1
         case .thread(let thread): running.map { $0 == thread ? 0 : 1 } ?? 0
         case .job: 0
         }

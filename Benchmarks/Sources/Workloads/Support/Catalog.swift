@@ -2,6 +2,8 @@
 public enum Catalog {
     /// The seam's production path against raw pthreads.
     public static let seam = SeamWorkloads.comparisons
+    /// The drop-ins' production paths against `Synchronization.Mutex`, `Atomic` and Dispatch.
+    public static let dropIns = DropInWorkloads.comparisons
     /// `CriticalSection` and `ReadWriteCoordinator` against pthread locks, Foundation and
     /// Dispatch.
     public static let locks = LockWorkloads.comparisons
@@ -27,6 +29,7 @@ public enum Catalog {
     /// The groups: a title and its comparisons.
     public static let groups: [(title: String, comparisons: [Comparison])] = [
         ("Seam (production path, no controller)", seam),
+        ("Drop-ins (production path, no controller, uncontended)", dropIns),
         ("CriticalSection and ReadWriteCoordinator (uncontended)", locks),
         ("ThreadLocalValue", threadLocals),
         ("AtomicBox and IOThread", threads),

@@ -61,3 +61,9 @@ extension DispatchQueue: GuardedAccess {
     @inline(__always)
     func access<Result>(_ body: () -> Result) -> Result { sync(execute: body) }
 }
+
+extension HarnessDispatchQueue: GuardedAccess {
+    /// A `sync`.
+    @inline(__always)
+    func access<Result>(_ body: () -> Result) -> Result { sync(execute: body) }
+}
