@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What one test run reads from the environment once, for every exploration in it and the
 /// isolated children they start.
@@ -89,11 +88,12 @@ enum ReplayMatching {
         var checkRegistered = false
     }
 
-    private static let state = Mutex(State())
+    nonisolated(unsafe) private static var state = State()
+    private static let lock = PthreadLock()
 
     /// Notes that the environment's token fitted `scenario`.
     static func noteFit() {
-        state.withLock { $0.fitted += 1 }
+        lock.withLock { state.fitted += 1 }
     }
 
     /// Notes that the environment's token did not fit `scenario`; the first note arranges
@@ -101,7 +101,7 @@ enum ReplayMatching {
     static func noteMiss(_ scenario: String) {
         let environment = ProcessInfo.processInfo.environment
         guard environment[Harness.childScenarioVariable] == nil, environment[exitTestVariable] == nil else { return }
-        let register = state.withLock { state in
+        let register = lock.withLock {
             state.missed.append(scenario)
             defer { state.checkRegistered = true }
             return !state.checkRegistered
@@ -115,7 +115,7 @@ enum ReplayMatching {
     static let exitTestVariable = "SWT_BACKCHANNEL"
 
     private static func failIfNothingFitted() {
-        let (fitted, missed) = state.withLock { ($0.fitted, $0.missed) }
+        let (fitted, missed) = lock.withLock { (state.fitted, state.missed) }
         guard fitted == 0, !missed.isEmpty else { return }
         let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] ?? ""
         FileHandle.standardError.write(Data((ReplayMatching.message(token: text, missed: missed) + "\n").utf8))

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Failing schedules kept beside the test that found them, as proptest and Hypothesis keep
 /// theirs: `.harness-regressions/<TestFile>.txt` in the test file's folder (SwiftPM skips
@@ -64,7 +63,7 @@ struct KeptFailures {
     /// file cannot be written.
     func keep(_ token: ReplayToken, scenario: String) throws {
         guard writes else { return }
-        try Self.writing.withLock { _ in
+        try Self.writing.withLock {
             let existing = (try? String(contentsOf: file, encoding: .utf8)) ?? Self.header
             let line = "fails \(scenario) \(token)\n"
             guard !existing.contains(line) else { return }
@@ -74,7 +73,7 @@ struct KeptFailures {
     }
 
     /// Serializes writers in this process (parallel tests of one file share it).
-    private static let writing = Mutex(())
+    private static let writing = PthreadLock()
 
     private static let header = """
         # Failing schedules the harness found, replayed before each exploration of their scenario.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One exploration's line in a campaign summary, as the table and the JSON give it.
 public struct CampaignEntry: Sendable, Hashable, Codable {
@@ -72,7 +71,9 @@ enum CampaignSummary {
     /// The variable that names the JSON file.
     static let reportVariable = "HARNESS_REPORT"
 
-    private static let entries = Mutex<[CampaignEntry]?>(nil)
+    /// Every entry so far; `nil` until the first (guarded by `lock`).
+    nonisolated(unsafe) private static var entries: [CampaignEntry]?
+    private static let lock = PthreadLock()
 
     /// Adds an exploration; the first arranges the summary at exit. Isolated children and
     /// exit tests leave it to their parent.
@@ -85,7 +86,7 @@ enum CampaignSummary {
     static func add(_ entry: CampaignEntry) {
         let environment = ProcessInfo.processInfo.environment
         guard environment[Harness.childScenarioVariable] == nil, environment[ReplayMatching.exitTestVariable] == nil else { return }
-        let first = entries.withLock { entries in
+        let first = lock.withLock {
             defer { entries = (entries ?? []) + [entry] }
             return entries == nil
         }
@@ -95,7 +96,7 @@ enum CampaignSummary {
     }
 
     private static func finish() {
-        let all = entries.withLock { $0 } ?? []
+        let all = lock.withLock { entries } ?? []
         FileHandle.standardError.write(Data(table(all).utf8))
         guard let path = ProcessInfo.processInfo.environment[reportVariable], !path.isEmpty else { return }
         do {

@@ -9,7 +9,13 @@ struct HarnessMutexTests {
     static let threads = 4
     static let increments = 20_000
 
-    @Test("withLock excludes: concurrent increments on real threads lose nothing")
+    @Test(
+        "withLock excludes: concurrent increments on real threads lose nothing",
+        .disabled(
+            if: BuildConfiguration.sanitizer == .thread,
+            "in production HarnessMutex is a Synchronization.Mutex, on which ThreadSanitizer reports false races under contention"
+        )
+    )
     func excludesOnRealThreads() throws {
         let mutex = HarnessMutex(0)
         let threads = try (0..<Self.threads).map { _ in
