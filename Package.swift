@@ -18,7 +18,8 @@ let package = Package(
             path: "Fixtures",
             exclude: ["Tokens"]
         ),
-        .testTarget(name: "Conformance", dependencies: ["Primitives", "Harness", "Fixtures", "CShim"]),
+        .target(name: "SanitizerSupport", path: "Tests/SanitizerSupport"),
+        .testTarget(name: "Conformance", dependencies: ["Primitives", "Harness", "Fixtures", "CShim", "SanitizerSupport"]),
         .testTarget(name: "Fuzz", dependencies: ["Primitives", "Harness", "Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

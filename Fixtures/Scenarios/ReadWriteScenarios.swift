@@ -9,8 +9,15 @@ public protocol ReadWriteCoordinating: Sendable {
     func write<Result>(_ body: () -> Result) -> Result
 }
 
+/// A coordinator that also takes writes without waiting for them.
+public protocol EnqueuingReadWriteCoordinating: ReadWriteCoordinating {
+    /// Submits `body` to run as a write after everything submitted before it; reads
+    /// submitted after this returns observe it.
+    func enqueueWrite(_ body: @escaping @Sendable () -> Void)
+}
+
 /// The real ``ReadWriteCoordinator`` as the scenarios see it.
-public struct LiveReadWriteCoordinator: ReadWriteCoordinating {
+public struct LiveReadWriteCoordinator: EnqueuingReadWriteCoordinating {
     /// The coordinator under test; `enqueueWrite` is reached through it.
     public let base = ReadWriteCoordinator()
 
@@ -20,6 +27,8 @@ public struct LiveReadWriteCoordinator: ReadWriteCoordinating {
     public func read<Result>(_ body: () -> Result) -> Result { base.read(body) }
 
     public func write<Result>(_ body: () -> Result) -> Result { base.write(body) }
+
+    public func enqueueWrite(_ body: @escaping @Sendable () -> Void) { base.enqueueWrite(body) }
 }
 
 extension SeedReadWriteCoordinator: ReadWriteCoordinating {}
@@ -98,7 +107,17 @@ extension ReadWriteScenarios {
     /// Writes enqueued by one thread apply in submission order, and that thread's next
     /// read sees all of them, whatever another thread reads and writes meanwhile.
     @Sendable public static func enqueuedWritesInOrder(_ scenario: Scenario) {
-        let coordinator = ReadWriteCoordinator()
+        enqueuedWritesInOrder { LiveReadWriteCoordinator() }(scenario)
+    }
+
+    /// ``enqueuedWritesInOrder(_:)`` on the coordinators `coordinator` makes.
+    public static func enqueuedWritesInOrder<Coordinator: EnqueuingReadWriteCoordinating>(
+        _ coordinator: @escaping @Sendable () -> Coordinator
+    ) -> @Sendable (Scenario) -> Void {
+        { scenario in enqueuedWritesInOrder(coordinator(), scenario) }
+    }
+
+    private static func enqueuedWritesInOrder(_ coordinator: some EnqueuingReadWriteCoordinating, _ scenario: Scenario) {
         let shared = Shared()
         scenario.spawn {
             for value in 1...3 {

@@ -26,12 +26,71 @@
 _Atomic long cshim_seam_active_controllers = 0;
 _Thread_local void *cshim_seam_thread_controller = NULL;
 
+#if !defined(__has_feature)
+#define __has_feature(feature) 0
+#endif
+
+#if __has_feature(thread_sanitizer) || defined(__SANITIZE_THREAD__)
+#define CSHIM_THREAD_SANITIZER 1
+#elif __has_feature(address_sanitizer) || defined(__SANITIZE_ADDRESS__)
+#define CSHIM_ADDRESS_SANITIZER 1
+#endif
+
+#if defined(CSHIM_ADDRESS_SANITIZER) && defined(__linux__)
+#include <sanitizer/asan_interface.h>
+
+/// A cleanup and its argument, and whether the body returned (rather than being unwound).
+struct cshim_cleanup_call {
+    void (*cleanup)(void *);
+    void *argument;
+    volatile bool bodyReturned;
+};
+
+/// Clears AddressSanitizer's poison from the calling thread's stack below this frame.
+///
+/// glibc unwinds a cancelled (or `pthread_exit`ing) thread to its cleanup with an internal
+/// longjmp that AddressSanitizer does not intercept, so the redzones of the frames it
+/// skipped stay poisoned; the cleanup's own frames, built over them, would be reported as
+/// stack-buffer-underflow or -overflow. Everything below this frame is dead.
+__attribute__((noinline)) static void cshim_unpoison_unwound_stack(void) {
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) {
+        return;
+    }
+    void *lowest = NULL;
+    size_t size = 0;
+    int error = pthread_attr_getstack(&attributes, &lowest, &size);
+    pthread_attr_destroy(&attributes);
+    char *here = __builtin_frame_address(0);
+    if (error == 0 && here > (char *)lowest) {
+        ASAN_UNPOISON_MEMORY_REGION(lowest, (size_t)(here - (char *)lowest));
+    }
+}
+
+static void cshim_cleanup_after_unwinding(void *raw) {
+    struct cshim_cleanup_call *call = raw;
+    if (!call->bodyReturned) {
+        cshim_unpoison_unwound_stack();
+    }
+    call->cleanup(call->argument);
+}
+
+void cshim_run_with_cleanup(void (*cleanup)(void *), void *cleanupArgument,
+                            void (*body)(void *), void *bodyArgument) {
+    struct cshim_cleanup_call call = {.cleanup = cleanup, .argument = cleanupArgument, .bodyReturned = false};
+    pthread_cleanup_push(cshim_cleanup_after_unwinding, &call);
+    body(bodyArgument);
+    call.bodyReturned = true;
+    pthread_cleanup_pop(1);
+}
+#else
 void cshim_run_with_cleanup(void (*cleanup)(void *), void *cleanupArgument,
                             void (*body)(void *), void *bodyArgument) {
     pthread_cleanup_push(cleanup, cleanupArgument);
     body(bodyArgument);
     pthread_cleanup_pop(1);
 }
+#endif
 
 struct cshim_thread_start {
     void (*body)(void *);
@@ -89,6 +148,16 @@ size_t cshim_thread_stack_minimum(void) {
 
 size_t cshim_page_size(void) {
     return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+cshim_sanitizer_kind cshim_sanitizer(void) {
+#if defined(CSHIM_THREAD_SANITIZER)
+    return CSHIM_SANITIZER_THREAD;
+#elif defined(CSHIM_ADDRESS_SANITIZER)
+    return CSHIM_SANITIZER_ADDRESS;
+#else
+    return CSHIM_SANITIZER_NONE;
+#endif
 }
 
 #if defined(__linux__)

@@ -42,3 +42,31 @@ enum FuzzMatrix {
         Harness.explore(name(scenario, strategy, seed), options: options(strategy, seed), sourceLocation: sourceLocation, body)
     }
 }
+
+extension FuzzMatrix {
+    /// The cases of a generated-scenario suite: the portfolio with both seeds. Exhaustive
+    /// search covers too little of a generated scenario's schedules within the fuzz
+    /// campaign's budget to be worth its share; `HARNESS_STRATEGY` picks another strategy.
+    static let generatedCases: [(Strategy, UInt64)] = Harness.strategies(default: [.portfolio]).flatMap { strategy in
+        seeds.map { (strategy, $0) }
+    }
+
+    /// The options of a generated-scenario suite's case: 8 scenarios of the default shape,
+    /// each explored with 100 schedules, unless `HARNESS_SCENARIOS` and
+    /// `HARNESS_SCENARIO_SCHEDULES` say otherwise.
+    static func generated(_ strategy: Strategy, _ seed: UInt64) -> LinearizabilityOptions {
+        LinearizabilityOptions(scenarios: 8, schedulesPerScenario: 100, strategy: strategy, seed: seed)
+    }
+
+    /// Runs the generated scenarios of `test` as the case (`strategy`, `seed`) of the suite
+    /// `name`, recording a failure at the caller's line.
+    static func check<Subject, Model>(
+        _ name: String,
+        _ strategy: Strategy,
+        _ seed: UInt64,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ test: LinearizabilityTest<Subject, Model>
+    ) {
+        test.check(self.name(name, strategy, seed), options: generated(strategy, seed), sourceLocation: sourceLocation)
+    }
+}

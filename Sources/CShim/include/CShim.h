@@ -49,6 +49,18 @@ size_t cshim_thread_stack_minimum(void);
 /// The size of a memory page (`sysconf(_SC_PAGESIZE)`).
 size_t cshim_page_size(void);
 
+/// The sanitizer this package's C was compiled with (`swift build --sanitize=…` passes the
+/// flag to C targets too).
+typedef enum {
+    CSHIM_SANITIZER_NONE = 0,
+    CSHIM_SANITIZER_THREAD = 1,
+    CSHIM_SANITIZER_ADDRESS = 2,
+} cshim_sanitizer_kind;
+
+/// Which sanitizer is active in this build: `__has_feature(thread_sanitizer)` or
+/// `__has_feature(address_sanitizer)` when CShim was compiled.
+cshim_sanitizer_kind cshim_sanitizer(void);
+
 /// Stores the calling thread's stack size, as the system reports it, in `size`
 /// (`pthread_getattr_np` on Linux, `pthread_get_stacksize_np` on Darwin). Returns 0 or an
 /// errno value.

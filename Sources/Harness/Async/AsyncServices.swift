@@ -133,6 +133,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } catch {
                 preconditionFailure("joining an executor thread failed: \(error)")
             }
+            execution.joinedHarnessThread(thread)
         }
     }
 

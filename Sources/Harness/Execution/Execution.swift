@@ -66,9 +66,21 @@ final class Execution: SeamController, @unchecked Sendable {
     private let foreignJobOrigin = Mutex<String?>(nil)
     private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
-    /// Each thread's OS handle, to read a stalled thread's stack.
-    private let threadHandles = Mutex<[Int: UInt]>([:])
+    /// Stored (releasing) by every thread as it leaves the harness for its own code, and
+    /// loaded (acquiring) by the thread that declares a stall before it reads or writes the
+    /// execution's state: so that state is handed to it like a step is handed from thread to
+    /// thread. Without it ThreadSanitizer reported the stall's write of `failure` as racing
+    /// with the stalled thread's last step.
+    private let leftHarness = Atomic<Int>(0)
+    /// Each thread's OS handle, to read a stalled thread's stack. Guarded by a pthread mutex
+    /// (new threads record theirs at once): a contended `Synchronization.Mutex` hands over
+    /// where ThreadSanitizer cannot see it, and it reported these writes as racing.
+    private let threadHandlesMutex = SeamMutex()
+    private var threadHandles: [Int: UInt] = [:]
     private let done = Atomic<Bool>(false)
+    /// Threads the harness spawned for the scenario and its tasks that their owner has not
+    /// joined yet.
+    private var unjoinedHarnessThreads: [SeamThread] = []
 
     /// The steps taken so far; complete once ``run(_:)`` returned.
     private(set) var trace: [TraceStep] = []
@@ -134,6 +146,7 @@ final class Execution: SeamController, @unchecked Sendable {
             waitUntilDone()
             if done.load(ordering: .acquiring) {
                 _ = try? root.join()
+                joinAbandonedHarnessThreads()
             }
         }
     }
@@ -150,8 +163,9 @@ final class Execution: SeamController, @unchecked Sendable {
                 lastProgress = current
                 lastChange = .now
             } else if ContinuousClock.now - lastChange >= limits.stallTimeout {
+                _ = leftHarness.load(ordering: .acquiring)
                 let thread = runningThread.load(ordering: .relaxed)
-                let diagnosis = threadHandles.withLock { $0[thread] }.flatMap(StallDiagnosis.init(thread:))
+                let diagnosis = threadHandlesMutex.withLockDirectly { threadHandles[thread] }.flatMap(StallDiagnosis.init(thread:))
                 failure = .stalled(
                     thread: thread,
                     seconds: limits.stallTimeout.seconds,
@@ -231,7 +245,7 @@ final class Execution: SeamController, @unchecked Sendable {
             let me = thread.rawValue
             cshim_set_thread_crash_report(crashReport)
             cshim_allow_stack_capture()
-            threadHandles.withLock { $0[me] = cshim_current_thread_handle() }
+            threadHandlesMutex.withLockDirectly { threadHandles[me] = cshim_current_thread_handle() }
             if me == 0, let cpu = limits.cpu {
                 _ = cshim_pin_current_thread_to_cpu(cpu)
             }
@@ -301,6 +315,33 @@ final class Execution: SeamController, @unchecked Sendable {
 
     func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
         services().addTimer(at: deadline, wake)
+    }
+
+    // MARK: Threads the harness spawns
+
+    /// Records that `thread`, spawned by the harness itself (a scenario thread, an executor
+    /// lane), must be joined: by its owner, or by ``run(_:)`` once a failed execution has
+    /// wound down, because then the code that would have joined it was unwound.
+    func spawnedHarnessThread(_ thread: SeamThread) {
+        withCancellationDisabled { _ in unjoinedHarnessThreads.append(thread) }
+    }
+
+    /// Records that the owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
+    func joinedHarnessThread(_ thread: SeamThread) {
+        withCancellationDisabled { _ in unjoinedHarnessThreads.removeAll { $0.controlledID == thread.controlledID } }
+    }
+
+    /// Reaps the harness's threads that a failure kept their owner from joining; every
+    /// thread of the execution has finished.
+    private func joinAbandonedHarnessThreads() {
+        for thread in unjoinedHarnessThreads {
+            do {
+                try thread.join()
+            } catch {
+                preconditionFailure("joining an abandoned harness thread failed: \(error)")
+            }
+        }
+        unjoinedHarnessThreads = []
     }
 
     // MARK: Tasks
@@ -374,7 +415,9 @@ final class Execution: SeamController, @unchecked Sendable {
         spawningExecutorThread = true
         defer { spawningExecutorThread = false }
         switch Seam.spawnThread(body) {
-        case .success(let thread): return thread
+        case .success(let thread):
+            spawnedHarnessThread(thread)
+            return thread
         case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
         }
     }
@@ -537,6 +580,7 @@ final class Execution: SeamController, @unchecked Sendable {
         var previous: Int32 = 0
         pthread_setcancelstate(Int32(PTHREAD_CANCEL_DISABLE), &previous)
         let result = body(previous == Int32(PTHREAD_CANCEL_ENABLE))
+        leftHarness.store(0, ordering: .releasing)
         pthread_setcancelstate(previous, &previous)
         return result
     }

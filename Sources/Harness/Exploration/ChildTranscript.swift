@@ -61,9 +61,11 @@ struct ChildTranscript {
     }
 
     /// Why the child crashed: the runtime's fatal message, and the crashing thread's frames
-    /// outside the harness when the runtime printed a backtrace.
+    /// outside the harness when the runtime printed a backtrace. Without the backtracer (under
+    /// a sanitizer) the runtime follows its message with a bare "Current stack trace:" of
+    /// addresses, which is left out.
     var crashCause: String {
-        let backtraceStart = lines.firstIndex { $0.hasPrefix("*** ") } ?? lines.endIndex
+        let backtraceStart = lines.firstIndex { $0.hasPrefix("*** ") || $0 == "Current stack trace:" } ?? lines.endIndex
         let message = lines[..<backtraceStart]
             .filter { line in !line.isEmpty && line.unicodeScalars.first.map(\.isASCII) == true }
             .suffix(8)

@@ -14,14 +14,18 @@ struct Explorer {
     /// What a crash prints: the replay command, or (in an isolated child) a line the
     /// parent reads.
     var crashReport = CrashReportText.forPerson
-    /// Whether a failure's schedule is shrunk before it is reported. A stress escalation
-    /// turns it off: it searches past failures it does not look for, and each shrink re-runs
-    /// hundreds of schedules.
-    var shrinksFailures = true
+    /// The code of the generated scenario explored, carried by every token it records
+    /// (``ReplayToken/generatedScenario``); `nil` for a scenario written by hand.
+    var generatedScenario: String?
+    /// Whether a failure's schedule is shrunk (``shrink(_:decisions:naming:)``). Off where
+    /// only whether the scenario fails matters: a ``LinearizabilityTest`` exploring shrink
+    /// candidates of a scenario shrinks the schedule of the smallest only, and a stress
+    /// escalation searches past failures it does not look for.
+    var shrinksSchedules = true
 
     func run() -> ExplorationReport {
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
-        let naming = ScheduleNaming(scenario: scenario, strategy: options.replay?.strategy ?? options.strategy.tag, seed: seed)
+        let naming = ScheduleNaming(scenario: scenario, strategy: options.replay?.strategy ?? options.strategy.tag, seed: seed, generatedScenario: generatedScenario)
         var strategy = options.strategy.makeScheduler(seed: seed)
         // A replay follows its token; where the code no longer does, each further schedule
         // keeps the token's prefix and searches on from there, up to the same budget.
@@ -61,7 +65,7 @@ struct Explorer {
                     preemptions: execution.preemptions,
                     reproduction: reproduction
                 )
-                failure = options.replay == nil && shrinksFailures ? shrink(found, decisions: execution.decisions, naming: naming) : found
+                failure = options.replay == nil && shrinksSchedules ? shrink(found, decisions: execution.decisions, naming: naming) : found
                 break
             }
             if options.replay != nil, diverged == nil {
@@ -196,10 +200,19 @@ struct ScheduleNaming {
     let scenario: String
     let strategy: String
     let seed: UInt64
+    /// The code of the generated scenario explored, if it is one.
+    let generatedScenario: String?
 
     /// The token of execution `index`, which took the steps of `trace`.
     func token(execution index: Int, trace: [TraceStep]) -> ReplayToken {
-        ReplayToken(scenario: scenario, strategy: strategy, seed: seed, execution: index, steps: trace.map(EncodedStep.init))
+        ReplayToken(
+            scenario: scenario,
+            strategy: strategy,
+            seed: seed,
+            execution: index,
+            steps: trace.map(EncodedStep.init),
+            generatedScenario: generatedScenario
+        )
     }
 }
 

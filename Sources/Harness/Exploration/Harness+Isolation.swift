@@ -37,6 +37,19 @@ extension Harness {
         var environment = ProcessInfo.processInfo.environment
         environment[childScenarioVariable] = scenario
         environment[HarnessEnvironment.inheritedRandomSeedVariable] = String(HarnessEnvironment.randomSeed, radix: 16)
+        if cshim_sanitizer() != CSHIM_SANITIZER_NONE {
+            // Swift's crash backtracer forks a helper from the crashing child; under TSan the
+            // fork fails an internal check (the child exits 66), under ASan the helper hangs:
+            // either way the child would not die by its signal. The cause then has the
+            // runtime's message without frames.
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+        }
+        if cshim_sanitizer() == CSHIM_SANITIZER_THREAD {
+            // The child leaves with _exit once it has sent its report, skipping the exit
+            // handler in which ThreadSanitizer turns its reports into exit status 66: stop it
+            // at its first report instead, so a race found while exploring fails the test.
+            environment["TSAN_OPTIONS"] = (environment["TSAN_OPTIONS"].map { $0 + " " } ?? "") + "halt_on_error=1"
+        }
         process.environment = environment
         // The child reads its standard input until it ends, which is when this process
         // ends: it then ends too.

@@ -34,6 +34,7 @@ public final class Scenario: @unchecked Sendable {
         switch result {
         case .success(let thread):
             unjoined.append(thread)
+            (Seam.currentController as? Execution)?.spawnedHarnessThread(thread)
             return ScenarioThread(thread: thread, scenario: self)
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
@@ -83,6 +84,7 @@ public final class Scenario: @unchecked Sendable {
         } catch {
             preconditionFailure("joining a scenario thread failed: \(error)")
         }
+        (Seam.currentController as? Execution)?.joinedHarnessThread(thread)
     }
 }
 

@@ -1,3 +1,5 @@
+import Primitives
+
 /// Records a ``History`` from threads or tasks that call a shared object concurrently: each
 /// call's invocation and response get a position from one counter, in the order they are
 /// recorded.
@@ -9,16 +11,16 @@
 /// more concurrent: the checker may then accept a history that a tighter recording would
 /// reject, but it never rejects a correct one.
 ///
-/// Thread-safe: a pthread mutex guards the history, held only to append an event (not a
-/// `Synchronization.Mutex`, on which ThreadSanitizer reports false races when a stress run
-/// records from many threads at once). That mutex is not a seam operation, so under the
-/// harness recording is not a scheduling point and the harness cannot see it; that is what a
-/// recorder wants (it must not change the schedules it observes), and it is safe because the
-/// lock is never held for more than an append, so a controlled thread never blocks on it for
-/// long. A call whose thread dies or
+/// Thread-safe: a pthread mutex guards the history, held only to append an event, and taken
+/// past the seam, so under the harness recording is not a scheduling point and the harness
+/// cannot see it; that is what a recorder wants (it must not change the schedules it
+/// observes), and it is safe because the lock is never held for more than an append, so a
+/// controlled thread never blocks on it for long. (Not a `Synchronization.Mutex`: under
+/// contention that one hands over where ThreadSanitizer cannot see it, and recording from
+/// real threads under TSan reported the appends as racing.) A call whose thread dies or
 /// whose run is cut short before its response stays pending in ``history``.
 public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: @unchecked Sendable {
-    private let lock = PthreadLock()
+    private let mutex = SeamMutex()
     private var recorded = History<Operation, Result>()
 
     /// A recorder with an empty history.
@@ -27,12 +29,12 @@ public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: @unch
     /// Records that `client` invoked `operation` and returns the entry's index, for
     /// ``respond(_:with:)``.
     public func invoke(_ operation: Operation, client: Int) -> Int {
-        lock.withLock { recorded.invoke(operation, client: client) }
+        mutex.withLockDirectly { recorded.invoke(operation, client: client) }
     }
 
     /// Records that the call at `entry` returned `result`. Traps if it already returned.
     public func respond(_ entry: Int, with result: Result) {
-        lock.withLock { recorded.respond(entry, with: result) }
+        mutex.withLockDirectly { recorded.respond(entry, with: result) }
     }
 
     /// Records `operation` around `body`: the invocation before it, its result after it.
@@ -95,6 +97,6 @@ public final class HistoryRecorder<Operation: Sendable, Result: Sendable>: @unch
 
     /// The history so far: calls still in flight are pending in it.
     public var history: History<Operation, Result> {
-        lock.withLock { recorded }
+        mutex.withLockDirectly { recorded }
     }
 }

@@ -50,6 +50,11 @@ struct EncodedStep: Hashable, Sendable, CustomStringConvertible {
 /// schedule in unpadded base64url: two bytes a step (thread, operation), three for a
 /// choice among jobs, the bytes coded with ``StepCompression`` (marked by a leading `z`)
 /// when that is shorter.
+///
+/// A token recorded in a scenario that a ``LinearizabilityTest`` generated has one more
+/// field before the steps, the scenario's code (``generatedScenario``):
+/// `H2.<scenario>.<strategy>.<seed>.<execution>.<code>.<steps>`. The code regenerates the
+/// scenario, so the one token names scenario and schedule together.
 public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     /// The version of the text form this type reads and writes, and of the scheduling
     /// points its steps follow: it changes when either does, so that a token recorded by an
@@ -66,16 +71,21 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     public let seed: UInt64
     /// The execution's number in its campaign, from 0.
     public let execution: Int
+    /// The code of the generated scenario the schedule ran in (its seed and shrink path, see
+    /// ``LinearizabilityTest``), or `nil` for a scenario written by hand. Letters, digits and
+    /// `-` only.
+    public let generatedScenario: String?
     let steps: [EncodedStep]
 
     /// The number of steps in the schedule.
     public var stepCount: Int { steps.count }
 
-    init(scenario: String, strategy: String, seed: UInt64, execution: Int, steps: [EncodedStep]) {
+    init(scenario: String, strategy: String, seed: UInt64, execution: Int, steps: [EncodedStep], generatedScenario: String? = nil) {
         scenarioHash = Self.hash(scenario)
         self.strategy = strategy
         self.seed = seed
         self.execution = execution
+        self.generatedScenario = generatedScenario
         self.steps = steps
     }
 
@@ -83,8 +93,8 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(ReplayTokenError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let fields = trimmed.split(separator: ".", omittingEmptySubsequences: false)
-        guard fields.count == 6 else {
-            throw .malformed("expected 6 fields separated by '.', found \(fields.count) in '\(trimmed)'")
+        guard fields.count == 6 || fields.count == 7 else {
+            throw .malformed("expected 6 fields separated by '.' (7 for a generated scenario), found \(fields.count) in '\(trimmed)'")
         }
         guard fields[0].hasPrefix("H"), let version = Int(fields[0].dropFirst()) else {
             throw .malformed("a token starts with 'H' and its format version, not '\(fields[0])'")
@@ -102,8 +112,16 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         guard let execution = Int(fields[4]), execution >= 0 else {
             throw .malformed("the execution field '\(fields[4])' is not a whole number")
         }
-        let compressed = fields[5].hasPrefix("z")
-        guard let coded = Self.decodeBase64URL(compressed ? fields[5].dropFirst() : fields[5]) else {
+        var generatedScenario: String?
+        if fields.count == 7 {
+            guard !fields[5].isEmpty, fields[5].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                throw .malformed("the generated scenario field '\(fields[5])' holds more than letters, digits and '-'")
+            }
+            generatedScenario = String(fields[5])
+        }
+        let stepsField = fields[fields.count - 1]
+        let compressed = stepsField.hasPrefix("z")
+        guard let coded = Self.decodeBase64URL(compressed ? stepsField.dropFirst() : stepsField) else {
             throw .malformed("the steps field is not base64url")
         }
         guard let bytes = compressed ? StepCompression.decompress(coded) : coded else {
@@ -129,6 +147,7 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         self.strategy = String(fields[2])
         self.seed = seed
         self.execution = execution
+        self.generatedScenario = generatedScenario
         self.steps = steps
     }
 
@@ -137,7 +156,8 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         let compressed = StepCompression.compress(bytes)
         let encoded = compressed.count < bytes.count ? "z" + Self.encodeBase64URL(compressed) : Self.encodeBase64URL(bytes)
         let scenario = String(scenarioHash, radix: 16)
-        return "H\(Self.formatVersion).\(scenario).\(strategy).\(String(seed, radix: 16)).\(execution).\(encoded)"
+        let generated = generatedScenario.map { "\($0)." } ?? ""
+        return "H\(Self.formatVersion).\(scenario).\(strategy).\(String(seed, radix: 16)).\(execution).\(generated)\(encoded)"
     }
 
     /// Whether the token was recorded for the scenario named `name`.

@@ -34,6 +34,23 @@ public struct CampaignEntry: Sendable, Hashable, Codable {
         failed = report.failure != nil
         pctMissBound = report.pctSchedules.flatMap { report.coverage.pctMissBound(depth: 3, schedules: $0) }
     }
+
+    /// The entry of a generated-scenario test (``LinearizabilityTest``), which explores one
+    /// scenario after another: their schedules and distinct interleavings added up, growing
+    /// when any was still growing, and the weakest of their PCT bounds (each bounds missing a
+    /// bug in its own scenario).
+    init(scenario: String, strategy: Strategy, seed: UInt64, reports: [ExplorationReport], elapsed: Duration) {
+        let entries = reports.map(CampaignEntry.init)
+        self.scenario = scenario
+        self.strategy = strategy.description
+        self.seed = seed
+        schedules = entries.reduce(0) { $0 + $1.schedules }
+        distinctInterleavings = entries.reduce(0) { $0 + $1.distinctInterleavings }
+        growing = entries.contains(where: \.growing)
+        schedulesPerSecond = elapsed.seconds > 0 ? Double(schedules) / elapsed.seconds : 0
+        pctMissBound = entries.compactMap(\.pctMissBound).max()
+        failed = entries.contains(where: \.failed)
+    }
 }
 
 extension ExplorationReport {
@@ -60,10 +77,16 @@ enum CampaignSummary {
     /// Adds an exploration; the first arranges the summary at exit. Isolated children and
     /// exit tests leave it to their parent.
     static func add(_ report: ExplorationReport) {
+        add(CampaignEntry(report))
+    }
+
+    /// Adds an entry; the first arranges the summary at exit. Isolated children and exit
+    /// tests leave it to their parent.
+    static func add(_ entry: CampaignEntry) {
         let environment = ProcessInfo.processInfo.environment
         guard environment[Harness.childScenarioVariable] == nil, environment[ReplayMatching.exitTestVariable] == nil else { return }
         let first = entries.withLock { entries in
-            defer { entries = (entries ?? []) + [CampaignEntry(report)] }
+            defer { entries = (entries ?? []) + [entry] }
             return entries == nil
         }
         if first {

@@ -67,9 +67,11 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         return "\(bound)\(ExplorationOptions.Variable.replay)='\(token)' swift test\(filter)"
     }
 
-    /// The same replay in code: options that replay the token.
+    /// The same replay in code: options that replay the token (``LinearizabilityOptions``
+    /// for a token of a generated scenario).
     public var replayInCode: String {
-        "ExplorationOptions(replay: try ReplayToken(parsing: \"\(token)\"))"
+        let options = token.generatedScenario == nil ? "ExplorationOptions" : "LinearizabilityOptions"
+        return "\(options)(replay: try ReplayToken(parsing: \"\(token)\"))"
     }
 
     /// The report: what failed, how to replay it, and the last steps as lanes.
@@ -100,7 +102,7 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     public var description: String { message }
 
     /// The schedule's length and preemptions, and what it was shrunk from.
-    private var scheduleSize: String {
+    var scheduleSize: String {
         let size = "\(trace.count) steps, \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
         guard let shrunkFrom else { return size }
         return size + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption\(shrunkFrom.preemptions == 1 ? "" : "s")"

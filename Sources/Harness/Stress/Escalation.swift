@@ -67,7 +67,7 @@ struct Escalation<Outcome: Hashable & Sendable> {
                     stallTimeout: options.stallTimeout
                 )
                 var explorer = Explorer(scenario: name, options: exploration, body: body, testID: Test.current?.id.description)
-                explorer.shrinksFailures = false
+                explorer.shrinksSchedules = false
                 let report = explorer.run()
                 spent += report.schedulesRun
                 remaining -= report.schedulesRun

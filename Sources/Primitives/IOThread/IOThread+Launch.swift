@@ -28,10 +28,11 @@ extension IOThread {
     }
 
     /// What is wrong with the configured stack size, if anything. Checked here rather than
-    /// left to the system, which on Linux accepts sizes that are not page multiples.
+    /// left to the system, which accepts sizes Swift code cannot run on and, on Linux, sizes
+    /// that are not page multiples.
     var stackSizeProblem: IOThreadAttributeProblem? {
         guard let stackSize else { return nil }
-        let minimum = Int(cshim_thread_stack_minimum())
+        let minimum = IOThread.minimumStackSize
         if stackSize < minimum { return .stackSizeBelowMinimum(requested: stackSize, minimum: minimum) }
         let pageSize = Int(cshim_page_size())
         if stackSize % pageSize != 0 { return .stackSizeNotPageMultiple(requested: stackSize, pageSize: pageSize) }

@@ -29,10 +29,8 @@ public final class IOThread: Sendable, CustomStringConvertible {
     /// The thread's name, set on the OS thread when it starts (Linux keeps the first 15 bytes).
     public let name: String
     /// The stack size in bytes, or `nil` for the platform's default (8 MiB on Linux). At least
-    /// `PTHREAD_STACK_MIN` and a multiple of the page size, or ``start()`` refuses it.
-    /// The minimum is too small for Swift in practice: a thread with Linux's 16 KiB overflowed
-    /// it in the Swift runtime's first lookup of a generic type (unoptimized build, measured),
-    /// while 20 KiB ran; give Swift code 64 KiB or more.
+    /// ``minimumStackSize`` and a multiple of the page size, or ``start()`` refuses it with
+    /// ``IOThreadStartResult/invalidAttribute(_:)``.
     public let stackSize: Int?
     /// Whether the thread must be reaped with ``join()``, rather than by the system at exit.
     public let isJoinable: Bool
@@ -44,11 +42,31 @@ public final class IOThread: Sendable, CustomStringConvertible {
     let body: Body
     let lifecycle: AtomicBox<IOThreadLifecycle>
 
+    /// The smallest ``stackSize`` ``start()`` accepts: 64 KiB, or the platform's
+    /// `PTHREAD_STACK_MIN` where that is larger. A smaller request is refused with
+    /// ``IOThreadAttributeProblem/stackSizeBelowMinimum(requested:minimum:)``.
+    ///
+    /// Swift code needs far more than `PTHREAD_STACK_MIN` (16 KiB on Linux): glibc takes the
+    /// guard page, the static thread-local storage and its thread descriptor from the same
+    /// stack, and the Swift runtime's first lookup of a generic type runs deep. Measured on
+    /// Linux x86_64 with Swift 6.3.1, in this package's test binary, each size in three fresh
+    /// processes so that the thread was the first to use its types: an empty body, and a small
+    /// one (string interpolation, an array, an ``AtomicBox`` update), ran on 20 KiB
+    /// unoptimized and 16 KiB optimized; the first use of a nested generic type on 24 KiB
+    /// unoptimized and 20 KiB optimized; `String(format:)` written to a `FileHandle` on 24 KiB
+    /// either way (28 KiB under AddressSanitizer). With 16 KiB even an empty body crashed,
+    /// unoptimized, in the Swift runtime, in the thread's exit path. 64 KiB leaves more than
+    /// twice the largest, for deeper first uses and programs with more thread-local storage.
+    /// It does not make every body safe: one that recurses or keeps large values on the stack
+    /// needs more.
+    public static let minimumStackSize = max(64 * 1024, Int(cshim_thread_stack_minimum()))
+
     /// Creates a thread that runs `body` once started.
     ///
     /// - Parameters:
     ///   - name: The OS thread's name.
-    ///   - stackSize: The stack size in bytes, or `nil` for the platform's default.
+    ///   - stackSize: The stack size in bytes, or `nil` for the platform's default; at least
+    ///     ``minimumStackSize``.
     ///   - joinable: Whether the thread is reaped with ``join()`` (`true`) or by the system
     ///     when it exits (`false`, the default).
     ///   - schedulePolicy: The scheduling policy; the default inherits the caller's.

@@ -50,7 +50,8 @@ public enum IOThreadStartResult: Sendable, Hashable, CustomStringConvertible {
 
 /// What was wrong with an ``IOThread``'s configuration.
 public enum IOThreadAttributeProblem: Sendable, Hashable, CustomStringConvertible {
-    /// The stack size is below the platform's minimum (`PTHREAD_STACK_MIN`).
+    /// The stack size is below ``IOThread/minimumStackSize``, the smallest Swift code is
+    /// known to run on with a margin (the platform's `PTHREAD_STACK_MIN` is too small).
     case stackSizeBelowMinimum(requested: Int, minimum: Int)
     /// The stack size is not a multiple of the page size.
     case stackSizeNotPageMultiple(requested: Int, pageSize: Int)

@@ -94,8 +94,9 @@ public final class SeamMutex: @unchecked Sendable {
     /// state that threads outside any scenario share too (a controller only models the
     /// mutexes of its scenario), and for code that may run inside a Swift global
     /// initializer, where a scheduling point would park the thread holding the runtime's
-    /// `swift_once` lock. `body` must not perform seam operations.
-    func withLockDirectly<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// `swift_once` lock, and for a controller's own state. `body` must not perform seam
+    /// operations.
+    package func withLockDirectly<Result>(_ body: () throws -> Result) rethrows -> Result {
         lockDirectly()
         defer { unlockDirectly() }
         return try body()

@@ -52,12 +52,5 @@ enum FileTestSupport {
 
     /// Whether the resident set size can be read and means something: not under the address
     /// sanitizer, whose allocator keeps freed memory resident in quarantine.
-    static var canMeasureResidentSize: Bool { residentBytes() != nil && !isAddressSanitized }
-
-    /// Whether this process runs under the address sanitizer (its runtime is loaded).
-    static var isAddressSanitized: Bool {
-        let process = dlopen(nil, RTLD_NOW)
-        defer { if let process { dlclose(process) } }
-        return dlsym(process, "__asan_init") != nil
-    }
+    static var canMeasureResidentSize: Bool { residentBytes() != nil && BuildConfiguration.sanitizer != .address }
 }

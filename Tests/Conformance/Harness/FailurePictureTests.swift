@@ -229,7 +229,7 @@ struct FailurePictureTests {
         Harness.check(counter.value < 990, "the counter reached \(counter.value)")
     }
 
-    @Test("2,000 steps: the page grows linearly, collapses what has nothing drawn, and shows the end")
+    @Test("2,000 steps: the page grows linearly, collapses what has nothing drawn, and shows the end", .longSingleThreadedWork)
     func longTraces() throws {
         func spinning(_ steps: Int) throws -> (failure: HarnessFailure, page: String) {
             let failure = try Self.failure("picture spin \(steps)", options: ExplorationOptions(schedules: 1, maxSteps: steps), Self.spin)

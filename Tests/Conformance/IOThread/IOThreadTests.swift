@@ -59,7 +59,7 @@ struct IOThreadTests {
         #expect(nested.load() == .registered)
     }
 
-    @Test("killing a thread blocked in read() ends it as killed, its handlers told so")
+    @Test("killing a thread blocked in read() ends it as killed, its handlers told so", .killsInsideBlockingCalls)
     func killBlockedRead() {
         var descriptors: [Int32] = [-1, -1]
         #expect(pipe(&descriptors) == 0)
@@ -137,6 +137,7 @@ struct IOThreadTests {
 
     @Test(
         "a handler added after the thread exited runs at once, with the recorded kind (seed defect 5)",
+        .killsInsideBlockingCalls,
         arguments: [ExitKind.finished, .killed]
     )
     func lateHandlerRunsAtOnce(kind: ExitKind) {
@@ -207,7 +208,7 @@ struct IOThreadTests {
         #expect(firstResult.load() == .joined(.finished))
     }
 
-    @Test("a thread killed while joining another leaves it joinable")
+    @Test("a thread killed while joining another leaves it joinable", .killsInsideBlockingCalls)
     func killedJoinerLeavesTargetJoinable() {
         let holder = HoldingController(at: .join)
         let finish = Gate()
@@ -387,7 +388,10 @@ struct IOThreadTests {
         #expect(OnExitRegistration.ranImmediately(.killed).description == "ran immediately (killed)")
     }
 
-    @Test("spawn, start, locks, cancel, cancellation points, exit and join reach the controller; handlers run outside the lock")
+    @Test(
+        "spawn, start, locks, cancel, cancellation points, exit and join reach the controller; handlers run outside the lock",
+        .killsInsideBlockingCalls
+    )
     func operationsGoThroughTheSeam() {
         let recorder = RecordingController()
         let entered = Gate()

@@ -104,7 +104,9 @@ struct SeamTests {
             mutex.unlock()
             Seam.sleep(for: .zero)
             try thread.join()
-            try Seam.spawnThread {}.get().cancel()
+            let cancelled = try Seam.spawnThread {}.get()
+            try cancelled.cancel()
+            try cancelled.join()
         }
         let kinds = recorder.kinds
         let expected: Set<RecordedOperation.Kind> = [

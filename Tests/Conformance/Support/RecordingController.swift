@@ -1,5 +1,4 @@
 import Primitives
-import Synchronization
 
 /// One seam operation as the recording controller saw it.
 struct RecordedOperation: Sendable, Hashable, CustomStringConvertible {
@@ -18,11 +17,16 @@ struct RecordedOperation: Sendable, Hashable, CustomStringConvertible {
 
 /// Performs every seam operation for real and records it: the proof that a primitive
 /// touches shared state only through the seam.
+///
+/// The log is guarded by a `pthread_mutex` rather than a `Synchronization.Mutex`: under
+/// contention that one hands the lock over in its uninstrumented futex path, which
+/// ThreadSanitizer cannot see, and it reports the appends as racing.
 final class RecordingController: SeamPassthroughController, @unchecked Sendable {
-    private let log = Mutex<[RecordedOperation]>([])
+    private let logMutex = SeamMutex()
+    private var log: [RecordedOperation] = []
 
     /// Everything recorded so far.
-    var operations: [RecordedOperation] { log.withLock { $0 } }
+    var operations: [RecordedOperation] { logMutex.withLockDirectly { log } }
 
     /// The kinds recorded so far.
     var kinds: Set<RecordedOperation.Kind> { Set(operations.map(\.kind)) }
@@ -34,7 +38,7 @@ final class RecordingController: SeamPassthroughController, @unchecked Sendable 
 
     private func note(_ kind: RecordedOperation.Kind, _ location: SeamLocation?, thread: SeamThreadID? = nil) {
         let entry = RecordedOperation(kind: kind, thread: thread ?? Seam.currentThread, location: location)
-        log.withLock { $0.append(entry) }
+        logMutex.withLockDirectly { log.append(entry) }
     }
 
     override func lock(_ mutex: SeamMutex, at location: SeamLocation) {

@@ -7,16 +7,18 @@ import Testing
 /// the calling thread. Tasks that prefer it run wholly on that thread, so their seam
 /// operations reach the thread's controller (a `RecordingController`, say): the async
 /// counterpart of `RecordingController.record`. Its own queue bypasses the seam on purpose,
-/// so it records nothing itself.
+/// so it records nothing itself; it is guarded by a pthread mutex, which ThreadSanitizer
+/// follows under contention, unlike `Synchronization.Mutex`.
 final class QueueingTaskExecutor: TaskExecutor, @unchecked Sendable {
-    private let jobs = Mutex<[UnownedJob]>([])
+    private let jobsMutex = SeamMutex()
+    private var jobs: [UnownedJob] = []
     /// Counts queued jobs, so that ``run(until:)`` can block until one arrives (from a
     /// Dispatch thread completing I/O, say).
     private let queued = DispatchSemaphore(value: 0)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        jobs.withLock { $0.append(job) }
+        jobsMutex.withLockDirectly { jobs.append(job) }
         queued.signal()
     }
 
@@ -34,7 +36,7 @@ final class QueueingTaskExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     private func runOldestJob() {
-        let job = jobs.withLock { $0.removeFirst() }
+        let job = jobsMutex.withLockDirectly { jobs.removeFirst() }
         job.runSynchronously(on: asUnownedTaskExecutor())
     }
 }

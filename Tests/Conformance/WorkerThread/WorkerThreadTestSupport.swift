@@ -1,5 +1,4 @@
 import Primitives
-import Synchronization
 
 /// A list that several threads append to.
 final class LockedList<Element: Sendable>: @unchecked Sendable {
@@ -15,7 +14,8 @@ final class LockedList<Element: Sendable>: @unchecked Sendable {
 
 /// Performs every seam operation for real and records each condition wait: which thread
 /// waited and whether the wait had a deadline. Spurious wake-ups armed for a thread make its
-/// next waits return at once, unsignalled, as POSIX allows.
+/// next waits return at once, unsignalled, as POSIX allows. Its log is guarded by a pthread
+/// mutex, which ThreadSanitizer follows under contention, unlike `Synchronization.Mutex`.
 final class WaitProbe: SeamPassthroughController, @unchecked Sendable {
     struct Wait: Sendable, Hashable {
         let thread: SeamThreadID?
@@ -28,7 +28,8 @@ final class WaitProbe: SeamPassthroughController, @unchecked Sendable {
         var armedSpuriousWakeUps: [SeamThreadID: Int] = [:]
     }
 
-    private let log = Mutex(Log())
+    private let logMutex = SeamMutex()
+    private var log = Log()
 
     /// Runs `body` on the calling thread under this controller, as thread 0.
     func run<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -37,17 +38,17 @@ final class WaitProbe: SeamPassthroughController, @unchecked Sendable {
 
     /// Makes the next `count` waits of `thread` wake up spuriously.
     func armSpuriousWakeUps(_ count: Int = 1, for thread: SeamThreadID) {
-        log.withLock { $0.armedSpuriousWakeUps[thread, default: 0] += count }
+        logMutex.withLockDirectly { log.armedSpuriousWakeUps[thread, default: 0] += count }
     }
 
     /// The waits `thread` performed so far.
     func waits(of thread: SeamThreadID) -> [Wait] {
-        log.withLock { $0.waits.filter { $0.thread == thread } }
+        logMutex.withLockDirectly { log.waits.filter { $0.thread == thread } }
     }
 
     /// The waits of every thread but `excluded`.
     func waits(excluding excluded: Set<SeamThreadID?>) -> [Wait] {
-        log.withLock { $0.waits.filter { !excluded.contains($0.thread) } }
+        logMutex.withLockDirectly { log.waits.filter { !excluded.contains($0.thread) } }
     }
 
     override func wait(
@@ -57,7 +58,7 @@ final class WaitProbe: SeamPassthroughController, @unchecked Sendable {
         at location: SeamLocation
     ) -> SeamWaitResult {
         let thread = Seam.currentThread
-        let spurious = log.withLock { log in
+        let spurious = logMutex.withLockDirectly {
             var spurious = false
             if let thread, let armed = log.armedSpuriousWakeUps[thread], armed > 0 {
                 log.armedSpuriousWakeUps[thread] = armed - 1

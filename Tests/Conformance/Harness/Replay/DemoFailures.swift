@@ -1,3 +1,4 @@
+import Fixtures
 import Foundation
 import Harness
 import Primitives
@@ -41,6 +42,12 @@ struct DemoFailures {
 
     @Test func keptFailure() {
         Harness.explore("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+    }
+
+    /// Generated scenarios of a queue whose dequeue is split in two critical sections.
+    @Test(arguments: Harness.seeds(default: [1]))
+    func generatedScenarios(seed: UInt64) {
+        QueueOperations.test { SplitDequeueQueue() }.check("demo generated queue [seed \(seed)]", options: LinearizabilityOptions(seed: seed))
     }
 
     /// A test whose set-up hangs in the isolated child, where no stall detection reaches.

@@ -22,6 +22,32 @@ struct ReplayCommandTests {
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 
+    @Test("a generated scenario's printed command regenerates the scenario and replays its schedule")
+    func generatedScenarioReplays() throws {
+        let found = try TestProcess.run(["--filter", "DemoFailures/generatedScenarios"], environment: Self.demo)
+        #expect(found.status != 0)
+        let command = try #require(found.replayCommands.first, "no replay command in:\n\(found.output)")
+        let token = try ReplayToken(parsing: String(command.split(separator: "'")[1]))
+        #expect(token.generatedScenario != nil)
+        let replayed = try TestProcess.shell(command, environment: Self.demo)
+        #expect(replayed.status != 0)
+        #expect(replayed.testsRun == 1, "\(replayed.output)")
+        #expect(replayed.output.contains("reproduced from its token"), "\(replayed.output)")
+        #expect(replayed.output.contains("which was enqueued only once"), "\(replayed.output)")
+        #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
+    }
+
+    @Test("generated scenarios print progress lines while they explore and while they shrink")
+    func generatedScenarioProgress() throws {
+        let found = try TestProcess.run(
+            ["--filter", "DemoFailures/generatedScenarios"],
+            environment: Self.demo.merging(["HARNESS_PROGRESS": "0.000001"]) { $1 }
+        )
+        let lines = found.output.split(separator: "\n").filter { $0.hasPrefix("harness: demo generated queue [seed 1] [portfolio seed 0x1]") }
+        #expect(lines.contains { $0.contains(" 1/10 scenarios, ") && $0.hasSuffix("/s, 1 failures") }, "\(found.output)")
+        #expect(lines.contains { $0.contains(" shrinking: ") && $0.contains("candidates explored") }, "\(found.output)")
+    }
+
     @Test("a token that fits no scenario of the run fails it, in process and isolated", arguments: ["plainExplore", "isolatedExplore", "runReturnsReport"])
     func tokenThatFitsNothing(test: String) throws {
         let found = try TestProcess.run(["--filter", "DemoFailures/\(test)"], environment: Self.demo)

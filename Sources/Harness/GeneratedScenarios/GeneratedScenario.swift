@@ -1,0 +1,83 @@
+/// The calls of one generated scenario: an initial part, run alone; a parallel part, one list
+/// of calls per client, run at once; and a final part, run alone after it.
+struct GeneratedScenario<Call: Sendable>: Sendable {
+    var initial: [Call]
+    var parallel: [[Call]]
+    var final: [Call]
+
+    /// How many calls it makes.
+    var callCount: Int {
+        initial.count + parallel.reduce(0) { $0 + $1.count } + final.count
+    }
+
+    /// Its shape in words: `3 threads, 17 calls (2 initial, 13 parallel, 2 final)`.
+    func shape(clients: String) -> String {
+        let parallelCount = parallel.reduce(0) { $0 + $1.count }
+        let plural = parallel.count == 1 ? "" : "s"
+        return "\(parallel.count) \(clients)\(plural), \(callCount) call\(callCount == 1 ? "" : "s") "
+            + "(\(initial.count) initial, \(parallelCount) parallel, \(final.count) final)"
+    }
+}
+
+/// A generator that could not produce a value, and the operation it draws arguments for.
+public struct GeneratorFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The generator's name.
+    public let generator: String
+    /// Where the operation it belongs to was declared: `File.swift:12`.
+    public let operation: String
+
+    public var description: String {
+        "the generator \(generator) of the operation declared at \(operation) cannot produce a value"
+            + " (an empty range or list, or a filter that rejected \(Generator<Int>.filterAttempts) draws in a row)"
+    }
+}
+
+extension LinearizabilityTest {
+    /// Draws the scenario of `seed` under `options`: its shape first, then each call's
+    /// operation (evenly among the operations) and argument, initial part, parallel part
+    /// thread by thread, final part. Throws when a generator produces no value.
+    func generate(seed: UInt64, options: LinearizabilityOptions) throws(GeneratorFailure) -> GeneratedScenario<Call> {
+        var random = ScenarioRandom(seed: seed)
+        let threads = Int.random(in: options.threads, using: &random)
+        let initialCount = Int.random(in: options.initialOperations, using: &random)
+        let perThread = (0..<threads).map { _ in Int.random(in: options.operationsPerThread, using: &random) }
+        let finalCount = Int.random(in: options.finalOperations, using: &random)
+        func calls(_ count: Int) throws(GeneratorFailure) -> [Call] {
+            var calls: [Call] = []
+            for _ in 0..<count {
+                let spec = operations[Int.random(in: operations.indices, using: &random)]
+                guard let call = spec.draw(&random) else {
+                    throw GeneratorFailure(generator: spec.generatorName, operation: spec.declaredAt)
+                }
+                calls.append(call)
+            }
+            return calls
+        }
+        let initial = try calls(initialCount)
+        var parallel: [[Call]] = []
+        for count in perThread {
+            parallel.append(try calls(count))
+        }
+        return GeneratedScenario(initial: initial, parallel: parallel, final: try calls(finalCount))
+    }
+
+    /// The scenario `code` names: the one its seed draws, shrunk along its path. Throws
+    /// when a step of the path names a candidate the scenario no longer offers (the test's
+    /// operations or generators changed since the code was recorded).
+    func regenerate(_ code: ScenarioCode, options: LinearizabilityOptions) throws(LinearizabilityTestError) -> GeneratedScenario<Call> {
+        var scenario: GeneratedScenario<Call>
+        do {
+            scenario = try generate(seed: code.seed, options: options)
+        } catch {
+            throw .generator(error)
+        }
+        for (step, index) in code.path.enumerated() {
+            let candidates = scenario.shrinkCandidates()
+            guard index < candidates.count else {
+                throw .scenarioCodeOutdated(code: code.description, step: step, candidate: index, candidates: candidates.count)
+            }
+            scenario = candidates[index]
+        }
+        return scenario
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// What a ``LinearizabilityTest`` generates and how it explores: how many scenarios, their
+/// shape, the schedules per scenario, and how far a failure is shrunk. The environment can
+/// override the count (`HARNESS_SCENARIOS`), the schedules per scenario
+/// (`HARNESS_SCENARIO_SCHEDULES`) and what ``ExplorationOptions/applyingEnvironment(_:)``
+/// reads, except `HARNESS_SCHEDULES` (the budget of hand-written explorations) and
+/// `HARNESS_ISOLATION` (generated scenarios run in the test's process).
+///
+/// Every number has a stated range (``Limits``): a value outside it is an error that names
+/// the setting, before anything runs.
+public struct LinearizabilityOptions: Sendable {
+    /// How many scenarios to generate and explore (each until it fails).
+    public var scenarios: Int
+    /// How many threads (or tasks) the parallel part has.
+    public var threads: ClosedRange<Int>
+    /// How many calls each thread of the parallel part makes.
+    public var operationsPerThread: ClosedRange<Int>
+    /// How many calls the initial part makes, alone, before the parallel part.
+    public var initialOperations: ClosedRange<Int>
+    /// How many calls the final part makes, alone, after the parallel part.
+    public var finalOperations: ClosedRange<Int>
+    /// How each scenario is explored: its strategy, its budget of schedules
+    /// (``ExplorationOptions/schedules``, per scenario and per shrink candidate), the
+    /// campaign's seed, limits, and a replay token.
+    public var exploration: ExplorationOptions
+    /// The most shrink candidates explored after a failure; 0 reports the failing scenario
+    /// as generated.
+    public var shrinkCandidates: Int
+    /// The checker every execution's history goes through.
+    public var checker: LinearizabilityChecker
+
+    /// Options with the given shape and budget, exploring with `strategy` (the portfolio by
+    /// default) from `seed` (by default one derived from the test's name). Traps on a value
+    /// out of range, as a programmer error.
+    public init(
+        scenarios: Int = 10,
+        schedulesPerScenario: Int = 100,
+        strategy: Strategy = .portfolio,
+        seed: UInt64? = nil,
+        threads: ClosedRange<Int> = 2...3,
+        operationsPerThread: ClosedRange<Int> = 3...5,
+        initialOperations: ClosedRange<Int> = 0...3,
+        finalOperations: ClosedRange<Int> = 0...3,
+        shrinkCandidates: Int = 300,
+        replay: ReplayToken? = nil
+    ) {
+        self.scenarios = scenarios
+        self.threads = threads
+        self.operationsPerThread = operationsPerThread
+        self.initialOperations = initialOperations
+        self.finalOperations = finalOperations
+        self.shrinkCandidates = shrinkCandidates
+        exploration = ExplorationOptions(strategy: strategy, schedules: schedulesPerScenario, seed: seed, replay: replay)
+        checker = LinearizabilityChecker()
+        do {
+            try validate()
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// The ranges the options must lie in.
+    public enum Limits {
+        /// Scenarios per test.
+        public static let scenarios: ClosedRange<Int> = 1...1_000_000
+        /// Threads of the parallel part: each is a controlled thread.
+        public static let threads: ClosedRange<Int> = 1...16
+        /// Calls per thread, and in the initial and final parts.
+        public static let operations: ClosedRange<Int> = 0...1_000
+        /// Shrink candidates explored after a failure.
+        public static let shrinkCandidates: ClosedRange<Int> = 0...1_000_000
+    }
+
+    /// The environment variables these options read, besides ``ExplorationOptions/Variable``.
+    public enum Variable {
+        /// How many scenarios to generate.
+        public static let scenarios = "HARNESS_SCENARIOS"
+        /// Schedules per scenario and per shrink candidate.
+        public static let schedulesPerScenario = "HARNESS_SCENARIO_SCHEDULES"
+    }
+
+    /// These options with whatever the environment sets overriding them; throws an error
+    /// naming the variable and what it expected when a value is invalid or out of range.
+    public func applyingEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(HarnessConfigurationError) -> LinearizabilityOptions {
+        var options = self
+        var explorationEnvironment = environment
+        explorationEnvironment[ExplorationOptions.Variable.schedules] = nil
+        explorationEnvironment[ExplorationOptions.Variable.isolation] = nil
+        options.exploration = try exploration.applyingEnvironment(explorationEnvironment)
+        if let text = environment[Variable.scenarios] {
+            options.scenarios = try Self.wholeNumber(text, in: Limits.scenarios, Variable.scenarios)
+        }
+        if let text = environment[Variable.schedulesPerScenario] {
+            options.exploration.schedules = try Self.wholeNumber(text, in: ExplorationOptions.Limits.schedules, Variable.schedulesPerScenario)
+        }
+        return options
+    }
+
+    /// Throws an error naming the first setting outside its range.
+    public func validate() throws(HarnessConfigurationError) {
+        try exploration.validate()
+        try Self.check(scenarios, in: Limits.scenarios, "scenarios")
+        try Self.check(threads, within: Limits.threads, "threads")
+        try Self.check(operationsPerThread, within: 1...Limits.operations.upperBound, "operationsPerThread")
+        try Self.check(initialOperations, within: Limits.operations, "initialOperations")
+        try Self.check(finalOperations, within: Limits.operations, "finalOperations")
+        try Self.check(shrinkCandidates, in: Limits.shrinkCandidates, "shrinkCandidates")
+    }
+
+    private static func check(_ value: Int, in range: ClosedRange<Int>, _ property: String) throws(HarnessConfigurationError) {
+        guard range.contains(value) else {
+            throw .invalid(setting: "LinearizabilityOptions.\(property)", value: "\(value)", expected: "\(range.lowerBound) to \(range.upperBound)")
+        }
+    }
+
+    private static func check(_ value: ClosedRange<Int>, within range: ClosedRange<Int>, _ property: String) throws(HarnessConfigurationError) {
+        guard range.contains(value.lowerBound), range.contains(value.upperBound) else {
+            throw .invalid(
+                setting: "LinearizabilityOptions.\(property)",
+                value: "\(value.lowerBound)...\(value.upperBound)",
+                expected: "a range within \(range.lowerBound)...\(range.upperBound)"
+            )
+        }
+    }
+
+    private static func wholeNumber(_ text: String, in range: ClosedRange<Int>, _ variable: String) throws(HarnessConfigurationError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw .invalid(setting: variable, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}

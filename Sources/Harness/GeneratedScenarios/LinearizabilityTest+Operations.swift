@@ -1,0 +1,160 @@
+/// Declaring the operations of a ``LinearizabilityTest``. Each `operation` returns the test
+/// with one more operation; generated scenarios pick among them evenly (declare one twice to
+/// call it twice as often). `fileID` and `line` say where it was declared, for messages.
+extension LinearizabilityTest {
+    /// An operation with an argument drawn from `generator`: `makeOperation` names the call
+    /// for the history (`QueueOperation.enqueue`), `perform` makes it on the subject and
+    /// returns what the model's answer is compared with.
+    public func operation<Argument>(
+        _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
+        _ generator: Generator<Argument>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject, Argument) -> Model.Result
+    ) -> Self {
+        let maker = CallMaker(generator: generator, label: { "\(makeOperation($0))" }) { argument in
+            .sync { subject, recorder in
+                recorder.record(makeOperation(argument)) { perform(subject, argument) }
+            }
+        }
+        return adding(maker, isAsync: false, fileID: fileID, line: line)
+    }
+
+    /// An operation with an argument whose calls may suspend (an actor's method): clients
+    /// are then tasks.
+    public func operation<Argument>(
+        _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
+        _ generator: Generator<Argument>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject, Argument) async -> Model.Result
+    ) -> Self {
+        let maker = CallMaker(generator: generator, label: { "\(makeOperation($0))" }) { argument in
+            .async { subject, recorder in
+                await recorder.record(makeOperation(argument)) { await perform(subject, argument) }
+            }
+        }
+        return adding(maker, isAsync: true, fileID: fileID, line: line)
+    }
+
+    /// An operation with an argument that may throw, for a model whose result is a
+    /// `Swift.Result`: a value returned is recorded as `.success`, an error of the model's
+    /// `Failure` type as `.failure`. Any other error fails the execution, naming the call.
+    public func operation<Argument, Success, Failure: Error>(
+        _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
+        _ generator: Generator<Argument>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject, Argument) throws -> Success
+    ) -> Self where Model.Result == Swift.Result<Success, Failure> {
+        let maker = CallMaker(generator: generator, label: { "\(makeOperation($0))" }) { argument in
+            .sync { subject, recorder in
+                let entry = recorder.invoke(makeOperation(argument))
+                do {
+                    recorder.respond(entry, with: .success(try perform(subject, argument)))
+                } catch let error as Failure {
+                    recorder.respond(entry, with: .failure(error))
+                } catch {
+                    Self.failForeignError(error, call: "\(makeOperation(argument))", expected: Failure.self)
+                }
+            }
+        }
+        return adding(maker, isAsync: false, fileID: fileID, line: line)
+    }
+
+    /// An operation with an argument that may suspend and throw, for a model whose result is
+    /// a `Swift.Result` (see the synchronous form).
+    public func operation<Argument, Success, Failure: Error>(
+        _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
+        _ generator: Generator<Argument>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject, Argument) async throws -> Success
+    ) -> Self where Model.Result == Swift.Result<Success, Failure> {
+        let maker = CallMaker(generator: generator, label: { "\(makeOperation($0))" }) { argument in
+            .async { subject, recorder in
+                let entry = recorder.invoke(makeOperation(argument))
+                do {
+                    recorder.respond(entry, with: .success(try await perform(subject, argument)))
+                } catch let error as Failure {
+                    recorder.respond(entry, with: .failure(error))
+                } catch {
+                    Self.failForeignError(error, call: "\(makeOperation(argument))", expected: Failure.self)
+                }
+            }
+        }
+        return adding(maker, isAsync: true, fileID: fileID, line: line)
+    }
+
+    /// An operation without an argument (`.dequeue`).
+    public func operation(
+        _ operation: Model.Operation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject) -> Model.Result
+    ) -> Self {
+        self.operation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in perform(subject) }
+    }
+
+    /// An operation without an argument whose calls may suspend.
+    public func operation(
+        _ operation: Model.Operation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject) async -> Model.Result
+    ) -> Self {
+        self.operation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in await perform(subject) }
+    }
+
+    /// An operation without an argument that may throw, for a model whose result is a
+    /// `Swift.Result`.
+    public func operation<Success, Failure: Error>(
+        _ operation: Model.Operation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject) throws -> Success
+    ) -> Self where Model.Result == Swift.Result<Success, Failure> {
+        self.operation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in try perform(subject) }
+    }
+
+    /// An operation without an argument that may suspend and throw, for a model whose result
+    /// is a `Swift.Result`.
+    public func operation<Success, Failure: Error>(
+        _ operation: Model.Operation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject) async throws -> Success
+    ) -> Self where Model.Result == Swift.Result<Success, Failure> {
+        self.operation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in try await perform(subject) }
+    }
+
+    /// An operation that records its own history entries through `recorder` (see
+    /// ``CallRecorder``), for a call whose effects happen at separate moments: reports name
+    /// the call `name(argument)` and show the entries it recorded.
+    public func operation<Argument>(
+        _ name: String,
+        _ generator: Generator<Argument>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        recording perform: @escaping @Sendable (Subject, Argument, Recorder) -> Void
+    ) -> Self {
+        let maker = CallMaker(generator: generator, label: { "\(name)(\($0))" }) { argument in
+            .sync { subject, recorder in perform(subject, argument, recorder) }
+        }
+        return adding(maker, isAsync: false, fileID: fileID, line: line)
+    }
+
+    /// An operation that records its own history entries and may suspend.
+    public func operation<Argument>(
+        _ name: String,
+        _ generator: Generator<Argument>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        recording perform: @escaping @Sendable (Subject, Argument, Recorder) async -> Void
+    ) -> Self {
+        let maker = CallMaker(generator: generator, label: { "\(name)(\($0))" }) { argument in
+            .async { subject, recorder in await perform(subject, argument, recorder) }
+        }
+        return adding(maker, isAsync: true, fileID: fileID, line: line)
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import Synchronization
+import Testing
+
+extension LinearizabilityTest {
+    /// Generates and explores scenarios, and records the smallest failing one, if any, as a
+    /// Swift Testing issue at the call site (see ``GeneratedScenarioFailure/message``), with
+    /// its full report and its picture attached. The environment may override `options`
+    /// (``LinearizabilityOptions/applyingEnvironment(_:)``); an invalid setting, a test
+    /// without operations and a generator that produces no value are issues too.
+    ///
+    /// `name` (by default the test's) names the scenarios, `<name> [scenario <code>]`, so a
+    /// replay token fits exactly one: a token in `HARNESS_REPLAY` that carries a generated
+    /// scenario's code makes the scenario again and replays the token's schedule in it,
+    /// instead of generating; a run in which it fits no test fails. Under `HARNESS_SHARD=i/n`
+    /// only this shard's tests run. The test is summed up in the campaign summary as one
+    /// line. Failures are not kept beside the test (``ExplorationOptions/keepsFailures``):
+    /// replay one with its token. Scenarios run in the test's process, whatever
+    /// ``ExplorationOptions/isolation`` says, and not at all in the isolated child of another
+    /// exploration of the same test. Returns the report, or `nil` when nothing ran.
+    @discardableResult
+    public func check(
+        _ name: String? = nil,
+        options: LinearizabilityOptions = LinearizabilityOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> LinearizabilityTestReport? {
+        // An isolated child re-runs its test to explore one hand-written scenario, nothing else.
+        guard Harness.childScenario == nil else { return nil }
+        let test = name ?? Test.current?.name ?? "\(sourceLocation.fileID):\(sourceLocation.line)"
+        let configured: LinearizabilityOptions
+        do {
+            configured = try options.applyingEnvironment()
+            try configured.validate()
+            if configured.exploration.replay == nil, try !HarnessEnvironment.shardIncludes(test, environment: ProcessInfo.processInfo.environment) {
+                return nil
+            }
+        } catch {
+            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            return nil
+        }
+        if let token = options.exploration.replay, !Self.token(token, fits: test) {
+            let error = HarnessConfigurationError.badReplayToken(
+                setting: "LinearizabilityOptions.exploration.replay",
+                .otherScenario(token: token.scenarioHash, scenario: test)
+            )
+            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            return nil
+        }
+        if options.exploration.replay == nil, let token = configured.exploration.replay {
+            guard Self.token(token, fits: test) else {
+                ReplayMatching.noteMiss(test)
+                let note = "skipped '\(test)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
+                Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+                return nil
+            }
+            ReplayMatching.noteFit()
+        }
+        do {
+            let report = try campaign(test, options: configured, testID: Test.current?.id.description)
+            if let failure = report.failure {
+                Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
+                Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
+                Attachment.record(failure.failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
+            }
+            return report
+        } catch {
+            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            return nil
+        }
+    }
+
+    /// Generates and explores scenarios under `options` and returns what it found, recording
+    /// nothing: for tests that expect a failure, and for tools. Of the environment it reads
+    /// one variable, `HARNESS_REPLAY`, and only when `options` holds no token and the one
+    /// there fits a scenario of `name`. Throws when a setting is out of range, a token in
+    /// `options` fits no scenario of `name`, the test has no operations, or a generator
+    /// produces no value.
+    public func run(_ name: String, options: LinearizabilityOptions) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
+        var options = options
+        do {
+            try options.validate()
+        } catch {
+            throw .configuration(error)
+        }
+        if let token = options.exploration.replay {
+            guard Self.token(token, fits: name) else {
+                throw .configuration(.badReplayToken(setting: "LinearizabilityOptions.exploration.replay", .otherScenario(token: token.scenarioHash, scenario: name)))
+            }
+        } else if let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] {
+            do {
+                let token = try ReplayToken(parsing: text)
+                if Self.token(token, fits: name) {
+                    ReplayMatching.noteFit()
+                    options.exploration.replay = token
+                } else {
+                    ReplayMatching.noteMiss(name)
+                }
+            } catch {
+                throw .configuration(.badReplayToken(setting: ExplorationOptions.Variable.replay, error))
+            }
+        }
+        return try campaign(name, options: options, testID: Test.current?.id.description)
+    }
+
+    /// The name of the scenario `code` names in the test `test`.
+    static func scenarioName(_ test: String, _ code: ScenarioCode) -> String {
+        "\(test) [scenario \(code)]"
+    }
+
+    /// Whether `token` was recorded in a scenario of the test `test`.
+    static func token(_ token: ReplayToken, fits test: String) -> Bool {
+        guard let text = token.generatedScenario, let code = ScenarioCode(parsing: text) else { return false }
+        return token.fits(scenario: scenarioName(test, code))
+    }
+}
+
+extension LinearizabilityTest {
+    /// The runs of one campaign: what every exploration reported, for the summary.
+    private struct Tally {
+        var reports: [ExplorationReport] = []
+        var scenarios = 0
+        var schedules: Int { reports.reduce(0) { $0 + $1.schedulesRun } }
+    }
+
+    /// Replays the token in `options`, or generates and explores scenarios until one fails
+    /// and shrinks that one; adds the campaign to the summary.
+    private func campaign(_ test: String, options: LinearizabilityOptions, testID: String?) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
+        guard !operations.isEmpty else { throw .noOperations }
+        if requestedClients == .threads, operations.contains(where: \.isAsync) { throw .asyncOperationsOnThreads }
+        let start = ContinuousClock.now
+        let campaignSeed = options.exploration.replay?.seed ?? options.exploration.seed ?? UInt64(ReplayToken.hash(test))
+        var exploration = options.exploration
+        exploration.seed = campaignSeed
+        exploration.progressInterval = nil
+        exploration.isolation = .none
+        var tally = Tally()
+        var progress = GenerationProgress(test: test, strategy: options.exploration.strategy, seed: campaignSeed, scenarios: options.scenarios, interval: options.exploration.progressInterval)
+        var failure: GeneratedScenarioFailure?
+        if let token = options.exploration.replay, let code = token.generatedScenario.flatMap(ScenarioCode.init(parsing:)) {
+            let scenario = try regenerate(code, options: options)
+            let report = explore(scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+            tally.reports.append(report)
+            tally.scenarios = 1
+            if let found = report.failure {
+                failure = describe(Shrunk(scenario: scenario, code: code, failure: found), generated: scenario, test: test, replayed: true, options: exploration, checker: options.checker, testID: testID)
+            }
+        } else {
+            for index in 0..<options.scenarios {
+                let code = ScenarioCode(seed: SplitMix64.seed(campaignSeed, execution: index))
+                let scenario: GeneratedScenario<Call>
+                do {
+                    scenario = try generate(seed: code.seed, options: options)
+                } catch {
+                    throw .generator(error)
+                }
+                let report = explore(scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+                tally.reports.append(report)
+                tally.scenarios += 1
+                progress.update(scenariosDone: tally.scenarios, schedules: tally.schedules, failed: report.failure != nil)
+                guard let found = report.failure else { continue }
+                let shrunk = shrink(Shrunk(scenario: scenario, code: code, failure: found), test: test, options: options, exploration: exploration, testID: testID, tally: &tally, progress: &progress)
+                failure = describe(shrunk, generated: scenario, test: test, replayed: false, options: exploration, checker: options.checker, testID: testID)
+                break
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        progress.finish(scenariosDone: tally.scenarios, schedules: tally.schedules, failed: failure != nil)
+        CampaignSummary.add(CampaignEntry(
+            scenario: "\(test) (\(tally.scenarios) generated)",
+            strategy: options.exploration.strategy,
+            seed: campaignSeed,
+            reports: tally.reports,
+            elapsed: elapsed
+        ))
+        return LinearizabilityTestReport(
+            test: test,
+            strategy: options.exploration.strategy,
+            seed: campaignSeed,
+            scenariosRun: tally.scenarios,
+            schedulesRun: tally.schedules,
+            failure: failure,
+            elapsed: elapsed
+        )
+    }
+
+    /// Explores `scenario`, named by `code`, under `options`.
+    private func explore(
+        _ scenario: GeneratedScenario<Call>,
+        code: ScenarioCode,
+        test: String,
+        options: ExplorationOptions,
+        checker: LinearizabilityChecker,
+        testID: String?,
+        shrinksSchedule: Bool = false,
+        capture: (@Sendable (ExecutionCapture) -> Void)? = nil
+    ) -> ExplorationReport {
+        var explorer = Explorer(scenario: Self.scenarioName(test, code), options: options, body: body(for: scenario, checker: checker, capture: capture), testID: testID)
+        explorer.generatedScenario = code.description
+        explorer.shrinksSchedules = shrinksSchedule
+        return explorer.run()
+    }
+
+    /// A failing scenario and how it failed.
+    private struct Shrunk {
+        var scenario: GeneratedScenario<Call>
+        var code: ScenarioCode
+        var failure: HarnessFailure
+        var steps = 0
+        var candidates = 0
+    }
+
+    /// Shrinks a failing scenario: takes the first candidate (in the order of
+    /// ``GeneratedScenario/shrinkCandidates()``) whose exploration fails the same way
+    /// (``ExecutionFailure/shrinkingKey``), and starts over from it, until no candidate fails
+    /// or ``LinearizabilityOptions/shrinkCandidates`` have been explored. Then explores the
+    /// smallest once more, shrinking the schedule of its failure to the fewest preemptions:
+    /// candidates' schedules are not shrunk, since only whether they fail matters.
+    private func shrink(
+        _ found: Shrunk,
+        test: String,
+        options: LinearizabilityOptions,
+        exploration: ExplorationOptions,
+        testID: String?,
+        tally: inout Tally,
+        progress: inout GenerationProgress
+    ) -> Shrunk {
+        var current = found
+        guard let key = found.failure.reason.shrinkingKey else { return current }
+        search: while current.candidates < options.shrinkCandidates {
+            for (index, candidate) in current.scenario.shrinkCandidates().enumerated() {
+                guard current.candidates < options.shrinkCandidates else { break search }
+                current.candidates += 1
+                let code = current.code.appending(index)
+                let report = explore(candidate, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+                tally.reports.append(report)
+                let fails = report.failure.map { $0.reason.shrinkingKey == key } ?? false
+                if let failure = report.failure, fails {
+                    current.scenario = candidate
+                    current.code = code
+                    current.failure = failure
+                    current.steps += 1
+                }
+                progress.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun))
+                if fails { continue search }
+            }
+            break
+        }
+        let final = explore(current.scenario, code: current.code, test: test, options: exploration, checker: options.checker, testID: testID, shrinksSchedule: true)
+        tally.reports.append(final)
+        if let failure = final.failure, failure.reason.shrinkingKey == key {
+            current.failure = failure
+        }
+        return current
+    }
+
+    /// The report of a failing scenario: replays its failing schedule once more, recording,
+    /// for the table's results.
+    private func describe(
+        _ shrunk: Shrunk,
+        generated: GeneratedScenario<Call>,
+        test: String,
+        replayed: Bool,
+        options: ExplorationOptions,
+        checker: LinearizabilityChecker,
+        testID: String?
+    ) -> GeneratedScenarioFailure {
+        let last = Mutex<ExecutionCapture?>(nil)
+        switch shrunk.failure.reason {
+        case .stalled, .crashed:
+            break
+        default:
+            var replaying = options
+            replaying.replay = shrunk.failure.token
+            replaying.schedules = 1
+            _ = explore(shrunk.scenario, code: shrunk.code, test: test, options: replaying, checker: checker, testID: testID) { record in
+                last.withLock { $0 = record }
+            }
+        }
+        return GeneratedScenarioFailure(
+            test: test,
+            scenarioCode: shrunk.code.description,
+            table: Self.table(of: shrunk.scenario, record: last.withLock { $0 }, usesTasks: usesTasks),
+            shape: shrunk.scenario.shape(clients: clientNoun),
+            generatedShape: generated.shape(clients: clientNoun),
+            shrinkSteps: shrunk.steps,
+            candidatesExplored: shrunk.candidates,
+            replayed: replayed,
+            failure: shrunk.failure,
+            verdictFile: Self.verdictFile
+        )
+    }
+
+    /// What the parallel part's clients are: `thread` or `task`.
+    private var clientNoun: String { usesTasks ? "task" : "thread" }
+}

@@ -1,0 +1,34 @@
+/// Why a ``LinearizabilityTest`` could not run.
+public enum LinearizabilityTestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A setting is invalid, or the replay token does not fit.
+    case configuration(HarnessConfigurationError)
+    /// The test declares no operation.
+    case noOperations
+    /// ``ScenarioClients/threads`` was asked for, but some operation is `async`.
+    case asyncOperationsOnThreads
+    /// A generator could not produce a value.
+    case generator(GeneratorFailure)
+    /// The replay token's scenario code takes, at shrink step `step`, candidate `candidate`,
+    /// but the scenario there offers only `candidates`: the test's operations or generators
+    /// changed since the token was recorded.
+    case scenarioCodeOutdated(code: String, step: Int, candidate: Int, candidates: Int)
+
+    public var description: String {
+        switch self {
+        case .configuration(let error):
+            "\(error)"
+        case .noOperations:
+            "the linearizability test declares no operation: add some with operation(…) before check()"
+        case .asyncOperationsOnThreads:
+            "the linearizability test runs its clients on threads (clients(.threads)), but some of its operations are async: a thread cannot call them; use clients(.tasks)"
+        case .generator(let failure):
+            "\(failure)"
+        case let .scenarioCodeOutdated(code, step, candidate, candidates):
+            """
+            the replay token's generated scenario \(code) cannot be made again: its shrink step \(step) takes candidate \(candidate), \
+            but the scenario there offers \(candidates); the test's operations or generators changed since it was recorded. \
+            Run the test without HARNESS_REPLAY to find the failure again
+            """
+        }
+    }
+}

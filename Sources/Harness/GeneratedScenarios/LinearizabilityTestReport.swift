@@ -1,0 +1,17 @@
+/// What a ``LinearizabilityTest`` found.
+public struct LinearizabilityTestReport: Sendable {
+    /// The test's name.
+    public let test: String
+    /// The strategy each scenario was explored with.
+    public let strategy: Strategy
+    /// The campaign's seed, from which each scenario's seed derives.
+    public let seed: UInt64
+    /// How many scenarios were generated and explored (shrink candidates not counted).
+    public let scenariosRun: Int
+    /// How many schedules ran, shrink candidates' included.
+    public let schedulesRun: Int
+    /// The smallest failing scenario, if a scenario failed; generation stops at the first.
+    public let failure: GeneratedScenarioFailure?
+    /// The wall time the test took.
+    public let elapsed: Duration
+}
