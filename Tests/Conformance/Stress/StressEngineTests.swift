@@ -60,10 +60,7 @@ struct StressEngineTests {
         #expect(again.trace == failure.trace)
     }
 
-    @Test(
-        "a check failed in a task under stress is a forbidden outcome, escalated to the same check",
-        .disabled(if: RuntimeSanitizer.thread, Comment(rawValue: RuntimeSanitizer.unjoinedHarnessThreadsReason))
-    )
+    @Test("a check failed in a task under stress is a forbidden outcome, escalated to the same check")
     func checkInTask() async throws {
         let report = try await Harness.runStress("check in a task", options: StressOptions(iterations: 50, timeBudget: nil), StressScenarios.checkFailsInTask)
         let row = try #require(report.forbidden.first)
@@ -81,10 +78,7 @@ struct StressEngineTests {
         }
     }
 
-    @Test(
-        "an error a thread throws under stress is a forbidden outcome, escalated to the same error",
-        .disabled(if: RuntimeSanitizer.thread, Comment(rawValue: RuntimeSanitizer.unjoinedHarnessThreadsReason))
-    )
+    @Test("an error a thread throws under stress is a forbidden outcome, escalated to the same error")
     func threadThrows() async throws {
         let report = try await Harness.runStress("thread throws", options: StressOptions(iterations: 20, timeBudget: nil), StressScenarios.threadThrows)
         #expect(report.forbidden.map(\.outcome) == [.threw(error: "failed")])
