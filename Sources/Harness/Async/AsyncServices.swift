@@ -1,11 +1,18 @@
+@_spi(ExperimentalScheduling) import _Concurrency
 import CShim
 import Foundation
 import Primitives
 import Synchronization
 
 /// The Swift-concurrency side of one execution: a task executor whose jobs run on
-/// controlled lane threads, one job at a time per lane, in an order the strategy picks; and
-/// a timer thread that wakes ``SeamClock`` sleepers on the virtual clock.
+/// controlled lane threads, one job at a time per lane, in an order the strategy picks; a
+/// lane of its own for `MainActor` jobs, when the harness owns the process's executors
+/// (``ProcessExecutors``); and a timer thread that wakes sleepers on the virtual clock:
+/// ``SeamClock``'s, and `Task.sleep` on the system clocks (the executor schedules delayed
+/// jobs, so a task preferring it sleeps on virtual time wherever it runs, on an actor too).
+///
+/// It runs until every job, timer and outstanding task is done: a task the scenario did not
+/// wait for still runs to its end, or to where it waits for good.
 ///
 /// Every piece of its state is guarded by a seam mutex, and lanes, the timer thread and
 /// ``waitForTasks()`` each wait on a condition of their own, so threads and tasks share one
@@ -26,18 +33,25 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private let mutex = SeamMutex()
     /// Signalled once per queued job, and broadcast when the lanes may exit.
     private let jobQueued = SeamCondition()
+    /// Signalled once per queued `MainActor` job, and broadcast when the main lane may exit.
+    private let mainJobQueued = SeamCondition()
     /// Broadcast when a timer is added and when the timer thread may exit.
     private let timersChanged = SeamCondition()
     /// Broadcast when the last outstanding task ends.
     private let tasksEnded = SeamCondition()
     private var jobs: [(job: UnownedJob, identity: JobIdentity)] = []
+    /// `MainActor` jobs, run one at a time in the order they came, as the main queue runs them.
+    private var mainJobs: [(job: UnownedJob, identity: JobIdentity)] = []
     private var jobsEnqueued = 0
+    /// Jobs a lane has taken and not finished.
+    private var jobsRunning = 0
     private var timers: [Timer] = []
     private var timersAdded = 0
     private var outstandingTasks = 0
     private var closed = false
     private var threads: [SeamThread] = []
     private var timerThreadStarted = false
+    private var mainLaneStarted = false
 
     init(execution: Execution) {
         self.execution = execution
@@ -45,14 +59,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// The mutex and conditions that are the executor's own synchronization.
     var synchronizationObjects: [ObjectIdentifier] {
-        [mutex, jobQueued, timersChanged, tasksEnded].map(ObjectIdentifier.init)
+        [mutex, jobQueued, mainJobQueued, timersChanged, tasksEnded].map(ObjectIdentifier.init)
     }
 
     /// Starts `lanes` lane threads; call from a controlled thread. The timer thread starts
     /// with the first timer.
     func start(lanes: Int) {
         for _ in 0..<lanes {
-            threads.append(spawn { [self] in runLane() })
+            threads.append(spawn { [self] in runLane(main: false) })
         }
     }
 
@@ -73,31 +87,74 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } catch {
                 execution.taskThrew(error)
             }
-            let ended = mutex.withLock {
+            let (ended, done) = mutex.withLock {
                 outstandingTasks -= 1
-                return outstandingTasks == 0
+                return (outstandingTasks == 0, isDone)
             }
-            if ended {
-                tasksEnded.broadcast()
-                jobQueued.broadcast()
-            }
+            if ended { tasksEnded.broadcast() }
+            if done { wakeThreadsToExit() }
         }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        guard let controller = Seam.currentController as? Execution, controller === execution else {
-            execution.noteForeignJob(from: Self.describeCurrentThread())
-            return
-        }
+        enqueue(UnownedJob(job), onMainActor: false)
+    }
+
+    /// Queues `job` for a lane, or for the main lane when it is a `MainActor` job; the
+    /// calling thread must be one of the execution's.
+    func enqueue(_ job: UnownedJob, onMainActor: Bool) {
+        guard isCalledByExecution() else { return }
         let queued = mutex.withLock {
             let named = identity(of: job)
-            jobs.append((job, named))
+            if onMainActor {
+                mainJobs.append((job, named))
+            } else {
+                jobs.append((job, named))
+            }
             jobsEnqueued += 1
             return named
         }
-        jobQueued.signal()
+        if onMainActor {
+            startMainLaneOnce()
+            mainJobQueued.signal()
+        } else {
+            jobQueued.signal()
+        }
         execution.jobEnqueued(queued)
+    }
+
+    /// Queues `job` once the virtual clock has moved on by `delay`, rounded up to a whole
+    /// millisecond: the delay of a system-clock sleep is read from the real clock when the job
+    /// arrives, microseconds after the sleep began, and whole milliseconds keep those
+    /// microseconds out of the schedule, so a replay queues the job at the same virtual time.
+    func enqueue(_ job: UnownedJob, after delay: Duration, measured: Bool) {
+        guard isCalledByExecution() else { return }
+        let wait = measured ? Self.wholeMillisecondsAtLeast(delay) : max(delay, .zero)
+        addTimer(at: Seam.now().advanced(by: wait)) { [self] in enqueue(job, onMainActor: false) }
+    }
+
+    /// Fails the execution: a job was delayed on a clock whose durations are not `Duration`,
+    /// which the harness cannot put on its virtual clock. The job does not run.
+    func rejectDelayedJob<C: Clock>(on clock: C) {
+        guard isCalledByExecution() else { return }
+        execution.failAtNextDecision(.nondeterminism(
+            "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on ContinuousClock, SuspendingClock or SeamClock"
+        ))
+    }
+
+    /// A job that arrives from a thread the execution does not control escaped it: it is
+    /// reported (the execution fails at its next decision) and not run.
+    private func isCalledByExecution() -> Bool {
+        if let controller = Seam.currentController as? Execution, controller === execution { return true }
+        execution.noteForeignJob(from: Self.describeCurrentThread())
+        return false
+    }
+
+    static func wholeMillisecondsAtLeast(_ delay: Duration) -> Duration {
+        guard delay > .zero else { return .zero }
+        let (seconds, attoseconds) = delay.components
+        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
+        return .seconds(seconds) + .milliseconds((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond)
     }
 
     /// Names a job for the strategy: its task, numbered in the order this execution first
@@ -122,12 +179,15 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         mutex.withLock { tasksEnded.wait(on: mutex, until: { outstandingTasks == 0 }) }
     }
 
-    /// Waits for the tasks to end, then lets the lanes and the timer thread exit and joins them.
+    /// Lets the lanes, the main lane and the timer thread exit once every task, job and
+    /// timer is done, and joins them.
     func close() {
         mutex.withLock { closed = true }
-        jobQueued.broadcast()
-        timersChanged.broadcast()
-        for thread in threads {
+        wakeThreadsToExit()
+        var joined = 0
+        while joined < threads.count {
+            let thread = threads[joined]
+            joined += 1
             do {
                 try thread.join()
             } catch {
@@ -137,24 +197,57 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    private var isDone: Bool { closed && outstandingTasks == 0 }
+    /// Whether the executor's threads may exit: closed, and nothing is left to run or to wake.
+    /// Read under the mutex.
+    private var isDone: Bool {
+        closed && outstandingTasks == 0 && jobsRunning == 0 && jobs.isEmpty && mainJobs.isEmpty && timers.isEmpty
+    }
+
+    /// Wakes every executor thread that waits, to see whether it may exit.
+    private func wakeThreadsToExit() {
+        jobQueued.broadcast()
+        mainJobQueued.broadcast()
+        timersChanged.broadcast()
+    }
 
     /// Whether a task has started and not ended; read only by the running thread.
     var hasOutstandingTasks: Bool { outstandingTasks > 0 }
 
-    private func runLane() {
+    /// Runs jobs until the executor is done: queued jobs in the order the strategy picks, or,
+    /// on the main lane, `MainActor` jobs in the order they came.
+    private func runLane(main: Bool) {
+        let queued = main ? mainJobQueued : jobQueued
+        let executor = main ? UnownedSerialExecutor?.some(MainActor.sharedUnownedExecutor) : nil
         while true {
             mutex.lock()
-            jobQueued.wait(on: mutex, until: { !jobs.isEmpty || isDone })
-            guard !jobs.isEmpty else {
+            queued.wait(on: mutex, until: { !(main ? mainJobs : jobs).isEmpty || isDone })
+            let waiting = main ? mainJobs.map(\.identity) : jobs.map(\.identity)
+            guard !waiting.isEmpty else {
                 mutex.unlock()
                 return
             }
-            let job = jobs.remove(at: execution.chooseJob(among: jobs.map(\.identity))).job
+            let job = main ? mainJobs.removeFirst().job : jobs.remove(at: execution.chooseJob(among: waiting)).job
+            if main { _ = execution.chooseJob(among: [waiting[0]]) }
+            jobsRunning += 1
             mutex.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
+            if let executor {
+                job.runSynchronously(on: executor)
+            } else {
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+            let done = mutex.withLock {
+                jobsRunning -= 1
+                return isDone
+            }
+            if done { wakeThreadsToExit() }
             execution.laneWillTakeJob()
         }
+    }
+
+    private func startMainLaneOnce() {
+        guard !mainLaneStarted else { return }
+        mainLaneStarted = true
+        threads.append(spawn { [self] in runLane(main: true) })
     }
 
     // MARK: Timers
@@ -188,6 +281,27 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             mutex.lock()
         }
         mutex.unlock()
+    }
+}
+
+/// Sleeps of tasks that prefer the executor (`Task.sleep` on `ContinuousClock`,
+/// `SuspendingClock` or in nanoseconds, on an actor or not) come here as delayed jobs: they
+/// wait on the virtual clock.
+@available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+extension AsyncServices: SchedulingExecutor {
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
+        let job = UnownedJob(job)
+        guard let delay = delay as? Duration else { return rejectDelayedJob(on: clock) }
+        enqueue(job, after: delay, measured: false)
+    }
+
+    func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
+        let job = UnownedJob(job)
+        if let instant = instant as? SeamInstant {
+            return enqueue(job, after: Seam.now().duration(to: instant), measured: false)
+        }
+        guard let delay = clock.now.duration(to: instant) as? Duration else { return rejectDelayedJob(on: clock) }
+        enqueue(job, after: delay, measured: true)
     }
 }
 

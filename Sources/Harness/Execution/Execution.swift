@@ -110,6 +110,7 @@ final class Execution: SeamController, @unchecked Sendable {
         }
         crashReport = report
         cshim_install_crash_reporter()
+        GlobalEnqueueWatch.install()
     }
 
     deinit {
@@ -443,11 +444,30 @@ final class Execution: SeamController, @unchecked Sendable {
         foreignJob.store(true, ordering: .releasing)
     }
 
+    /// The running thread sent a job to the global executor, which the harness does not
+    /// control in this process (``GlobalEnqueueWatch``): fails the execution at its next
+    /// decision.
+    func noteJobSentToGlobalExecutor() {
+        let thread = withCancellationDisabled { _ in threads[currentThread()].name }
+        failAtNextDecision(.nondeterminism(
+            "\(thread) sent a job to the global executor, which the harness does not control in the test's process: "
+                + "a Task {} or Task.detached started in the scenario, or a task resumed outside the harness's executor; "
+                + "explore with `isolation: .process` to run them under the harness, or start tasks with `scenario.task`"
+        ))
+    }
+
     /// Fails the execution because a task's body threw `error`, without ending the lane
     /// thread mid-job: the failure takes effect at the next decision.
     func taskThrew(_ error: any Error) {
+        failAtNextDecision(.taskThrew(error: "\(error)"))
+    }
+
+    /// Fails the execution without ending the calling thread, which may be inside the
+    /// concurrency runtime: the failure takes effect at the next decision. Call from the
+    /// running thread.
+    func failAtNextDecision(_ failure: ExecutionFailure) {
         withCancellationDisabled { _ in
-            if failure == nil { failure = .taskThrew(error: "\(error)") }
+            if self.failure == nil { self.failure = failure }
         }
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// ``Harness/explore(_:options:sourceLocation:_:)`` as an issue and by
 /// ``Harness/run(_:options:_:)`` as a thrown ``HarnessConfigurationError``, before anything
 /// runs. The initializer traps on one, as a programmer error.
-public struct ExplorationOptions: Sendable {
+public struct ExplorationOptions: Sendable, Codable {
     /// How schedules are picked.
     public var strategy: Strategy
     /// How many schedules to run at most (the budget).

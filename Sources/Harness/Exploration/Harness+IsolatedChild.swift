@@ -4,7 +4,8 @@ import Foundation
 /// parent on standard error as one line, and ends.
 extension Harness {
     /// Explores `scenario` in this child process, sends the report to the parent and exits;
-    /// dies with the parent meanwhile.
+    /// dies with the parent meanwhile. The harness owns the process's executors here
+    /// (``ProcessExecutors``), so every job of the scenario's tasks is its to schedule.
     static func serveParent(
         _ scenario: String,
         options: ExplorationOptions,
@@ -12,6 +13,9 @@ extension Harness {
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) -> Never {
         ChildChannel.exitWhenParentEnds()
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+            ProcessExecutors.takeOver()
+        }
         var explorer = Explorer(scenario: scenario, options: options, body: body, testID: testID)
         explorer.crashReport = .forParent
         ChildChannel.sendHeartbeats(while: explorer.activity)

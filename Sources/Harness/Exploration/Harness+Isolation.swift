@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// How an exploration is protected from a crash of the code it runs.
-public enum ExplorationIsolation: String, Sendable, Hashable {
+public enum ExplorationIsolation: String, Sendable, Hashable, Codable {
     /// In the test's own process: a crash ends the process, after printing the replay
     /// command of the crashing schedule.
     case none
@@ -24,6 +24,40 @@ extension Harness {
     /// The scenario this process explores as an isolated child, if it is one.
     static var childScenario: String? { ProcessInfo.processInfo.environment[childScenarioVariable] }
 
+    /// The environment variables that tell the child which exploration to serve, and how:
+    /// the test case that started it (a parameterized test explores the same scenario in each
+    /// case), and the parent's options, as JSON. The child runs the whole test again and
+    /// serves the first exploration of the scenario in that case with the parent's options:
+    /// so it serves an exploration whose options the test computed from an earlier one (a
+    /// replay of the token it found) without running the earlier one.
+    static let childCaseVariable = "HARNESS_CHILD_CASE"
+    static let childOptionsVariable = "HARNESS_CHILD_OPTIONS"
+
+    /// Names the running test case the same way in the parent and in the child: its
+    /// arguments (their values and Swift Testing's IDs), without the addresses a
+    /// description may hold.
+    static var currentCaseKey: String {
+        guard let testCase = Test.Case.current, testCase.isParameterized else { return "" }
+        let description = String(describing: testCase)
+        let addresses = /(\$|0x)[0-9a-fA-F]+/
+        return String(ReplayToken.hash(description.replacing(addresses, with: "")), radix: 16)
+    }
+
+    /// The parent's options when this process is an isolated child that serves the
+    /// exploration of `scenario` in the running test case.
+    static func servedOptions(_ scenario: String) -> ExplorationOptions? {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment[childScenarioVariable] == scenario,
+              environment[childCaseVariable] == currentCaseKey,
+              let json = environment[childOptionsVariable]
+        else { return nil }
+        do {
+            return try JSONDecoder().decode(ExplorationOptions.self, from: Data(json.utf8))
+        } catch {
+            preconditionFailure("the isolated child could not read its parent's options: \(error)")
+        }
+    }
+
     /// How long past the stall timeout an isolated child may show no progress before the
     /// test's process kills it: enough to start the process and write a stall report.
     public static let childGraceSeconds = 15.0
@@ -36,6 +70,12 @@ extension Harness {
         process.arguments = ["--filter", NSRegularExpression.escapedPattern(for: testID), "--testing-library", "swift-testing"]
         var environment = ProcessInfo.processInfo.environment
         environment[childScenarioVariable] = scenario
+        environment[childCaseVariable] = currentCaseKey
+        do {
+            environment[childOptionsVariable] = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
+        } catch {
+            throw .isolatedChildFailed(scenario: scenario, detail: "its options could not be encoded for the child: \(error)")
+        }
         environment[HarnessEnvironment.inheritedRandomSeedVariable] = String(HarnessEnvironment.randomSeed, radix: 16)
         if cshim_sanitizer() != CSHIM_SANITIZER_NONE {
             // Swift's crash backtracer forks a helper from the crashing child; under TSan the
@@ -103,5 +143,23 @@ extension Harness {
             detail = "the child process exited with status \(process.terminationStatus) without a report\n\(transcript.tail)"
         }
         throw .isolatedChildFailed(scenario: scenario, detail: detail)
+    }
+}
+
+extension ExplorationReport {
+    /// The report of an exploration an isolated child leaves out: the child serves another
+    /// exploration of the same test, and ends once it has.
+    static func notExplored(_ scenario: String, options: ExplorationOptions) -> ExplorationReport {
+        ExplorationReport(
+            scenario: scenario,
+            strategy: options.strategy,
+            seed: options.seed ?? 0,
+            schedulesRun: 0,
+            exhausted: false,
+            failure: nil,
+            lastSchedule: nil,
+            elapsed: .zero,
+            coverage: CoverageCounter(budget: options.schedules).summary
+        )
     }
 }

@@ -179,10 +179,13 @@ public enum Harness {
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) throws(HarnessError) -> ExplorationReport {
         let testID = Test.current?.id.description
-        if childScenario == scenario {
-            serveParent(scenario, options: options, testID: testID, body)
+        if let served = servedOptions(scenario) {
+            serveParent(scenario, options: served, testID: testID, body)
         }
-        if childScenario == nil, options.isolation == .process, let testID {
+        if childScenario != nil {
+            return .notExplored(scenario, options: options)
+        }
+        if options.isolation == .process, let testID {
             return try exploreInChild(scenario, options: options, testID: testID)
         }
         return Explorer(scenario: scenario, options: options, body: body, testID: testID).run()

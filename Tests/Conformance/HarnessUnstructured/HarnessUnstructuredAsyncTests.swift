@@ -1,0 +1,70 @@
+import Harness
+import Primitives
+import Testing
+
+/// Under process isolation the harness owns the process's executors: unstructured tasks,
+/// `MainActor` and system-clock sleeps run under it, and every strategy finds the bugs
+/// people write with them, replays each from its token, and passes their fixes. In the
+/// test's own process, what escapes is reported, never silently run.
+@Suite("Harness: Task {}, Task.detached, MainActor and Task.sleep under isolation")
+struct HarnessUnstructuredAsyncTests {
+    static let strategies = HarnessStrategyTests.strategies
+    static let budget = HarnessStrategyTests.budget
+
+    static func isolated(_ strategy: Strategy, schedules: Int = budget) -> ExplorationOptions {
+        var options = ExplorationOptions(strategy: strategy, schedules: schedules, seed: 1, keepsFailures: false)
+        options.isolation = .process
+        return options
+    }
+
+    /// Finds a failure of `scenario` under `strategy` in a child process, checks its message,
+    /// and replays its token there.
+    func findAndReplay(
+        _ name: String,
+        _ strategy: Strategy,
+        _ scenario: @escaping @Sendable (Scenario) -> Void,
+        expecting text: String
+    ) throws {
+        let report = try Harness.run(name, options: Self.isolated(strategy), scenario)
+        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
+        #expect("\(failure.reason)".contains(text), "\(failure.reason)")
+        var replay = ExplorationOptions(replay: try ReplayToken(parsing: failure.token.description), keepsFailures: false)
+        replay.isolation = .process
+        let replayed = try #require(try Harness.run(name, options: replay, scenario).failure, "the token did not reproduce the failure")
+        #expect("\(replayed.reason)".contains(text), "\(replayed.reason)")
+        #expect(replayed.trace == failure.trace, "the token did not replay the same schedule")
+    }
+
+    @Test("a fire-and-forget Task {} that records to an actor is found racing the read after it, and replayed", arguments: strategies)
+    func fireAndForget(strategy: Strategy) throws {
+        try findAndReplay("fire and forget", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false), expecting: "the audit log had 0 entries")
+    }
+
+    @Test("awaiting the audit passes", arguments: strategies)
+    func awaitedAudit(strategy: Strategy) throws {
+        let report = try Harness.run("awaited audit", options: Self.isolated(strategy, schedules: HarnessStrategyTests.passingBudget), UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
+        #expect(report.failure == nil)
+    }
+
+    @Test("a reply racing a timeout, both on Task.sleep(for:) of the default clock, that resumes a continuation twice is found and replayed", arguments: strategies)
+    func replyRacingTimeout(strategy: Strategy) throws {
+        try findAndReplay("reply racing timeout on the default clock", strategy, UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: false), expecting: "SWIFT TASK CONTINUATION MISUSE")
+    }
+
+    @Test("claiming the continuation with one compare-and-exchange passes", arguments: strategies)
+    func replyClaimedOnce(strategy: Strategy) throws {
+        let report = try Harness.run("reply claimed once on the default clock", options: Self.isolated(strategy, schedules: HarnessStrategyTests.passingBudget), UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: true))
+        #expect(report.failure == nil)
+    }
+
+    @Test("a MainActor count updated in two hops by detached background tasks is found losing an update, and replayed", arguments: strategies)
+    func mainActorLostUpdate(strategy: Strategy) throws {
+        try findAndReplay("main actor lost update", strategy, UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: false), expecting: "two deliveries left the screen showing 1")
+    }
+
+    @Test("updating the MainActor count in one hop passes", arguments: strategies)
+    func mainActorOneHop(strategy: Strategy) throws {
+        let report = try Harness.run("main actor one hop", options: Self.isolated(strategy, schedules: HarnessStrategyTests.passingBudget), UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: true))
+        #expect(report.failure == nil)
+    }
+}
