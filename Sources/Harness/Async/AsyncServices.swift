@@ -66,12 +66,12 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// with the first timer.
     func start(lanes: Int) {
         for _ in 0..<lanes {
-            threads.append(spawn { [self] in runLane(main: false) })
+            threads.append(spawn(interchangeable: true) { [self] in runLane(main: false) })
         }
     }
 
-    private func spawn(_ body: @escaping @Sendable () -> Void) -> SeamThread {
-        execution.spawnExecutorThread(body)
+    private func spawn(interchangeable: Bool = false, _ body: @escaping @Sendable () -> Void) -> SeamThread {
+        execution.spawnExecutorThread(interchangeable: interchangeable, body)
     }
 
     // MARK: Tasks
@@ -281,6 +281,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             mutex.lock()
         }
         mutex.unlock()
+        // The last timer may have been what kept the lanes waiting.
+        wakeThreadsToExit()
     }
 }
 

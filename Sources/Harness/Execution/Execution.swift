@@ -44,6 +44,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
     private var internalObjects: Set<ObjectIdentifier> = []
     private var spawningExecutorThread = false
+    private var spawningInterchangeableLane = false
     /// The decisions taken: which thread or job ran, and who could have gone on.
     private(set) var decisions: [ScheduleDecision] = []
     /// How many decisions ran another thread while the running one could go on.
@@ -412,9 +413,13 @@ final class Execution: SeamController, @unchecked Sendable {
 
     /// Starts a thread of the task executor (a lane, the timer thread): its steps outside a
     /// task's job are the harness's own bookkeeping.
-    func spawnExecutorThread(_ body: @escaping @Sendable () -> Void) -> SeamThread {
+    func spawnExecutorThread(interchangeable: Bool, _ body: @escaping @Sendable () -> Void) -> SeamThread {
         spawningExecutorThread = true
-        defer { spawningExecutorThread = false }
+        spawningInterchangeableLane = interchangeable
+        defer {
+            spawningExecutorThread = false
+            spawningInterchangeableLane = false
+        }
         switch Seam.spawnThread(body) {
         case .success(let thread):
             spawnedHarnessThread(thread)
@@ -641,7 +646,9 @@ final class Execution: SeamController, @unchecked Sendable {
             for index in threads.indices {
                 switch threads[index].state {
                 case .ready(let operation, _):
-                    if isEnabled(operation, for: index) { candidates.append(Candidate(.thread(index), access: operation.access(by: index))) }
+                    if isEnabled(operation, for: index) {
+                        candidates.append(Candidate(.thread(index), access: operation.access(by: index), isSymmetricCopy: hasIdleTwin(index, among: candidates)))
+                    }
                 case .waiting(let condition, _, _, _):
                     if limits.spuriousWakeups && !internalObjects.contains(condition) {
                         spurious.append(Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
@@ -695,6 +702,18 @@ final class Execution: SeamController, @unchecked Sendable {
             case .job:
                 preconditionFailure("a strategy chose a job where threads run")
             }
+        }
+    }
+
+    /// Whether `thread` is an idle lane (one that runs no job) and one of `candidates` is
+    /// another idle lane about to take the same operation.
+    private func hasIdleTwin(_ thread: Int, among candidates: [Candidate]) -> Bool {
+        guard threads[thread].isInterchangeableLane, threads[thread].job == nil, case .ready(let operation, _) = threads[thread].state else { return false }
+        return candidates.contains { candidate in
+            guard case .thread(let other) = candidate.choice, threads[other].isInterchangeableLane, threads[other].job == nil,
+                  case .ready(let otherOperation, _) = threads[other].state
+            else { return false }
+            return otherOperation == operation
         }
     }
 
@@ -841,6 +860,7 @@ final class Execution: SeamController, @unchecked Sendable {
         }
         var record = ThreadRecord(state: .ready(.start, nil), name: "T\(index)")
         record.isExecutorThread = spawningExecutorThread
+        record.isInterchangeableLane = spawningInterchangeableLane
         threads.append(record)
         strategy.threadCreated(index, by: parent)
         lastSpawned = index

@@ -51,7 +51,7 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
 }
 
 /// An operation a thread waits to perform at its scheduling point.
-enum PendingOperation {
+enum PendingOperation: Equatable {
     case start
     case lock(ObjectIdentifier, recursive: Bool)
     case tryLock(ObjectIdentifier, recursive: Bool)

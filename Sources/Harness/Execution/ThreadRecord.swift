@@ -27,6 +27,9 @@ struct ThreadRecord {
     var nonPreemptibleDepth = 0
     /// Whether it is one of the task executor's threads (a lane, the timer thread).
     var isExecutorThread = false
+    /// Whether it is a lane that runs queued jobs, interchangeable with the other lanes
+    /// while neither runs a job.
+    var isInterchangeableLane = false
     /// For a lane running a job: the job's task (`nil` for a job that runs no task).
     var job: JobIdentity?
 

@@ -1,15 +1,23 @@
-/// Every schedule whose cost is at most `preemptionBound`, cheapest first: Musuvathi and
-/// Qadeer's iterative context bounding (PLDI 2007), which finds the bugs that need one or
-/// two preemptions (most of them) before it spends the budget on the many schedules that
-/// need more.
+/// Every schedule whose cost is at most `preemptionBound`: Musuvathi and Qadeer's
+/// iterative context bounding (PLDI 2007), which finds the bugs that need one or two
+/// preemptions (most of them) before it spends the budget on the many schedules that need
+/// more.
 ///
 /// Preempting the running thread costs 1, and so does a spurious wake-up, which keeps the
 /// space finite; a choice after the running thread blocked or exited, and the choice of
-/// which queued job a lane runs, cost nothing, so every job order is enumerated. The search
-/// runs every schedule of cost 0 (depth first over the free choices), then every one of
-/// cost 1, and so on, each exactly once: a schedule of cost `c` is explored from the prefix
-/// that ends with its last costly choice, queued while the schedules of cost `c - 1` ran.
-/// It is exhausted once every schedule within the bound ran: thread steps, spurious
+/// which queued job a lane runs, cost nothing, so every job order is enumerated. An idle
+/// executor lane that would do what another idle lane does is not tried
+/// (``Candidate/isSymmetricCopy``).
+///
+/// The order: schedules that leave the default path fewer times run first, counting a
+/// preemption or a spurious wake-up and a *detour* (a free choice other than the first: the
+/// running thread while it can run, else the lowest thread, or the first queued job) alike.
+/// An async program has so many free choices (which job, which lane, the timer thread,
+/// whoever runs once a lane waits) that its schedules of cost 0 alone outnumber any budget;
+/// counting detours too reaches a bug that needs one preemption and a detour or two as soon
+/// as one that needs three detours. Each schedule runs exactly once, from the prefix that
+/// ends with its last preemption or detour, queued while the schedule it leaves ran. The
+/// search is exhausted once every schedule within the bound ran: thread steps, spurious
 /// wake-ups and job orders.
 struct BoundedExhaustive: SchedulingStrategy {
     let preemptionBound: Int
@@ -35,26 +43,25 @@ struct BoundedExhaustive: SchedulingStrategy {
         }
     }
 
-    private struct Decision {
-        /// The choices that cost nothing here, in exploration order: the running thread
-        /// alone when it can run; otherwise every thread step or job.
-        var options: [Choice]
-        var chosen: Int
-        /// The schedule up to and including the chosen option, once a queued prefix needs it.
-        var prefix: Prefix?
+    /// A schedule still to run: its first choices, and their cost.
+    private struct Queued {
+        let prefix: Prefix
+        let cost: Int
     }
 
-    /// The cost of the schedules being explored.
-    private var cost = 0
-    /// Prefixes that end with a costly choice: those of the current cost to explore from
-    /// (`queued[nextQueued...]`), and those of the next cost.
-    private var queued: [Prefix] = []
+    /// The schedules still to run, by how often they leave the default path
+    /// (`queued[departures]`): a schedule queues the ones it leaves in later buckets only.
+    private var queued: [[Queued]] = []
+    private var departures = 0
     private var nextQueued = 0
-    private var queuedForNextCost: [Prefix] = []
-    /// The prefix the current schedules start with, and their free choices after it.
+    /// The cost of the current schedule (its prefix's: after it, it takes the defaults).
+    private var cost = 0
+    /// The prefix the current schedule starts with, its choices, and the choices taken after it.
     private var root: Prefix?
     private var forced: [Choice] = []
-    private var path: [Decision] = []
+    private var taken: [Choice] = []
+    /// `taken` as prefixes, built as far as a queued prefix needed them.
+    private var takenPrefixes: [Prefix] = []
     private var position = 0
     private var started = false
 
@@ -67,21 +74,20 @@ struct BoundedExhaustive: SchedulingStrategy {
         if started && !advance() { return false }
         started = true
         position = 0
+        taken = []
+        takenPrefixes = []
         return true
     }
 
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
         defer { position += 1 }
-        let depth = position - forced.count
         let option: Choice
-        if depth < 0 {
+        if position < forced.count {
             option = forced[position]
-        } else if depth < path.count {
-            option = path[depth].options[path[depth].chosen]
         } else {
             var free: [Choice] = []
             var costly: [Choice] = []
-            for candidate in candidates {
+            for candidate in candidates where !candidate.isSymmetricCopy {
                 switch candidate.choice {
                 case .spuriousWake, .advanceClock:
                     costly.append(candidate.choice)
@@ -93,54 +99,46 @@ struct BoundedExhaustive: SchedulingStrategy {
                     free.append(candidate.choice)
                 }
             }
-            if cost < preemptionBound && !costly.isEmpty {
-                let before = prefix(before: depth)
-                queuedForNextCost += costly.map { Prefix($0, after: before) }
+            let canPreempt = cost < preemptionBound && !costly.isEmpty
+            if free.count > 1 || canPreempt {
+                let before = prefixOfTaken()
+                let detours = free.dropFirst().map { Queued(prefix: Prefix($0, after: before), cost: cost) }
+                let preemptions = canPreempt ? costly.map { Queued(prefix: Prefix($0, after: before), cost: cost + 1) } : []
+                while queued.count <= departures + 1 { queued.append([]) }
+                queued[departures + 1] += detours + preemptions
             }
-            path.append(Decision(options: free, chosen: 0))
             option = free[0]
+            taken.append(option)
         }
         return candidates.firstIndex { $0.choice == option } ?? 0
     }
 
-    mutating func endExecution(steps: Int) {
-        path.removeLast(path.count - min(max(position - forced.count, 0), path.count))
-    }
-
-    /// The schedule before the free choice at `depth`, building the shared nodes it needs.
-    private mutating func prefix(before depth: Int) -> Prefix? {
-        var built = depth
-        while built > 0 && path[built - 1].prefix == nil { built -= 1 }
-        var prefix = built > 0 ? path[built - 1].prefix : root
-        for index in built..<depth {
-            prefix = Prefix(path[index].options[path[index].chosen], after: prefix)
-            path[index].prefix = prefix
+    /// The schedule so far as a prefix, building the shared nodes it needs.
+    private mutating func prefixOfTaken() -> Prefix? {
+        var prefix = takenPrefixes.last ?? root
+        for choice in taken.dropFirst(takenPrefixes.count) {
+            prefix = Prefix(choice, after: prefix)
+            takenPrefixes.append(prefix!)
         }
         return prefix
     }
 
-    /// Moves to the next unexplored schedule: the next free choice below the current
-    /// prefix, else the next queued prefix, else the queue of the next cost. False when
-    /// none is left.
+    /// Moves to the next queued schedule: in the current bucket, else in the next. False
+    /// when none is left.
     private mutating func advance() -> Bool {
-        while var last = path.popLast() {
-            if last.chosen + 1 < last.options.count {
-                last.chosen += 1
-                last.prefix = nil
-                path.append(last)
+        while departures < queued.count {
+            if nextQueued < queued[departures].count {
+                let next = queued[departures][nextQueued]
+                nextQueued += 1
+                root = next.prefix
+                cost = next.cost
+                forced = next.prefix.choices
                 return true
             }
-        }
-        while nextQueued == queued.count {
-            guard cost < preemptionBound, !queuedForNextCost.isEmpty else { return false }
-            cost += 1
-            queued = queuedForNextCost
-            queuedForNextCost = []
+            queued[departures] = []
+            departures += 1
             nextQueued = 0
         }
-        root = queued[nextQueued]
-        nextQueued += 1
-        forced = root?.choices ?? []
-        return true
+        return false
     }
 }

@@ -80,9 +80,15 @@ struct Access: Hashable {
 struct Candidate: Hashable {
     let choice: Choice
     let access: Access?
+    /// Whether an earlier candidate is the same step up to renaming: an idle task-executor
+    /// lane about to take the same operation as another idle lane. Lanes are interchangeable,
+    /// so a schedule that runs this one is the other's with the lanes' names swapped;
+    /// exhaustive search skips it, sampling strategies need not.
+    let isSymmetricCopy: Bool
 
-    init(_ choice: Choice, access: Access? = nil) {
+    init(_ choice: Choice, access: Access? = nil, isSymmetricCopy: Bool = false) {
         self.choice = choice
         self.access = access
+        self.isSymmetricCopy = isSymmetricCopy
     }
 }

@@ -45,15 +45,16 @@ struct SchedulingStrategyTests {
         #expect(seen.allSatisfy { ToyProgram.standard.cost(of: $0) <= bound })
     }
 
-    @Test("exhaustive search runs the cheapest schedules first")
-    func exhaustiveCheapestFirst() {
+    @Test("exhaustive search runs first the schedules that leave the default path least")
+    func exhaustiveFewestDeparturesFirst() {
         var strategy: any SchedulingStrategy = BoundedExhaustive(preemptionBound: 2)
-        var costs: [Int] = []
-        while let schedule = run(&strategy, ToyProgram.standard, execution: costs.count) {
-            costs.append(ToyProgram.standard.cost(of: schedule))
+        var departures: [Int] = []
+        while let schedule = run(&strategy, ToyProgram.standard, execution: departures.count) {
+            departures.append(ToyProgram.standard.departures(of: schedule))
         }
-        #expect(costs == costs.sorted())
-        #expect(costs.count == 112)
+        #expect(departures == departures.sorted())
+        #expect(departures.first == 0 && departures.last! > 2)
+        #expect(departures.count == 112)
     }
 
     // MARK: PCT
@@ -228,6 +229,21 @@ private struct ToyProgram: SyntheticProgram {
             program.take(choice)
         }
         return cost
+    }
+
+    /// How often the schedule leaves the default path: a choice other than the running
+    /// thread while it can run, else other than the first thread or job.
+    func departures(of schedule: [Choice]) -> Int {
+        var program = self
+        var departures = 0
+        for choice in schedule {
+            let candidates = program.candidates.map(\.choice)
+            let running = program.running.map(Choice.thread).flatMap { candidates.contains($0) ? $0 : nil }
+            let standard = running ?? candidates.first { !$0.isInjected }
+            if choice != standard { departures += 1 }
+            program.take(choice)
+        }
+        return departures
     }
 
     /// How many complete schedules cost at most `bound`: the oracle for exhaustive search.
