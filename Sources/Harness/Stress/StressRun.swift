@@ -33,7 +33,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     private let completed = Atomic(0)
     private let forbidden = Atomic(0)
     private let stopping = Atomic(false)
-    private let lock = PthreadLock()
+    private let lock = SeamMutex()
     private var runners: [Runner]
     private var crashNote: StressCrashNote
     private let taskPool: StressTaskPool?
@@ -74,7 +74,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         let elapsed = ContinuousClock.now - start
         taskPool?.close()
         var histogram = StressHistogram<Outcome>()
-        lock.withLock {
+        lock.withLockDirectly {
             for runner in runners { histogram.merge(runner.histogram) }
         }
         if let leaked {
@@ -101,7 +101,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             guard index < options.iterations else { break }
             if let deadline, ContinuousClock.now >= deadline { break }
             let iteration = StressIteration(index: index, taskPool: taskPool)
-            let note = lock.withLock {
+            let note = lock.withLockDirectly {
                 runners[runner].iteration = index
                 runners[runner].current = iteration
                 runners[runner].began = .now
@@ -109,7 +109,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             }
             let outcome = run(iteration, note: note)
             let verdict = outcome.classified(by: test.outcomes).verdict
-            let counted = lock.withLock {
+            let counted = lock.withLockDirectly {
                 runners[runner].began = nil
                 runners[runner].current = nil
                 guard !runners[runner].abandoned else { return false }
@@ -120,7 +120,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             completed.wrappingAdd(1, ordering: .relaxed)
             if verdict == .forbidden { forbidden.wrappingAdd(1, ordering: .relaxed) }
         }
-        lock.withLock { runners[runner].finished = true }
+        lock.withLockDirectly { runners[runner].finished = true }
     }
 
     private func run(_ iteration: StressIteration, note: StressCrashNote) -> StressOutcome<Outcome> {
@@ -157,7 +157,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         var lastNote = ContinuousClock.now
         var notedIterations = 0
         while true {
-            let done = lock.withLock {
+            let done = lock.withLockDirectly {
                 for index in runners.indices where !runners[index].finished && !runners[index].abandoned {
                     guard let began = runners[index].began, ContinuousClock.now - began >= options.hangTimeout else { continue }
                     runners[index].abandoned = true
@@ -181,7 +181,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
                     iterations: iterations,
                     forbidden: forbidden.load(ordering: .relaxed)
                 ))
-                lock.withLock { crashNote = note }
+                lock.withLockDirectly { crashNote = note }
                 notedIterations = iterations
                 lastNote = .now
             }
