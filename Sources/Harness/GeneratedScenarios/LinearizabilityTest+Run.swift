@@ -46,14 +46,9 @@ extension LinearizabilityTest {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
         }
-        if options.exploration.replay == nil, let token = configured.exploration.replay {
-            guard Self.token(token, fits: test) else {
-                ReplayMatching.noteMiss(test)
-                let note = "skipped '\(test)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
-                Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
-                return nil
-            }
-            ReplayMatching.noteFit()
+        if options.exploration.replay == nil, let token = configured.exploration.replay,
+           !Harness.admitsEnvironmentToken(Self.token(token, fits: test), scenario: test, sourceLocation: sourceLocation) {
+            return nil
         }
         do {
             let report = try campaign(test, options: configured, testID: Test.current?.id.description)
