@@ -80,11 +80,7 @@ public struct ExplorationOptions: Sendable, Codable {
         self.executorLanes = executorLanes
         self.isolation = isolation
         self.keepsFailures = keepsFailures
-        do {
-            try validate()
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        preconditionValid()
     }
 
     /// The ranges every number of the options must lie in.
@@ -133,19 +129,19 @@ public struct ExplorationOptions: Sendable, Codable {
             options.strategy = try Strategy(parsing: text, setting: Variable.strategy)
         }
         if let text = environment[Variable.schedules] {
-            options.schedules = try Self.wholeNumber(text, in: Limits.schedules, Variable.schedules)
+            options.schedules = try RangedSetting.wholeNumber(text, in: Limits.schedules, Variable.schedules)
         }
         if let text = environment[Variable.maxSteps] {
-            options.maxSteps = try Self.wholeNumber(text, in: Limits.maxSteps, Variable.maxSteps)
+            options.maxSteps = try RangedSetting.wholeNumber(text, in: Limits.maxSteps, Variable.maxSteps)
         }
         if let text = environment[Variable.seed] {
             options.seed = try HarnessEnvironment.seed(parsing: text)
         }
         if let text = environment[Variable.progress] {
-            options.progressInterval = try Self.seconds(text, in: Limits.progressSeconds, Variable.progress)
+            options.progressInterval = try RangedSetting.number(text, in: Limits.progressSeconds, Variable.progress, unit: "seconds")
         }
         if let text = environment[Variable.stallTimeout] {
-            options.stallTimeout = .seconds(try Self.seconds(text, in: Limits.stallTimeoutSeconds, Variable.stallTimeout))
+            options.stallTimeout = .seconds(try RangedSetting.number(text, in: Limits.stallTimeoutSeconds, Variable.stallTimeout, unit: "seconds"))
         }
         if let text = environment[Variable.isolation] {
             guard let isolation = ExplorationIsolation(rawValue: text) else {
@@ -165,39 +161,14 @@ public struct ExplorationOptions: Sendable, Codable {
 
     /// Throws an error naming the first setting outside its range (``Limits``).
     public func validate() throws(HarnessConfigurationError) {
-        try Self.check(schedules, in: Limits.schedules, "schedules")
-        try Self.check(maxSteps, in: Limits.maxSteps, "maxSteps")
-        try Self.check(maxThreads, in: Limits.maxThreads, "maxThreads")
-        try Self.check(executorLanes, in: Limits.executorLanes, "executorLanes")
-        try Self.check(stallTimeout.seconds, in: Limits.stallTimeoutSeconds, "stallTimeout", unit: " seconds")
+        try RangedSetting.check(schedules, in: Limits.schedules, "ExplorationOptions.schedules")
+        try RangedSetting.check(maxSteps, in: Limits.maxSteps, "ExplorationOptions.maxSteps")
+        try RangedSetting.check(maxThreads, in: Limits.maxThreads, "ExplorationOptions.maxThreads")
+        try RangedSetting.check(executorLanes, in: Limits.executorLanes, "ExplorationOptions.executorLanes")
+        try RangedSetting.check(stallTimeout.seconds, in: Limits.stallTimeoutSeconds, "ExplorationOptions.stallTimeout", unit: "seconds")
         if let progressInterval {
-            try Self.check(progressInterval, in: Limits.progressSeconds, "progressInterval", unit: " seconds")
+            try RangedSetting.check(progressInterval, in: Limits.progressSeconds, "ExplorationOptions.progressInterval", unit: "seconds")
         }
-    }
-
-    private static func check<Value: Comparable>(
-        _ value: Value,
-        in range: ClosedRange<Value>,
-        _ property: String,
-        unit: String = ""
-    ) throws(HarnessConfigurationError) {
-        guard range.contains(value) else {
-            throw .invalid(setting: "ExplorationOptions.\(property)", value: "\(value)", expected: "\(range.lowerBound) to \(range.upperBound)\(unit)")
-        }
-    }
-
-    private static func wholeNumber(_ text: String, in range: ClosedRange<Int>, _ variable: String) throws(HarnessConfigurationError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw .invalid(setting: variable, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
-    }
-
-    private static func seconds(_ text: String, in range: ClosedRange<Double>, _ variable: String) throws(HarnessConfigurationError) -> Double {
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
-            throw .invalid(setting: variable, value: text, expected: "a number of seconds from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
     }
 }
 

@@ -31,7 +31,7 @@ struct Explorer {
         // keeps the token's prefix and searches on from there, up to the same budget.
         let budget = options.schedules
         let start = ContinuousClock.now
-        var progress = ProgressLine(scenario: scenario, strategy: options.strategy, seed: seed, budget: budget, interval: options.progressInterval)
+        var progress = ProgressLine(label: ProgressLine.label(scenario, strategy: options.strategy, seed: seed), interval: options.progressInterval)
         var executed = 0
         var exhausted = false
         var failure: HarnessFailure?
@@ -73,7 +73,7 @@ struct Explorer {
             }
             strategy = execution.finalStrategy
             strategy.endExecution(steps: execution.trace.count)
-            progress.update(done: executed, failures: 0)
+            progress.update { ProgressLine.exploration(done: executed, budget: budget, failures: 0, elapsed: $0) }
         }
         if !exhausted, failure == nil, executed == budget, options.replay == nil {
             exhausted = !strategy.beginExecution(executed)
@@ -85,7 +85,7 @@ struct Explorer {
             )
             failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: [], testID: testID)
         }
-        progress.finish(done: executed, failures: failure == nil ? 0 : 1)
+        progress.finish { ProgressLine.exploration(done: executed, budget: budget, failures: failure == nil ? 0 : 1, elapsed: $0) }
         return ExplorationReport(
             scenario: scenario,
             strategy: options.strategy,
@@ -242,47 +242,6 @@ public struct ExplorationReport: Sendable, Codable {
 
     /// Schedules per second of wall time.
     public var schedulesPerSecond: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return seconds > 0 ? Double(schedulesRun) / seconds : 0
-    }
-}
-
-/// Progress lines on standard error for long campaigns.
-struct ProgressLine {
-    /// How every progress line starts.
-    static let prefix = "harness: "
-
-    let scenario: String
-    let strategy: Strategy
-    let seed: UInt64
-    let budget: Int
-    let interval: Double?
-    private let start = ContinuousClock.now
-    private var lastPrinted = ContinuousClock.now
-
-    init(scenario: String, strategy: Strategy, seed: UInt64, budget: Int, interval: Double?) {
-        self.scenario = scenario
-        self.strategy = strategy
-        self.seed = seed
-        self.budget = budget
-        self.interval = interval
-    }
-
-    mutating func update(done: Int, failures: Int) {
-        guard let interval, ContinuousClock.now - lastPrinted >= .milliseconds(Int64(interval * 1000)) else { return }
-        lastPrinted = ContinuousClock.now
-        writeLine(done: done, failures: failures)
-    }
-
-    func finish(done: Int, failures: Int) {
-        if interval != nil { writeLine(done: done, failures: failures) }
-    }
-
-    private func writeLine(done: Int, failures: Int) {
-        let elapsed = ContinuousClock.now - start
-        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-9)
-        let rate = Int(Double(done) / seconds)
-        let line = "\(Self.prefix)\(scenario) [\(strategy) seed 0x\(String(seed, radix: 16))] \(done)/\(budget) schedules, \(rate)/s, \(failures) failures\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        elapsed.seconds > 0 ? Double(schedulesRun) / elapsed.seconds : 0
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// The child's side of an isolated exploration: it explores, sends its report to the
 /// parent on standard error as one line, and ends.
@@ -33,11 +34,11 @@ enum ChildChannel {
     /// A line that says the child made progress since the last.
     static let heartbeat = "HARNESS-CHILD-ALIVE"
 
-    private static let writing = PthreadLock()
+    private static let writing = SeamMutex()
 
     /// Writes `line` and a newline in one piece.
     private static func write(_ line: String) {
-        writing.withLock { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        writing.withLockDirectly { FileHandle.standardError.write(Data((line + "\n").utf8)) }
     }
 
     static func send(_ report: ExplorationReport) {

@@ -51,14 +51,9 @@ public enum Harness {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
         }
-        if options.replay == nil, let token = configured.replay {
-            guard token.fits(scenario: scenario) else {
-                ReplayMatching.noteMiss(scenario)
-                let note = "skipped '\(scenario)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
-                Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
-                return nil
-            }
-            ReplayMatching.noteFit()
+        if options.replay == nil, let token = configured.replay,
+           !admitsEnvironmentToken(token.fits(scenario: scenario), scenario: scenario, sourceLocation: sourceLocation) {
+            return nil
         }
         do {
             let kept = configured.replay == nil && configured.keepsFailures && childScenario == nil
@@ -169,6 +164,20 @@ public enum Harness {
             }
         }
         return try execute(scenario, options: options, body)
+    }
+
+    /// Whether an exploration that `HARNESS_REPLAY` replays goes ahead: it does when the
+    /// token `fits` the scenario; otherwise a warning at `sourceLocation` says the scenario is
+    /// skipped. Either way ``ReplayMatching`` notes it, for the run's end.
+    static func admitsEnvironmentToken(_ fits: Bool, scenario: String, sourceLocation: SourceLocation) -> Bool {
+        guard fits else {
+            ReplayMatching.noteMiss(scenario)
+            let note = "skipped '\(scenario)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
+            Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+            return false
+        }
+        ReplayMatching.noteFit()
+        return true
     }
 
     /// Runs the exploration where `options.isolation` says: in this process, or in a child

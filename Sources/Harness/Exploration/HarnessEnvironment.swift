@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// What one test run reads from the environment once, for every exploration in it and the
 /// isolated children they start.
@@ -89,11 +90,11 @@ enum ReplayMatching {
     }
 
     nonisolated(unsafe) private static var state = State()
-    private static let lock = PthreadLock()
+    private static let lock = SeamMutex()
 
     /// Notes that the environment's token fitted `scenario`.
     static func noteFit() {
-        lock.withLock { state.fitted += 1 }
+        lock.withLockDirectly { state.fitted += 1 }
     }
 
     /// Notes that the environment's token did not fit `scenario`; the first note arranges
@@ -101,7 +102,7 @@ enum ReplayMatching {
     static func noteMiss(_ scenario: String) {
         let environment = ProcessInfo.processInfo.environment
         guard environment[Harness.childScenarioVariable] == nil, environment[exitTestVariable] == nil else { return }
-        let register = lock.withLock {
+        let register = lock.withLockDirectly {
             state.missed.append(scenario)
             defer { state.checkRegistered = true }
             return !state.checkRegistered
@@ -115,7 +116,7 @@ enum ReplayMatching {
     static let exitTestVariable = "SWT_BACKCHANNEL"
 
     private static func failIfNothingFitted() {
-        let (fitted, missed) = lock.withLock { (state.fitted, state.missed) }
+        let (fitted, missed) = lock.withLockDirectly { (state.fitted, state.missed) }
         guard fitted == 0, !missed.isEmpty else { return }
         let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] ?? ""
         FileHandle.standardError.write(Data((ReplayMatching.message(token: text, missed: missed) + "\n").utf8))

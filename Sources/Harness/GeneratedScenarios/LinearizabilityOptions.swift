@@ -53,11 +53,7 @@ public struct LinearizabilityOptions: Sendable {
         self.shrinkCandidates = shrinkCandidates
         exploration = ExplorationOptions(strategy: strategy, schedules: schedulesPerScenario, seed: seed, replay: replay)
         checker = LinearizabilityChecker()
-        do {
-            try validate()
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        preconditionValid()
     }
 
     /// The ranges the options must lie in.
@@ -91,10 +87,10 @@ public struct LinearizabilityOptions: Sendable {
         explorationEnvironment[ExplorationOptions.Variable.isolation] = nil
         options.exploration = try exploration.applyingEnvironment(explorationEnvironment)
         if let text = environment[Variable.scenarios] {
-            options.scenarios = try Self.wholeNumber(text, in: Limits.scenarios, Variable.scenarios)
+            options.scenarios = try RangedSetting.wholeNumber(text, in: Limits.scenarios, Variable.scenarios)
         }
         if let text = environment[Variable.schedulesPerScenario] {
-            options.exploration.schedules = try Self.wholeNumber(text, in: ExplorationOptions.Limits.schedules, Variable.schedulesPerScenario)
+            options.exploration.schedules = try RangedSetting.wholeNumber(text, in: ExplorationOptions.Limits.schedules, Variable.schedulesPerScenario)
         }
         return options
     }
@@ -102,18 +98,12 @@ public struct LinearizabilityOptions: Sendable {
     /// Throws an error naming the first setting outside its range.
     public func validate() throws(HarnessConfigurationError) {
         try exploration.validate()
-        try Self.check(scenarios, in: Limits.scenarios, "scenarios")
+        try RangedSetting.check(scenarios, in: Limits.scenarios, "LinearizabilityOptions.scenarios")
         try Self.check(threads, within: Limits.threads, "threads")
         try Self.check(operationsPerThread, within: 1...Limits.operations.upperBound, "operationsPerThread")
         try Self.check(initialOperations, within: Limits.operations, "initialOperations")
         try Self.check(finalOperations, within: Limits.operations, "finalOperations")
-        try Self.check(shrinkCandidates, in: Limits.shrinkCandidates, "shrinkCandidates")
-    }
-
-    private static func check(_ value: Int, in range: ClosedRange<Int>, _ property: String) throws(HarnessConfigurationError) {
-        guard range.contains(value) else {
-            throw .invalid(setting: "LinearizabilityOptions.\(property)", value: "\(value)", expected: "\(range.lowerBound) to \(range.upperBound)")
-        }
+        try RangedSetting.check(shrinkCandidates, in: Limits.shrinkCandidates, "LinearizabilityOptions.shrinkCandidates")
     }
 
     private static func check(_ value: ClosedRange<Int>, within range: ClosedRange<Int>, _ property: String) throws(HarnessConfigurationError) {
@@ -124,12 +114,5 @@ public struct LinearizabilityOptions: Sendable {
                 expected: "a range within \(range.lowerBound)...\(range.upperBound)"
             )
         }
-    }
-
-    private static func wholeNumber(_ text: String, in range: ClosedRange<Int>, _ variable: String) throws(HarnessConfigurationError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw .invalid(setting: variable, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
     }
 }

@@ -46,14 +46,9 @@ extension LinearizabilityTest {
             Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
             return nil
         }
-        if options.exploration.replay == nil, let token = configured.exploration.replay {
-            guard Self.token(token, fits: test) else {
-                ReplayMatching.noteMiss(test)
-                let note = "skipped '\(test)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
-                Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
-                return nil
-            }
-            ReplayMatching.noteFit()
+        if options.exploration.replay == nil, let token = configured.exploration.replay,
+           !Harness.admitsEnvironmentToken(Self.token(token, fits: test), scenario: test, sourceLocation: sourceLocation) {
+            return nil
         }
         do {
             let report = try campaign(test, options: configured, testID: Test.current?.id.description)
@@ -134,7 +129,7 @@ extension LinearizabilityTest {
         exploration.progressInterval = nil
         exploration.isolation = .none
         var tally = Tally()
-        var progress = GenerationProgress(test: test, strategy: options.exploration.strategy, seed: campaignSeed, scenarios: options.scenarios, interval: options.exploration.progressInterval)
+        var progress = ProgressLine(label: ProgressLine.label(test, strategy: options.exploration.strategy, seed: campaignSeed), interval: options.exploration.progressInterval)
         var failure: GeneratedScenarioFailure?
         if let token = options.exploration.replay, let code = token.generatedScenario.flatMap(ScenarioCode.init(parsing:)) {
             let scenario = try regenerate(code, options: options)
@@ -156,7 +151,7 @@ extension LinearizabilityTest {
                 let report = explore(scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
                 tally.reports.append(report)
                 tally.scenarios += 1
-                progress.update(scenariosDone: tally.scenarios, schedules: tally.schedules, failed: report.failure != nil)
+                progress.update { ProgressLine.generation(scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules, failed: report.failure != nil, elapsed: $0) }
                 guard let found = report.failure else { continue }
                 let shrunk = shrink(Shrunk(scenario: scenario, code: code, failure: found), test: test, options: options, exploration: exploration, testID: testID, tally: &tally, progress: &progress)
                 failure = describe(shrunk, generated: scenario, test: test, replayed: false, options: exploration, checker: options.checker, testID: testID)
@@ -164,7 +159,7 @@ extension LinearizabilityTest {
             }
         }
         let elapsed = ContinuousClock.now - start
-        progress.finish(scenariosDone: tally.scenarios, schedules: tally.schedules, failed: failure != nil)
+        progress.finish { ProgressLine.generation(scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules, failed: failure != nil, elapsed: $0) }
         CampaignSummary.add(CampaignEntry(
             scenario: "\(test) (\(tally.scenarios) generated)",
             strategy: options.exploration.strategy,
@@ -222,7 +217,7 @@ extension LinearizabilityTest {
         exploration: ExplorationOptions,
         testID: String?,
         tally: inout Tally,
-        progress: inout GenerationProgress
+        progress: inout ProgressLine
     ) -> Shrunk {
         var current = found
         guard let key = found.failure.reason.shrinkingKey else { return current }
@@ -240,7 +235,7 @@ extension LinearizabilityTest {
                     current.failure = failure
                     current.steps += 1
                 }
-                progress.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun))
+                progress.update { _ in ProgressLine.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun)) }
                 if fails { continue search }
             }
             break

@@ -1,19 +1,15 @@
 extension History {
-    /// Whether `order` lists every completed call exactly once and no call twice.
-    func coversCompletedCallsOnce(_ order: [Int]) -> Bool {
-        var seen = [Bool](repeating: false, count: entries.count)
-        for entry in order {
-            guard !seen[entry] else { return false }
-            seen[entry] = true
-        }
-        return entries.indices.allSatisfy { seen[$0] || entries[$0].isPending }
-    }
-
     /// Whether `order` is a linearization of this history for `model`: each completed call
     /// exactly once and each pending call at most once, no call after one it precedes, and
     /// `model`, applying the calls in that order, answers every completed call with its
     /// recorded result.
     package func isLinearization<Model: SequentialModel>(_ order: [Int], model: Model) -> Bool
+    where Model.Operation == Operation, Model.Result == Result {
+        isLinearization(order, model: model, timeline: Timeline(self))
+    }
+
+    /// ``isLinearization(_:model:)`` with the history's `timeline` already built.
+    func isLinearization<Model: SequentialModel>(_ order: [Int], model: Model, timeline: Timeline) -> Bool
     where Model.Operation == Operation, Model.Result == Result {
         var seen = [Bool](repeating: false, count: entries.count)
         for entry in order {
@@ -23,7 +19,7 @@ extension History {
         for (index, entry) in entries.enumerated() where !entry.isPending && !seen[index] {
             return false
         }
-        guard Timeline(self).isRealTimeConsistent(order) else { return false }
+        guard timeline.isRealTimeConsistent(order) else { return false }
         var state = model
         for index in order {
             let answer = state.apply(entries[index].operation)

@@ -33,7 +33,8 @@ extension LinearizabilityVerdict {
         }
     }
 
-    private var methodText: String {
+    /// Which algorithm decided, in words: `unique-value queue check`.
+    var methodText: String {
         switch method {
         case .search: "found by search"
         case .uniqueValueQueue: "unique-value queue check"

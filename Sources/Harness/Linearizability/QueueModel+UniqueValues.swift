@@ -43,72 +43,43 @@ extension QueueModel: UniqueValueCheckable {
 struct UniqueValueQueueCheck<Element: Hashable> {
     typealias Verdict = LinearizabilityVerdict<QueueOperation<Element>, QueueResult<Element>>
 
-    /// A value's calls and their ranks.
-    private struct Value {
-        let element: Element
-        let insertion: Int
-        var removal: Int?
-        let a: Int, b: Int
-        var c = Int.max, d = Int.max
-    }
+    private typealias Value = CollectionCalls<Element>.Value
 
     private let history: History<QueueOperation<Element>, QueueResult<Element>>
-    private let timeline: Timeline
-    private var insertionOf: [Element: Int] = [:]
-    private var removals: [(element: Element, entry: Int)] = []
-    private var empties: [Int] = []
-    private var pendingRemovals: [Int] = []
+    private let calls: CollectionCalls<Element>
+    private var timeline: Timeline { calls.timeline }
 
     /// Sorts the calls by role; `nil` when a value is enqueued twice or a result does not fit
     /// its operation (the search explains those).
     init?(_ history: History<QueueOperation<Element>, QueueResult<Element>>) {
-        self.history = history
-        timeline = Timeline(history)
-        for (index, entry) in history.entries.enumerated() {
-            switch (entry.operation, entry.result) {
-            case (.enqueue(let value), .enqueued?), (.enqueue(let value), nil):
-                guard insertionOf.updateValue(index, forKey: value) == nil else { return nil }
-            case (.dequeue, .dequeued(let value)?):
-                removals.append((value, index))
-            case (.dequeue, .empty?):
-                empties.append(index)
-            case (.dequeue, nil):
-                pendingRemovals.append(index)
-            default:
-                return nil
+        let calls = CollectionCalls<Element>(history) { operation, result in
+            switch (operation, result) {
+            case (.enqueue(let value), .enqueued?), (.enqueue(let value), nil): .insertion(value)
+            case (.dequeue, .dequeued(let value)?): .removal(value)
+            case (.dequeue, .empty?): .emptyRemoval
+            case (.dequeue, nil): .pendingRemoval
+            default: nil
             }
         }
+        guard let calls else { return nil }
+        self.history = history
+        self.calls = calls
     }
 
     private func violation(_ violation: CollectionViolation) -> Verdict {
-        Verdict(.notLinearizable(.collection(violation)), method: .uniqueValueQueue, history: history)
+        Verdict(violation, method: .uniqueValueQueue, history: history)
     }
 
     func verdict() -> Verdict? {
         // 1. Each dequeued value enqueued once, not dequeued before it was enqueued.
-        var values: [Value] = []
-        var indexOf: [Element: Int] = [:]
-        for (element, entry) in removals {
-            if let first = indexOf[element].flatMap({ values[$0].removal }) {
-                return violation(.removedTwice(value: "\(element)", first: first, second: entry))
-            }
-            guard let insertion = insertionOf[element] else {
-                return violation(.neverInserted(value: "\(element)", observer: entry))
-            }
-            var value = Value(element: element, insertion: insertion, removal: entry, a: timeline.invocation[insertion], b: timeline.response[insertion])
-            value.c = timeline.invocation[entry]
-            value.d = timeline.response[entry]
-            if value.d < value.a {
-                return violation(.observedBeforeInserted(value: "\(element)", observer: entry, insertion: insertion))
-            }
-            indexOf[element] = values.count
-            values.append(value)
+        var values: [Value]
+        var undequeued: [Value]
+        switch calls.values() {
+        case .success(let found): (values, undequeued) = found
+        case .failure(let failure): return violation(failure.violation)
         }
-        // Values never dequeued; pending dequeues take the earliest of them.
-        var undequeued = insertionOf.filter { indexOf[$0.key] == nil && !history.entries[$0.value].isPending }
-            .map { Value(element: $0.key, insertion: $0.value, a: timeline.invocation[$0.value], b: timeline.response[$0.value]) }
-            .sorted { $0.b < $1.b }
-        let takers = pendingRemovals.sorted { timeline.invocation[$0] < timeline.invocation[$1] }
+        // Pending dequeues take the earliest of the values never dequeued.
+        let takers = calls.pendingRemovals
         for (taker, var value) in zip(takers, undequeued) {
             value.removal = taker
             value.c = timeline.invocation[taker]
@@ -142,7 +113,7 @@ struct UniqueValueQueueCheck<Element: Hashable> {
         spans += undequeued.map { InnerSpan(start: $0.b, end: .max, holder: .init(value: "\($0.element)", since: $0.insertion, until: nil)) }
         let cover = Cover(spans)
         var emptyPoints: [(rank: Int, entry: Int)] = []
-        for entry in empties.sorted(by: { timeline.invocation[$0] < timeline.invocation[$1] }) {
+        for entry in calls.empties {
             guard let rank = cover.firstFreeRank(from: timeline.invocation[entry], before: timeline.response[entry]) else {
                 return violation(.emptyWhileHeld(observer: entry, holders: cover.holders(from: timeline.invocation[entry], to: timeline.response[entry])))
             }
@@ -150,11 +121,7 @@ struct UniqueValueQueueCheck<Element: Hashable> {
         }
 
         let order = witness(values: values, queueOrder: queueOrder, undequeued: undequeued, emptyPoints: emptyPoints)
-        guard isWitness(order) else {
-            assertionFailure("the unique-value queue check built an invalid witness for a history it accepted")
-            return nil
-        }
-        return Verdict(.linearizable(order: order), method: .uniqueValueQueue, history: history)
+        return Verdict(witness: order, model: QueueModel(), method: .uniqueValueQueue, history: history, timeline: timeline)
     }
 
     /// Two values that must each come before the other.
@@ -250,23 +217,5 @@ struct UniqueValueQueueCheck<Element: Hashable> {
             }
         }
         return pointed.sorted { $0.point < $1.point }.map(\.entry)
-    }
-
-    /// Whether `order` is real-time consistent and replays on a queue with every result.
-    private func isWitness(_ order: [Int]) -> Bool {
-        guard timeline.isRealTimeConsistent(order) else { return false }
-        var queue: [Element] = []
-        var front = 0
-        for entry in order {
-            switch history.entries[entry].operation {
-            case .enqueue(let value):
-                queue.append(value)
-            case .dequeue:
-                let answer: QueueResult<Element> = front < queue.count ? .dequeued(queue[front]) : .empty
-                if front < queue.count { front += 1 }
-                if let result = history.entries[entry].result, result != answer { return false }
-            }
-        }
-        return history.coversCompletedCallsOnce(order)
     }
 }

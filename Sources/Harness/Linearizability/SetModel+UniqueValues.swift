@@ -65,7 +65,7 @@ struct UniqueValueSetCheck<Element: Hashable> {
     }
 
     private func violation(_ violation: CollectionViolation) -> Verdict {
-        Verdict(.notLinearizable(.collection(violation)), method: .uniqueValueSet, history: history)
+        Verdict(violation, method: .uniqueValueSet, history: history)
     }
 
     func verdict() -> Verdict? {
@@ -77,20 +77,11 @@ struct UniqueValueSetCheck<Element: Hashable> {
             case .failure(let failure): return violation(failure.violation)
             }
         }
-        let order = timeline.merging(sequences)
-        guard isWitness(order) else {
-            assertionFailure("the unique-value set check built an invalid witness for a history it accepted")
-            return nil
-        }
-        return Verdict(.linearizable(order: order), method: .uniqueValueSet, history: history)
-    }
-
-    private struct Failure: Error {
-        let violation: CollectionViolation
+        return Verdict(witness: timeline.merging(sequences), model: SetModel(), method: .uniqueValueSet, history: history, timeline: timeline)
     }
 
     /// One value's calls in a legal, real-time consistent order, or why there is none.
-    private func sequence(of element: Element, _ calls: Calls) -> Swift.Result<[Int], Failure> {
+    private func sequence(of element: Element, _ calls: Calls) -> Swift.Result<[Int], CollectionFailure> {
         let value = "\(element)"
         let byInvocation: ([Int]) -> [Int] = { $0.sorted { timeline.invocation[$0] < timeline.invocation[$1] } }
         var present = calls.present
@@ -104,13 +95,13 @@ struct UniqueValueSetCheck<Element: Hashable> {
         }
         guard let insertion else {
             if let observer = (present + calls.removals).min(by: { timeline.response[$0] < timeline.response[$1] }) {
-                return .failure(Failure(violation: .neverInserted(value: value, observer: observer)))
+                return .failure(CollectionFailure(violation: .neverInserted(value: value, observer: observer)))
             }
             return .success(byInvocation(calls.absent))
         }
         if calls.removals.count > 1 {
             let removals = calls.removals.sorted { timeline.response[$0] < timeline.response[$1] }
-            return .failure(Failure(violation: .removedTwice(value: value, first: removals[0], second: removals[1])))
+            return .failure(CollectionFailure(violation: .removedTwice(value: value, first: removals[0], second: removals[1])))
         }
         let removal = calls.removals.first ?? calls.pendingRemovals.min { timeline.invocation[$0] < timeline.invocation[$1] }
 
@@ -122,7 +113,7 @@ struct UniqueValueSetCheck<Element: Hashable> {
             since = call
         }
         if latestInsertion < timeline.invocation[insertion] {
-            return .failure(Failure(violation: .observedBeforeInserted(value: value, observer: since, insertion: insertion)))
+            return .failure(CollectionFailure(violation: .observedBeforeInserted(value: value, observer: since, insertion: insertion)))
         }
         // The earliest removal point: after the removal's and every present-finder's invocation.
         var earliestRemoval = removal.map { timeline.invocation[$0] } ?? .min
@@ -133,10 +124,10 @@ struct UniqueValueSetCheck<Element: Hashable> {
         }
         if let removal {
             if timeline.response[removal] < timeline.invocation[insertion] {
-                return .failure(Failure(violation: .observedBeforeInserted(value: value, observer: removal, insertion: insertion)))
+                return .failure(CollectionFailure(violation: .observedBeforeInserted(value: value, observer: removal, insertion: insertion)))
             }
             if let until, until != removal, earliestRemoval > timeline.response[removal] {
-                return .failure(Failure(violation: .observedAfterRemoved(value: value, observer: until, removal: removal)))
+                return .failure(CollectionFailure(violation: .observedAfterRemoved(value: value, observer: until, removal: removal)))
             }
         }
 
@@ -151,23 +142,12 @@ struct UniqueValueSetCheck<Element: Hashable> {
             let held = CollectionViolation.Holder(value: value, since: since, until: removal == nil ? nil : until)
             for call in calls.absent where timeline.invocation[call] > latestInsertion {
                 if removal == nil || timeline.response[call] < earliestRemoval {
-                    return .failure(Failure(violation: .emptyWhileHeld(observer: call, holders: [held])))
+                    return .failure(CollectionFailure(violation: .emptyWhileHeld(observer: call, holders: [held])))
                 }
             }
         }
         let before = calls.absent.filter { timeline.invocation[$0] <= lastBefore }
         let after = calls.absent.filter { timeline.invocation[$0] > lastBefore }
         return .success(byInvocation(before) + [insertion] + byInvocation(present) + (removal.map { [$0] } ?? []) + byInvocation(after))
-    }
-
-    /// Whether `order` is real-time consistent and replays on a set with every result.
-    private func isWitness(_ order: [Int]) -> Bool {
-        guard timeline.isRealTimeConsistent(order) else { return false }
-        var model = SetModel<Element>()
-        for entry in order {
-            let answer = model.apply(history.entries[entry].operation)
-            if let result = history.entries[entry].result, result != answer { return false }
-        }
-        return history.coversCompletedCallsOnce(order)
     }
 }

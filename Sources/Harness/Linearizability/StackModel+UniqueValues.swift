@@ -38,13 +38,7 @@ extension StackModel: UniqueValueCheckable {
 struct UniqueValueStackCheck<Element: Hashable> {
     typealias Verdict = LinearizabilityVerdict<StackOperation<Element>, StackResult<Element>>
 
-    private struct Value {
-        let element: Element
-        let insertion: Int
-        var removal: Int?
-        let a: Int, b: Int
-        var c = Int.max, d = Int.max
-    }
+    private typealias Value = CollectionCalls<Element>.Value
 
     private enum Task {
         /// Check the values (indices into the nested values, sorted by inner start) and emit
@@ -55,68 +49,42 @@ struct UniqueValueStackCheck<Element: Hashable> {
     }
 
     private let history: History<StackOperation<Element>, StackResult<Element>>
-    private let timeline: Timeline
-    private var insertionOf: [Element: Int] = [:]
-    private var removals: [(element: Element, entry: Int)] = []
-    private var empties: [Int] = []
-    private var pendingRemovals: [Int] = []
+    private let calls: CollectionCalls<Element>
+    private var timeline: Timeline { calls.timeline }
 
     /// Sorts the calls by role; `nil` when a value is pushed twice or a result does not fit
     /// its operation (the search explains those).
     init?(_ history: History<StackOperation<Element>, StackResult<Element>>) {
-        self.history = history
-        timeline = Timeline(history)
-        for (index, entry) in history.entries.enumerated() {
-            switch (entry.operation, entry.result) {
-            case (.push(let value), .pushed?), (.push(let value), nil):
-                guard insertionOf.updateValue(index, forKey: value) == nil else { return nil }
-            case (.pop, .popped(let value)?):
-                removals.append((value, index))
-            case (.pop, .empty?):
-                empties.append(index)
-            case (.pop, nil):
-                pendingRemovals.append(index)
-            default:
-                return nil
+        let calls = CollectionCalls<Element>(history) { operation, result in
+            switch (operation, result) {
+            case (.push(let value), .pushed?), (.push(let value), nil): .insertion(value)
+            case (.pop, .popped(let value)?): .removal(value)
+            case (.pop, .empty?): .emptyRemoval
+            case (.pop, nil): .pendingRemoval
+            default: nil
             }
         }
+        guard let calls else { return nil }
+        self.history = history
+        self.calls = calls
     }
 
     private func violation(_ violation: CollectionViolation) -> Verdict {
-        Verdict(.notLinearizable(.collection(violation)), method: .uniqueValueStack, history: history)
+        Verdict(violation, method: .uniqueValueStack, history: history)
     }
 
     func verdict() -> Verdict? {
-        var values: [Value] = []
-        var popped: Set<Element> = []
-        for (element, entry) in removals {
-            guard let insertion = insertionOf[element] else {
-                return violation(.neverInserted(value: "\(element)", observer: entry))
-            }
-            if !popped.insert(element).inserted, let first = values.first(where: { $0.element == element })?.removal {
-                return violation(.removedTwice(value: "\(element)", first: first, second: entry))
-            }
-            var value = Value(element: element, insertion: insertion, removal: entry, a: timeline.invocation[insertion], b: timeline.response[insertion])
-            value.c = timeline.invocation[entry]
-            value.d = timeline.response[entry]
-            if value.d < value.a {
-                return violation(.observedBeforeInserted(value: "\(element)", observer: entry, insertion: insertion))
-            }
-            values.append(value)
+        let values: [Value], unpopped: [Value]
+        switch calls.values() {
+        case .success(let found): (values, unpopped) = found
+        case .failure(let failure): return violation(failure.violation)
         }
-        let unpopped = insertionOf.filter { !popped.contains($0.key) && !history.entries[$0.value].isPending }
-            .map { Value(element: $0.key, insertion: $0.value, a: timeline.invocation[$0.value], b: timeline.response[$0.value]) }
-            .sorted { $0.b < $1.b }
-        let pendingPops = pendingRemovals.sorted { timeline.invocation[$0] < timeline.invocation[$1] }
+        let pendingPops = calls.pendingRemovals
         var taken: [Int] = []
         while true {
             switch attempt(values, unpopped: unpopped, taken: taken, pendingPops: pendingPops) {
             case .success(let order):
-                guard isWitness(order) else {
-                    assertionFailure("the unique-value stack check built an invalid witness for a history it accepted")
-                    return nil
-                }
-                return Verdict(.linearizable(order: order), method: .uniqueValueStack, history: history)
+                return Verdict(witness: order, model: StackModel(), method: .uniqueValueStack, history: history, timeline: timeline)
             case .failure(let failure):
                 // Without pending pops, or values they could take, the check is exact.
                 if pendingPops.isEmpty || unpopped.isEmpty { return violation(failure.violation) }
@@ -155,7 +123,7 @@ struct UniqueValueStackCheck<Element: Hashable> {
         // Empty pops, at points outside every inner span, cut the values into stretches.
         let cover = Cover(nested.map { InnerSpan(start: $0.b, end: $0.c, holder: .init(value: "\($0.element)", since: $0.insertion, until: $0.removal)) })
         var emptyPoints: [(rank: Int, entry: Int)] = []
-        for entry in empties.sorted(by: { timeline.invocation[$0] < timeline.invocation[$1] }) {
+        for entry in calls.empties {
             let (start, end) = (timeline.invocation[entry], timeline.response[entry])
             guard let rank = cover.firstFreeRank(from: start, before: end) else {
                 return .failure(Failure(
@@ -257,21 +225,5 @@ struct UniqueValueStackCheck<Element: Hashable> {
             for pair in after[place] { order += [pair.insertion, pair.removal!] }
         }
         return order
-    }
-
-    /// Whether `order` is real-time consistent and replays on a stack with every result.
-    private func isWitness(_ order: [Int]) -> Bool {
-        guard timeline.isRealTimeConsistent(order) else { return false }
-        var stack: [Element] = []
-        for entry in order {
-            switch history.entries[entry].operation {
-            case .push(let value):
-                stack.append(value)
-            case .pop:
-                let answer = stack.popLast().map { StackResult.popped($0) } ?? .empty
-                if let result = history.entries[entry].result, result != answer { return false }
-            }
-        }
-        return history.coversCompletedCallsOnce(order)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// Failing schedules kept beside the test that found them, as proptest and Hypothesis keep
 /// theirs: `.harness-regressions/<TestFile>.txt` in the test file's folder (SwiftPM skips
@@ -63,7 +64,7 @@ struct KeptFailures {
     /// file cannot be written.
     func keep(_ token: ReplayToken, scenario: String) throws {
         guard writes else { return }
-        try Self.writing.withLock {
+        try Self.writing.withLockDirectly {
             let existing = (try? String(contentsOf: file, encoding: .utf8)) ?? Self.header
             let line = "fails \(scenario) \(token)\n"
             guard !existing.contains(line) else { return }
@@ -73,7 +74,7 @@ struct KeptFailures {
     }
 
     /// Serializes writers in this process (parallel tests of one file share it).
-    private static let writing = PthreadLock()
+    private static let writing = SeamMutex()
 
     private static let header = """
         # Failing schedules the harness found, replayed before each exploration of their scenario.

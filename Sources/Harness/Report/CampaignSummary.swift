@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// One exploration's line in a campaign summary, as the table and the JSON give it.
 public struct CampaignEntry: Sendable, Hashable, Codable {
@@ -73,7 +74,7 @@ enum CampaignSummary {
 
     /// Every entry so far; `nil` until the first (guarded by `lock`).
     nonisolated(unsafe) private static var entries: [CampaignEntry]?
-    private static let lock = PthreadLock()
+    private static let lock = SeamMutex()
 
     /// Adds an exploration; the first arranges the summary at exit. Isolated children and
     /// exit tests leave it to their parent.
@@ -86,7 +87,7 @@ enum CampaignSummary {
     static func add(_ entry: CampaignEntry) {
         let environment = ProcessInfo.processInfo.environment
         guard environment[Harness.childScenarioVariable] == nil, environment[ReplayMatching.exitTestVariable] == nil else { return }
-        let first = lock.withLock {
+        let first = lock.withLockDirectly {
             defer { entries = (entries ?? []) + [entry] }
             return entries == nil
         }
@@ -96,7 +97,7 @@ enum CampaignSummary {
     }
 
     private static func finish() {
-        let all = lock.withLock { entries } ?? []
+        let all = lock.withLockDirectly { entries } ?? []
         FileHandle.standardError.write(Data(table(all).utf8))
         guard let path = ProcessInfo.processInfo.environment[reportVariable], !path.isEmpty else { return }
         do {

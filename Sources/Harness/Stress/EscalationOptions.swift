@@ -38,11 +38,7 @@ public struct EscalationOptions: Sendable {
         self.maxSteps = maxSteps
         self.stallTimeout = stallTimeout
         self.maxTargets = maxTargets
-        do {
-            try validate()
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        preconditionValid()
     }
 
     /// The ranges every number of the options must lie in.
@@ -58,15 +54,15 @@ public struct EscalationOptions: Sendable {
     /// Throws an error naming the first setting outside its range; the step bound and the
     /// stall timeout have the ranges of ``ExplorationOptions/Limits``.
     public func validate() throws(HarnessConfigurationError) {
-        try StressOptions.check(schedules, in: Limits.schedules, "EscalationOptions.schedules")
-        try StressOptions.check(strategies.count, in: Limits.strategies, "EscalationOptions.strategies.count")
-        try StressOptions.check(maxSteps, in: ExplorationOptions.Limits.maxSteps, "EscalationOptions.maxSteps")
-        try StressOptions.check(
+        try RangedSetting.check(schedules, in: Limits.schedules, "EscalationOptions.schedules")
+        try RangedSetting.check(strategies.count, in: Limits.strategies, "EscalationOptions.strategies.count")
+        try RangedSetting.check(maxSteps, in: ExplorationOptions.Limits.maxSteps, "EscalationOptions.maxSteps")
+        try RangedSetting.check(
             stallTimeout.seconds,
             in: ExplorationOptions.Limits.stallTimeoutSeconds,
             "EscalationOptions.stallTimeout",
-            unit: " seconds"
+            unit: "seconds"
         )
-        try StressOptions.check(maxTargets, in: Limits.maxTargets, "EscalationOptions.maxTargets")
+        try RangedSetting.check(maxTargets, in: Limits.maxTargets, "EscalationOptions.maxTargets")
     }
 }

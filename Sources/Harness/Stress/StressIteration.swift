@@ -15,7 +15,8 @@ final class StressIteration: @unchecked Sendable {
     let index: Int
     /// Where its tasks run; `nil` for the global executor.
     private let taskPool: StressTaskPool?
-    private let lock = PthreadLock()
+    private let lock = SeamMutex()
+    private let tasksEnded = SeamCondition()
     private var gate = StressGate()
     private var unjoined: [SeamThread] = []
     private var outstandingTasks = 0
@@ -43,7 +44,7 @@ final class StressIteration: @unchecked Sendable {
     /// Starts a real thread that runs `body` once the gate opens; the gate of threads
     /// spawned before it opened, or a new one.
     func spawn(file: StaticString, line: UInt, _ body: @escaping @Sendable () throws -> Void) -> SeamThread {
-        let gate = lock.withLock {
+        let gate = lock.withLockDirectly {
             if self.gate.isOpen { self.gate = StressGate() }
             return self.gate
         }
@@ -57,7 +58,7 @@ final class StressIteration: @unchecked Sendable {
         }
         switch result {
         case .success(let thread):
-            lock.withLock { unjoined.append(thread) }
+            lock.withLockDirectly { unjoined.append(thread) }
             return thread
         case .failure(let error):
             preconditionFailure("the stress run could not start a scenario thread (\(error)): has the process run out of threads?")
@@ -67,13 +68,13 @@ final class StressIteration: @unchecked Sendable {
     /// Releases the threads waiting at the gate: the root thread is about to wait for
     /// something, or has spawned all it will before it joins.
     func openGate() {
-        lock.withLock { gate }.open()
+        lock.withLockDirectly { gate }.open()
     }
 
     /// Joins `thread`, opening the gate first.
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
         openGate()
-        lock.withLock { unjoined.removeAll { $0.handle == thread.handle } }
+        lock.withLockDirectly { unjoined.removeAll { $0.handle == thread.handle } }
         do {
             try thread.join(file: file, line: line)
         } catch {
@@ -84,10 +85,10 @@ final class StressIteration: @unchecked Sendable {
     /// Joins every spawned thread not joined yet, then waits for every task started so far.
     func joinAll(file: StaticString, line: UInt) {
         openGate()
-        while let thread = lock.withLock({ unjoined.first }) {
+        while let thread = lock.withLockDirectly({ unjoined.first }) {
             join(thread, file: file, line: line)
         }
-        lock.withLock { lock.wait(until: { outstandingTasks == 0 }) }
+        lock.withLockDirectly { tasksEnded.waitDirectly(on: lock, until: { outstandingTasks == 0 }) }
     }
 
     // MARK: Tasks
@@ -95,7 +96,7 @@ final class StressIteration: @unchecked Sendable {
     /// Starts a task on the run's task executor, or the global one; an error it throws is
     /// recorded.
     func startTask(_ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
-        lock.withLock { outstandingTasks += 1 }
+        lock.withLockDirectly { outstandingTasks += 1 }
         let operation: @Sendable () async -> Void = { [self] in
             await Self.$currentTask.withValue(self) {
                 do {
@@ -104,8 +105,8 @@ final class StressIteration: @unchecked Sendable {
                     record(.threw(error: "\(error)"))
                 }
             }
-            lock.withLock { outstandingTasks -= 1 }
-            lock.broadcast()
+            lock.withLockDirectly { outstandingTasks -= 1 }
+            tasksEnded.broadcastDirectly()
         }
         if let taskPool { return Task.detached(executorPreference: taskPool, operation: operation) }
         return Task.detached(operation: operation)
@@ -127,13 +128,13 @@ final class StressIteration: @unchecked Sendable {
 
     /// Records `failure` unless one was recorded before.
     func record(_ failure: StressFailure) {
-        lock.withLock {
+        lock.withLockDirectly {
             if self.failure == nil { self.failure = failure }
         }
     }
 
     /// The first failure recorded, if any.
-    var recordedFailure: StressFailure? { lock.withLock { failure } }
+    var recordedFailure: StressFailure? { lock.withLockDirectly { failure } }
 }
 
 /// A failure recorded during a stress iteration: it decides the iteration's outcome.

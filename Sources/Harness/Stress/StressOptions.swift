@@ -47,11 +47,7 @@ public struct StressOptions: Sendable {
         self.hangTimeout = hangTimeout
         self.progressInterval = progressInterval
         self.escalation = escalation
-        do {
-            try validate()
-        } catch {
-            preconditionFailure("\(error)")
-        }
+        preconditionValid()
     }
 
     /// The ranges every number of the options must lie in.
@@ -96,30 +92,30 @@ public struct StressOptions: Sendable {
     ) throws(HarnessConfigurationError) -> StressOptions {
         var options = self
         if let text = environment[Variable.iterations] {
-            options.iterations = try Self.wholeNumber(text, in: Limits.iterations, Variable.iterations)
+            options.iterations = try RangedSetting.wholeNumber(text, in: Limits.iterations, Variable.iterations)
         }
         if let text = environment[Variable.seconds] {
-            options.timeBudget = .seconds(try Self.number(text, in: Limits.timeBudgetSeconds, Variable.seconds, unit: "seconds"))
+            options.timeBudget = .seconds(try RangedSetting.number(text, in: Limits.timeBudgetSeconds, Variable.seconds, unit: "seconds"))
         }
         if let text = environment[Variable.scale] {
-            let scale = try Self.number(text, in: Limits.scale, Variable.scale, unit: "")
+            let scale = try RangedSetting.number(text, in: Limits.scale, Variable.scale, unit: "")
             options.iterations = min(max(Int((Double(options.iterations) * scale).rounded()), 1), Limits.iterations.upperBound)
             if let budget = options.timeBudget {
                 options.timeBudget = .seconds(min(max(budget.seconds * scale, Limits.timeBudgetSeconds.lowerBound), Limits.timeBudgetSeconds.upperBound))
             }
         }
         if let text = environment[Variable.threads] {
-            options.threads = try Self.wholeNumber(text, in: Limits.threads, Variable.threads)
+            options.threads = try RangedSetting.wholeNumber(text, in: Limits.threads, Variable.threads)
         }
         if let text = environment[Variable.hangTimeout] {
-            options.hangTimeout = .seconds(try Self.number(text, in: Limits.hangTimeoutSeconds, Variable.hangTimeout, unit: "seconds"))
+            options.hangTimeout = .seconds(try RangedSetting.number(text, in: Limits.hangTimeoutSeconds, Variable.hangTimeout, unit: "seconds"))
         }
         if let text = environment[Variable.progress] {
-            options.progressInterval = try Self.number(text, in: Limits.progressSeconds, Variable.progress, unit: "seconds")
+            options.progressInterval = try RangedSetting.number(text, in: Limits.progressSeconds, Variable.progress, unit: "seconds")
         }
         if let text = environment[Variable.escalationSchedules] {
             let range = 0...EscalationOptions.Limits.schedules.upperBound
-            let schedules = try Self.wholeNumber(text, in: range, Variable.escalationSchedules)
+            let schedules = try RangedSetting.wholeNumber(text, in: range, Variable.escalationSchedules)
             if schedules == 0 {
                 options.escalation = nil
             } else {
@@ -133,44 +129,18 @@ public struct StressOptions: Sendable {
 
     /// Throws an error naming the first setting outside its range (``Limits``).
     public func validate() throws(HarnessConfigurationError) {
-        try Self.check(iterations, in: Limits.iterations, "StressOptions.iterations")
+        try RangedSetting.check(iterations, in: Limits.iterations, "StressOptions.iterations")
         if let timeBudget {
-            try Self.check(timeBudget.seconds, in: Limits.timeBudgetSeconds, "StressOptions.timeBudget", unit: " seconds")
+            try RangedSetting.check(timeBudget.seconds, in: Limits.timeBudgetSeconds, "StressOptions.timeBudget", unit: "seconds")
         }
-        try Self.check(threads, in: Limits.threads, "StressOptions.threads")
+        try RangedSetting.check(threads, in: Limits.threads, "StressOptions.threads")
         if case .dedicated(let threads) = taskExecutor {
-            try Self.check(threads, in: StressTaskExecutor.threadsRange, "StressOptions.taskExecutor threads")
+            try RangedSetting.check(threads, in: StressTaskExecutor.threadsRange, "StressOptions.taskExecutor threads")
         }
-        try Self.check(hangTimeout.seconds, in: Limits.hangTimeoutSeconds, "StressOptions.hangTimeout", unit: " seconds")
+        try RangedSetting.check(hangTimeout.seconds, in: Limits.hangTimeoutSeconds, "StressOptions.hangTimeout", unit: "seconds")
         if let progressInterval {
-            try Self.check(progressInterval, in: Limits.progressSeconds, "StressOptions.progressInterval", unit: " seconds")
+            try RangedSetting.check(progressInterval, in: Limits.progressSeconds, "StressOptions.progressInterval", unit: "seconds")
         }
         try escalation?.validate()
-    }
-
-    static func check<Value: Comparable>(
-        _ value: Value,
-        in range: ClosedRange<Value>,
-        _ setting: String,
-        unit: String = ""
-    ) throws(HarnessConfigurationError) {
-        guard range.contains(value) else {
-            throw .invalid(setting: setting, value: "\(value)", expected: "\(range.lowerBound) to \(range.upperBound)\(unit)")
-        }
-    }
-
-    private static func wholeNumber(_ text: String, in range: ClosedRange<Int>, _ variable: String) throws(HarnessConfigurationError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw .invalid(setting: variable, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
-    }
-
-    private static func number(_ text: String, in range: ClosedRange<Double>, _ variable: String, unit: String) throws(HarnessConfigurationError) -> Double {
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
-            let what = unit.isEmpty ? "a number" : "a number of \(unit)"
-            throw .invalid(setting: variable, value: text, expected: "\(what) from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
     }
 }

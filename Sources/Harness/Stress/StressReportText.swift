@@ -118,15 +118,19 @@ enum StressReportText {
 
     // MARK: Lines on standard error
 
-    /// A progress line.
-    static func progressLine(test: String, iterations: Int, budget: Int, elapsed: Duration, forbidden: Int) -> String {
-        let rate = Int(Double(iterations) / max(elapsed.seconds, 1e-9))
-        return "\(prefix)\(test): \(iterations)/\(budget) iterations, \(rate)/s, \(forbidden) forbidden"
+    /// What every progress line of the run of `test` starts with (``ProgressLine/label``).
+    static func progressLabel(test: String) -> String {
+        "\(prefix)\(test):"
     }
 
-    /// The lines a run with progress lines ends with: its histogram.
-    static func finishedLines<Outcome>(test: String, iterations: Int, elapsed: Duration, rows: [StressHistogramRow<Outcome>]) -> String {
-        "\(prefix)\(test): \(iterations) iterations in \(seconds(elapsed))\n" + histogram(rows)
+    /// A progress line, after the label.
+    static func progressLine(iterations: Int, budget: Int, elapsed: Duration, forbidden: Int) -> String {
+        "\(iterations)/\(budget) iterations, \(ProgressLine.rate(iterations, in: elapsed))/s, \(forbidden) forbidden"
+    }
+
+    /// The lines a run with progress lines ends with, after the label: its histogram.
+    static func finishedLines<Outcome>(iterations: Int, elapsed: Duration, rows: [StressHistogramRow<Outcome>]) -> String {
+        "\(iterations) iterations in \(seconds(elapsed))\n" + histogram(rows)
     }
 
     /// What the process prints when a thread of the run crashes.

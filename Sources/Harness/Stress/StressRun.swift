@@ -33,7 +33,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     private let completed = Atomic(0)
     private let forbidden = Atomic(0)
     private let stopping = Atomic(false)
-    private let lock = PthreadLock()
+    private let lock = SeamMutex()
     private var runners: [Runner]
     private var crashNote: StressCrashNote
     private let taskPool: StressTaskPool?
@@ -53,6 +53,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     /// Runs the iterations and returns what they ended in; blocks the calling thread.
     func run() -> Result {
         let start = ContinuousClock.now
+        var progress = ProgressLine(label: StressReportText.progressLabel(test: name), interval: options.progressInterval)
         let leakWatch = StressLeakWatch()
         let deadline = options.timeBudget.map { start + $0 }
         var threads: [SeamThread] = []
@@ -63,7 +64,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
                 preconditionFailure("the stress run could not start a runner thread (\(error)): has the process run out of threads?")
             }
         }
-        let (hung, leaked) = watch(start: start, leakWatch: leakWatch)
+        let (hung, leaked) = watch(leakWatch: leakWatch, progress: &progress)
         for (runner, thread) in threads.enumerated() where !hung.contains(runner) {
             do {
                 try thread.join()
@@ -74,7 +75,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         let elapsed = ContinuousClock.now - start
         taskPool?.close()
         var histogram = StressHistogram<Outcome>()
-        lock.withLock {
+        lock.withLockDirectly {
             for runner in runners { histogram.merge(runner.histogram) }
         }
         if let leaked {
@@ -89,7 +90,9 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         } else {
             .timeBudget
         }
-        ProgressLine.finish(self, histogram: histogram, elapsed: elapsed)
+        progress.finish { _ in
+            StressReportText.finishedLines(iterations: histogram.total, elapsed: elapsed, rows: histogram.rows(classifiedBy: test.outcomes))
+        }
         return Result(histogram: histogram, iterations: histogram.total - (leaked == nil ? 0 : 1), elapsed: elapsed, stop: stop)
     }
 
@@ -101,7 +104,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             guard index < options.iterations else { break }
             if let deadline, ContinuousClock.now >= deadline { break }
             let iteration = StressIteration(index: index, taskPool: taskPool)
-            let note = lock.withLock {
+            let note = lock.withLockDirectly {
                 runners[runner].iteration = index
                 runners[runner].current = iteration
                 runners[runner].began = .now
@@ -109,7 +112,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             }
             let outcome = run(iteration, note: note)
             let verdict = outcome.classified(by: test.outcomes).verdict
-            let counted = lock.withLock {
+            let counted = lock.withLockDirectly {
                 runners[runner].began = nil
                 runners[runner].current = nil
                 guard !runners[runner].abandoned else { return false }
@@ -120,7 +123,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             completed.wrappingAdd(1, ordering: .relaxed)
             if verdict == .forbidden { forbidden.wrappingAdd(1, ordering: .relaxed) }
         }
-        lock.withLock { runners[runner].finished = true }
+        lock.withLockDirectly { runners[runner].finished = true }
     }
 
     private func run(_ iteration: StressIteration, note: StressCrashNote) -> StressOutcome<Outcome> {
@@ -150,14 +153,13 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
 
     /// Watches the runners until each has finished or hung, or the iterations leak threads;
     /// returns the hung runners and the number of threads leaked.
-    private func watch(start: ContinuousClock.Instant, leakWatch: StressLeakWatch) -> (hung: Set<Int>, leaked: Int?) {
+    private func watch(leakWatch: StressLeakWatch, progress: inout ProgressLine) -> (hung: Set<Int>, leaked: Int?) {
         var hung: Set<Int> = []
         var leaked: Int?
-        var progress = ProgressLine(interval: options.progressInterval)
         var lastNote = ContinuousClock.now
         var notedIterations = 0
         while true {
-            let done = lock.withLock {
+            let done = lock.withLockDirectly {
                 for index in runners.indices where !runners[index].finished && !runners[index].abandoned {
                     guard let began = runners[index].began, ContinuousClock.now - began >= options.hangTimeout else { continue }
                     runners[index].abandoned = true
@@ -170,7 +172,14 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             if !hung.isEmpty { stopping.store(true, ordering: .relaxed) }
             if done { return (hung, leaked) }
             let iterations = completed.load(ordering: .relaxed)
-            progress.update(self, iterations: iterations, start: start)
+            progress.update { elapsed in
+                StressReportText.progressLine(
+                    iterations: iterations,
+                    budget: options.iterations,
+                    elapsed: elapsed,
+                    forbidden: forbidden.load(ordering: .relaxed)
+                )
+            }
             if iterations != notedIterations, ContinuousClock.now - lastNote >= Self.noteInterval {
                 if leaked == nil, let count = leakWatch.leakedThreads() {
                     leaked = count
@@ -181,43 +190,11 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
                     iterations: iterations,
                     forbidden: forbidden.load(ordering: .relaxed)
                 ))
-                lock.withLock { crashNote = note }
+                lock.withLockDirectly { crashNote = note }
                 notedIterations = iterations
                 lastNote = .now
             }
             Thread.sleep(forTimeInterval: Self.watchInterval.seconds)
-        }
-    }
-
-    /// Progress lines on standard error.
-    private struct ProgressLine {
-        let interval: Double?
-        private var lastPrinted = ContinuousClock.now
-
-        init(interval: Double?) { self.interval = interval }
-
-        mutating func update(_ run: StressRun, iterations: Int, start: ContinuousClock.Instant) {
-            guard let interval, ContinuousClock.now - lastPrinted >= .seconds(interval) else { return }
-            lastPrinted = .now
-            let line = StressReportText.progressLine(
-                test: run.name,
-                iterations: iterations,
-                budget: run.options.iterations,
-                elapsed: ContinuousClock.now - start,
-                forbidden: run.forbidden.load(ordering: .relaxed)
-            )
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
-
-        static func finish(_ run: StressRun, histogram: StressHistogram<Outcome>, elapsed: Duration) {
-            guard run.options.progressInterval != nil else { return }
-            let text = StressReportText.finishedLines(
-                test: run.name,
-                iterations: histogram.total,
-                elapsed: elapsed,
-                rows: histogram.rows(classifiedBy: run.test.outcomes)
-            )
-            FileHandle.standardError.write(Data((text + "\n").utf8))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// Where the tasks of a stress run's scenarios run.
 public enum StressTaskExecutor: Sendable, Hashable {
@@ -18,7 +19,8 @@ public enum StressTaskExecutor: Sendable, Hashable {
 /// The task executor of ``StressTaskExecutor/dedicated(threads:)``: a queue of jobs and
 /// worker threads that take them first in, first out.
 final class StressTaskPool: TaskExecutor, @unchecked Sendable {
-    private let lock = PthreadLock()
+    private let lock = SeamMutex()
+    private let jobsChanged = SeamCondition()
     private var jobs: [UnownedJob] = []
     private var head = 0
     private var closed = false
@@ -34,15 +36,15 @@ final class StressTaskPool: TaskExecutor, @unchecked Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        lock.withLock { jobs.append(job) }
-        lock.broadcast()
+        lock.withLockDirectly { jobs.append(job) }
+        jobsChanged.broadcastDirectly()
     }
 
     /// Lets the workers end once no job is left. A job enqueued later, by a task of a hung
     /// iteration, never runs.
     func close() {
-        lock.withLock { closed = true }
-        lock.broadcast()
+        lock.withLockDirectly { closed = true }
+        jobsChanged.broadcastDirectly()
     }
 
     private func work() {
@@ -52,8 +54,8 @@ final class StressTaskPool: TaskExecutor, @unchecked Sendable {
     }
 
     private func next() -> UnownedJob? {
-        lock.withLock {
-            lock.wait(until: { head < jobs.count || closed })
+        lock.withLockDirectly {
+            jobsChanged.waitDirectly(on: lock, until: { head < jobs.count || closed })
             guard head < jobs.count else { return nil }
             let job = jobs[head]
             head += 1

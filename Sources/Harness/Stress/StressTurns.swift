@@ -1,3 +1,5 @@
+import Primitives
+
 /// Makes the stress runs of a process take turns, first come, first served: each run has
 /// the machine to itself, so its time budget buys the same iterations whatever else the
 /// test run does, and a suite's budgets add up to its duration. A waiting run suspends its
@@ -8,7 +10,7 @@ enum StressTurns {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private static let lock = PthreadLock()
+    private static let lock = SeamMutex()
     nonisolated(unsafe) private static var state = State()
 
     /// Runs `body` once every run that asked before has ended.
@@ -20,7 +22,7 @@ enum StressTurns {
 
     private static func acquire() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = lock.withLock {
+            let now = lock.withLockDirectly {
                 guard state.busy else {
                     state.busy = true
                     return true
@@ -33,7 +35,7 @@ enum StressTurns {
     }
 
     private static func release() {
-        let next = lock.withLock {
+        let next = lock.withLockDirectly {
             guard !state.waiting.isEmpty else {
                 state.busy = false
                 return nil as CheckedContinuation<Void, Never>?

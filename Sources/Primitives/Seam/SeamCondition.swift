@@ -92,6 +92,16 @@ public final class SeamCondition: @unchecked Sendable {
         }
     }
 
+    /// Waits on the real condition variable, never through a controller, with `mutex`
+    /// held (inside ``SeamMutex/withLockDirectly(_:)``) until `predicate` holds: for the
+    /// harness's own bookkeeping, as ``SeamMutex/withLockDirectly(_:)`` says. Wake it with
+    /// ``broadcastDirectly()``.
+    package func waitDirectly(on mutex: SeamMutex, until predicate: () -> Bool) {
+        while !predicate() {
+            _ = waitDirectly(on: mutex, deadline: nil)
+        }
+    }
+
     @usableFromInline
     func waitDirectly(on mutex: SeamMutex, deadline: SeamInstant?) -> SeamWaitResult {
         guard let deadline else {
@@ -109,8 +119,10 @@ public final class SeamCondition: @unchecked Sendable {
         check(pthread_cond_signal(storage), "pthread_cond_signal")
     }
 
+    /// Wakes every waiter on the real condition variable, never through a controller: the
+    /// counterpart of ``waitDirectly(on:until:)``.
     @usableFromInline
-    func broadcastDirectly() {
+    package func broadcastDirectly() {
         check(pthread_cond_broadcast(storage), "pthread_cond_broadcast")
     }
 }

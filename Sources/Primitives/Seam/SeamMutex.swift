@@ -96,6 +96,13 @@ public final class SeamMutex: @unchecked Sendable {
     /// initializer, where a scheduling point would park the thread holding the runtime's
     /// `swift_once` lock, and for a controller's own state. `body` must not perform seam
     /// operations.
+    ///
+    /// Taking the mutex this way is never a scheduling point (nor opens a stress
+    /// iteration's start gate). It is the lock for the harness's own bookkeeping on threads
+    /// it does not control, rather than `Synchronization.Mutex`, on which ThreadSanitizer
+    /// reports false races under contention (it does not see the contended hand-over,
+    /// which happens in an uninstrumented library). Wait on it with
+    /// ``SeamCondition/waitDirectly(on:until:)``.
     package func withLockDirectly<Result>(_ body: () throws -> Result) rethrows -> Result {
         lockDirectly()
         defer { unlockDirectly() }
