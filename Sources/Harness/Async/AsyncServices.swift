@@ -15,7 +15,7 @@ import Synchronization
 /// wait for still runs to its end, or to where it waits for good.
 ///
 /// Every piece of its state is guarded by a seam mutex, and lanes, the timer thread and
-/// ``waitForTasks()`` each wait on a condition of their own, so threads and tasks share one
+/// ``waitUntilQuiet()`` each wait on a condition of their own, so threads and tasks share one
 /// scheduler. The execution treats these as its own synchronization
 /// (``synchronizationObjects``): operations on them take no decision unless they block, so
 /// schedules interleave at the scenario's operations, not at the executor's bookkeeping.
@@ -37,8 +37,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private let mainJobQueued = SeamCondition()
     /// Broadcast when a timer is added and when the timer thread may exit.
     private let timersChanged = SeamCondition()
-    /// Broadcast when the last outstanding task ends.
-    private let tasksEnded = SeamCondition()
+    /// Broadcast when the executor falls quiet (``isQuiet``).
+    private let fellQuiet = SeamCondition()
     private var jobs: [(job: UnownedJob, identity: JobIdentity)] = []
     /// `MainActor` jobs, run one at a time in the order they came, as the main queue runs them.
     private var mainJobs: [(job: UnownedJob, identity: JobIdentity)] = []
@@ -59,7 +59,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// The mutex and conditions that are the executor's own synchronization.
     var synchronizationObjects: [ObjectIdentifier] {
-        [mutex, jobQueued, mainJobQueued, timersChanged, tasksEnded].map(ObjectIdentifier.init)
+        [mutex, jobQueued, mainJobQueued, timersChanged, fellQuiet].map(ObjectIdentifier.init)
     }
 
     /// Starts `lanes` lane threads; call from a controlled thread. The timer thread starts
@@ -87,12 +87,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } catch {
                 execution.taskThrew(error)
             }
-            let (ended, done) = mutex.withLock {
+            let quiet = mutex.withLock {
                 outstandingTasks -= 1
-                return (outstandingTasks == 0, isDone)
+                return isQuiet
             }
-            if ended { tasksEnded.broadcast() }
-            if done { wakeThreadsToExit() }
+            if quiet { wakeQuietWaiters() }
         }
     }
 
@@ -174,16 +173,17 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         return Thread.isMainThread ? "the main thread (\(name)): a MainActor or main-queue escape" : "thread \(name)"
     }
 
-    /// Waits until every task started so far has ended.
-    func waitForTasks() {
-        mutex.withLock { tasksEnded.wait(on: mutex, until: { outstandingTasks == 0 }) }
+    /// Waits until the executor is quiet: every task the scenario started has ended, and
+    /// every other task (a `Task {}` one of them started) has ended or waits for good.
+    func waitUntilQuiet() {
+        mutex.withLock { fellQuiet.wait(on: mutex, until: { isQuiet }) }
     }
 
     /// Lets the lanes, the main lane and the timer thread exit once every task, job and
     /// timer is done, and joins them.
     func close() {
         mutex.withLock { closed = true }
-        wakeThreadsToExit()
+        wakeQuietWaiters()
         var joined = 0
         while joined < threads.count {
             let thread = threads[joined]
@@ -197,14 +197,19 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Whether the executor's threads may exit: closed, and nothing is left to run or to wake.
-    /// Read under the mutex.
-    private var isDone: Bool {
-        closed && outstandingTasks == 0 && jobsRunning == 0 && jobs.isEmpty && mainJobs.isEmpty && timers.isEmpty
+    /// Whether nothing is left to run or to wake: no task the scenario started is running, no
+    /// job is queued or running, no timer is set. Read under the mutex.
+    private var isQuiet: Bool {
+        outstandingTasks == 0 && jobsRunning == 0 && jobs.isEmpty && mainJobs.isEmpty && timers.isEmpty
     }
 
-    /// Wakes every executor thread that waits, to see whether it may exit.
-    private func wakeThreadsToExit() {
+    /// Whether the executor's threads may exit: closed, and quiet. Read under the mutex.
+    private var isDone: Bool { closed && isQuiet }
+
+    /// Wakes whoever waits for the executor to fall quiet, and every executor thread, to see
+    /// whether it may exit.
+    private func wakeQuietWaiters() {
+        fellQuiet.broadcast()
         jobQueued.broadcast()
         mainJobQueued.broadcast()
         timersChanged.broadcast()
@@ -235,11 +240,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } else {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
-            let done = mutex.withLock {
+            let quiet = mutex.withLock {
                 jobsRunning -= 1
-                return isDone
+                return isQuiet
             }
-            if done { wakeThreadsToExit() }
+            if quiet { wakeQuietWaiters() }
             execution.laneWillTakeJob()
         }
     }
@@ -279,10 +284,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             mutex.unlock()
             first.wake()
             mutex.lock()
+            if isQuiet {
+                // The timer was the last thing the executor waited for.
+                mutex.unlock()
+                wakeQuietWaiters()
+                mutex.lock()
+            }
         }
         mutex.unlock()
-        // The last timer may have been what kept the lanes waiting.
-        wakeThreadsToExit()
     }
 }
 

@@ -359,6 +359,9 @@ final class Execution: SeamController, @unchecked Sendable {
         return services
     }
 
+    /// The execution's task executor, if something started it.
+    var startedServices: AsyncServices? { asyncServices }
+
     /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends.
     func closeServices() {
         asyncServices?.close()

@@ -64,13 +64,17 @@ public final class Scenario: @unchecked Sendable {
         return ScenarioTask(task: services!.startTask(name: name ?? "\(place.fileName):\(line)", body))
     }
 
-    /// Joins every spawned thread not joined yet, and waits for every task started so far.
+    /// Joins every spawned thread not joined yet, and waits for every task started so far:
+    /// those started with ``task(name:file:line:)`` to end, and, where the harness runs them
+    /// (under ``ExplorationIsolation/process``), those started with `Task {}` or
+    /// `Task.detached` to end or to wait for good (for a continuation nobody resumes), their
+    /// sleeps included.
     public func joinAll(file: StaticString = #fileID, line: UInt = #line) {
         if let stress { return stress.joinAll(file: file, line: line) }
         while let thread = unjoined.first {
             join(thread, file: file, line: line)
         }
-        services?.waitForTasks()
+        (Seam.currentController as? Execution)?.startedServices?.waitUntilQuiet()
     }
 
     /// The execution's task executor, once a task has started.
