@@ -37,6 +37,8 @@ final class Execution: SeamController, @unchecked Sendable {
     private var stepByteCount = 0
     private var replay: ReplayFollower?
     private let handoff: any HandoffBackend
+    /// Where the execution's threads run: OS threads reused from one execution to the next.
+    let threadPool: SeamThreadPool
 
     private var threads: [ThreadRecord] = []
     private var mutexes: [ObjectIdentifier: MutexModel] = [:]
@@ -94,6 +96,7 @@ final class Execution: SeamController, @unchecked Sendable {
         strategy: any SchedulingStrategy,
         replay: ReplayFollower?,
         limits: Limits,
+        threadPool: SeamThreadPool,
         activity: ActivityCounter,
         crashPrefix: String,
         crashSuffix: String
@@ -102,6 +105,7 @@ final class Execution: SeamController, @unchecked Sendable {
         self.activity = activity
         self.replay = replay
         self.limits = limits
+        self.threadPool = threadPool
         handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
         stepByteCapacity = 3 * (limits.maxSteps + 2 * limits.maxThreads + 16)
         stepBytes = .allocate(capacity: stepByteCapacity)
@@ -138,7 +142,7 @@ final class Execution: SeamController, @unchecked Sendable {
     func run(_ body: @escaping @Sendable () -> Void) {
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
         strategy.threadCreated(0, by: nil)
-        switch Seam.spawnThread(controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
+        switch Seam.spawnThread(on: threadPool, controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
         case .success(let root):
@@ -246,7 +250,8 @@ final class Execution: SeamController, @unchecked Sendable {
             cshim_set_thread_crash_report(crashReport)
             cshim_allow_stack_capture()
             threadHandlesMutex.withLockDirectly { threadHandles[me] = cshim_current_thread_handle() }
-            if me == 0, let cpu = limits.cpu {
+            // Every thread, as a pooled one may have been pinned elsewhere before.
+            if let cpu = limits.cpu {
                 _ = cshim_pin_current_thread_to_cpu(cpu)
             }
             handoff.park(me)
@@ -414,7 +419,7 @@ final class Execution: SeamController, @unchecked Sendable {
     func spawnExecutorThread(_ body: @escaping @Sendable () -> Void) -> SeamThread {
         spawningExecutorThread = true
         defer { spawningExecutorThread = false }
-        switch Seam.spawnThread(body) {
+        switch Seam.spawnThread(on: threadPool, body) {
         case .success(let thread):
             spawnedHarnessThread(thread)
             return thread
