@@ -41,6 +41,9 @@ final class Execution: SeamController, @unchecked Sendable {
     let threadPool: SeamThreadPool
 
     private var threads: [ThreadRecord] = []
+    /// The storage of ``decide(running:)``'s candidates, kept between decisions.
+    private var candidateBuffer: [Candidate] = []
+    private var spuriousBuffer: [Candidate] = []
     private var mutexes: [ObjectIdentifier: MutexModel] = [:]
     private var conditionWaiters: [ObjectIdentifier: [Int]] = [:]
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
@@ -621,8 +624,17 @@ final class Execution: SeamController, @unchecked Sendable {
                 )
             }
             if failure != nil { return .failed }
-            var candidates: [Candidate] = []
-            var spurious: [Candidate] = []
+            // Reused from decision to decision, so that a decision allocates nothing.
+            var candidates = candidateBuffer
+            var spurious = spuriousBuffer
+            candidates.removeAll(keepingCapacity: true)
+            spurious.removeAll(keepingCapacity: true)
+            candidateBuffer = []
+            spuriousBuffer = []
+            defer {
+                candidateBuffer = candidates
+                spuriousBuffer = spurious
+            }
             for index in threads.indices {
                 switch threads[index].state {
                 case .ready(let operation, _):
@@ -908,7 +920,7 @@ final class Execution: SeamController, @unchecked Sendable {
 
     /// Whether a step is the harness's own: taken in the harness's code.
     private static func isBookkeeping(_ kind: OperationKind, at location: SeamLocation?) -> Bool {
-        location?.fileID.hasPrefix("Harness/") == true
+        location?.fileIDHasPrefix("Harness/") == true
     }
 
     /// The task (numbered from 0) a step of executor thread `thread` belongs to: the task

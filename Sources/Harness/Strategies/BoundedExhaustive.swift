@@ -36,9 +36,10 @@ struct BoundedExhaustive: SchedulingStrategy {
     }
 
     private struct Decision {
-        /// The choices that cost nothing here, in exploration order: the running thread
-        /// alone when it can run; otherwise every thread step or job.
-        var options: [Choice]
+        /// Where the choices that cost nothing here are in ``options``, in exploration
+        /// order: the running thread alone when it can run; otherwise every thread step or job.
+        var optionsStart: Int
+        var optionsCount: Int
         var chosen: Int
         /// The schedule up to and including the chosen option, once a queued prefix needs it.
         var prefix: Prefix?
@@ -55,6 +56,9 @@ struct BoundedExhaustive: SchedulingStrategy {
     private var root: Prefix?
     private var forced: [Choice] = []
     private var path: [Decision] = []
+    /// The free choices of every decision on ``path``, one after another: one array for
+    /// the whole path, so that a decision allocates nothing.
+    private var options: [Choice] = []
     private var position = 0
     private var started = false
 
@@ -77,34 +81,50 @@ struct BoundedExhaustive: SchedulingStrategy {
         if depth < 0 {
             option = forced[position]
         } else if depth < path.count {
-            option = path[depth].options[path[depth].chosen]
+            option = chosenOption(at: depth)
         } else {
-            var free: [Choice] = []
-            var costly: [Choice] = []
+            let start = options.count
+            if let running, candidates.contains(where: { $0.choice == .thread(running) }) {
+                options.append(.thread(running))
+            }
+            var hasCostly = false
             for candidate in candidates {
-                switch candidate.choice {
-                case .spuriousWake, .advanceClock:
-                    costly.append(candidate.choice)
-                case .thread(let thread) where running != nil && running != thread:
-                    costly.append(candidate.choice)
-                case .thread(let thread) where running == thread:
-                    free.insert(candidate.choice, at: 0)
-                case .thread, .job:
-                    free.append(candidate.choice)
+                if Self.isCostly(candidate.choice, running: running) {
+                    hasCostly = true
+                } else if candidate.choice != running.map(Choice.thread) {
+                    options.append(candidate.choice)
                 }
             }
-            if cost < preemptionBound && !costly.isEmpty {
+            if cost < preemptionBound && hasCostly {
                 let before = prefix(before: depth)
-                queuedForNextCost += costly.map { Prefix($0, after: before) }
+                for candidate in candidates where Self.isCostly(candidate.choice, running: running) {
+                    queuedForNextCost.append(Prefix(candidate.choice, after: before))
+                }
             }
-            path.append(Decision(options: free, chosen: 0))
-            option = free[0]
+            path.append(Decision(optionsStart: start, optionsCount: options.count - start, chosen: 0))
+            option = options[start]
         }
         return candidates.firstIndex { $0.choice == option } ?? 0
     }
 
     mutating func endExecution(steps: Int) {
         path.removeLast(path.count - min(max(position - forced.count, 0), path.count))
+        options.removeLast(options.count - (path.last.map { $0.optionsStart + $0.optionsCount } ?? 0))
+    }
+
+    /// Whether taking `choice` costs a preemption: a spurious wake-up, a clock advance, or
+    /// another thread while `running` can go on.
+    private static func isCostly(_ choice: Choice, running: Int?) -> Bool {
+        switch choice {
+        case .spuriousWake, .advanceClock: true
+        case .thread(let thread): running != nil && running != thread
+        case .job: false
+        }
+    }
+
+    /// The option chosen at the free choice at `depth`.
+    private func chosenOption(at depth: Int) -> Choice {
+        options[path[depth].optionsStart + path[depth].chosen]
     }
 
     /// The schedule before the free choice at `depth`, building the shared nodes it needs.
@@ -113,7 +133,7 @@ struct BoundedExhaustive: SchedulingStrategy {
         while built > 0 && path[built - 1].prefix == nil { built -= 1 }
         var prefix = built > 0 ? path[built - 1].prefix : root
         for index in built..<depth {
-            prefix = Prefix(path[index].options[path[index].chosen], after: prefix)
+            prefix = Prefix(chosenOption(at: index), after: prefix)
             path[index].prefix = prefix
         }
         return prefix
@@ -124,12 +144,13 @@ struct BoundedExhaustive: SchedulingStrategy {
     /// none is left.
     private mutating func advance() -> Bool {
         while var last = path.popLast() {
-            if last.chosen + 1 < last.options.count {
+            if last.chosen + 1 < last.optionsCount {
                 last.chosen += 1
                 last.prefix = nil
                 path.append(last)
                 return true
             }
+            options.removeLast(options.count - last.optionsStart)
         }
         while nextQueued == queued.count {
             guard cost < preemptionBound, !queuedForNextCost.isEmpty else { return false }
