@@ -13,6 +13,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CBenchmarkSupport"),
+        .target(name: "CMallocCounter"),
         .target(
             name: "Workloads",
             dependencies: [
@@ -27,7 +28,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "BenchmarkTable",
-            dependencies: ["Workloads", .product(name: "Harness", package: "swift-concurrency-harness")]
+            dependencies: ["Workloads", "CMallocCounter", .product(name: "Harness", package: "swift-concurrency-harness")]
         ),
     ] + benchmarkTargets.map { name in
         .executableTarget(

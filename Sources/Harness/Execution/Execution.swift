@@ -37,8 +37,13 @@ final class Execution: SeamController, @unchecked Sendable {
     private var stepByteCount = 0
     private var replay: ReplayFollower?
     private let handoff: any HandoffBackend
+    /// Where the execution's threads run: OS threads reused from one execution to the next.
+    let threadPool: SeamThreadPool
 
     private var threads: [ThreadRecord] = []
+    /// The storage of ``decide(running:)``'s candidates, kept between decisions.
+    private var candidateBuffer: [Candidate] = []
+    private var spuriousBuffer: [Candidate] = []
     private var mutexes: [ObjectIdentifier: MutexModel] = [:]
     private var conditionWaiters: [ObjectIdentifier: [Int]] = [:]
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
@@ -95,6 +100,7 @@ final class Execution: SeamController, @unchecked Sendable {
         strategy: any SchedulingStrategy,
         replay: ReplayFollower?,
         limits: Limits,
+        threadPool: SeamThreadPool,
         activity: ActivityCounter,
         crashPrefix: String,
         crashSuffix: String
@@ -103,6 +109,7 @@ final class Execution: SeamController, @unchecked Sendable {
         self.activity = activity
         self.replay = replay
         self.limits = limits
+        self.threadPool = threadPool
         handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
         stepByteCapacity = 3 * (limits.maxSteps + 2 * limits.maxThreads + 16)
         stepBytes = .allocate(capacity: stepByteCapacity)
@@ -140,7 +147,7 @@ final class Execution: SeamController, @unchecked Sendable {
     func run(_ body: @escaping @Sendable () -> Void) {
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
         strategy.threadCreated(0, by: nil)
-        switch Seam.spawnThread(controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
+        switch Seam.spawnThread(on: threadPool, controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
         case .success(let root):
@@ -248,7 +255,8 @@ final class Execution: SeamController, @unchecked Sendable {
             cshim_set_thread_crash_report(crashReport)
             cshim_allow_stack_capture()
             threadHandlesMutex.withLockDirectly { threadHandles[me] = cshim_current_thread_handle() }
-            if me == 0, let cpu = limits.cpu {
+            // Every thread, as a pooled one may have been pinned elsewhere before.
+            if let cpu = limits.cpu {
                 _ = cshim_pin_current_thread_to_cpu(cpu)
             }
             handoff.park(me)
@@ -423,7 +431,7 @@ final class Execution: SeamController, @unchecked Sendable {
             spawningExecutorThread = false
             spawningInterchangeableLane = false
         }
-        switch Seam.spawnThread(body) {
+        switch Seam.spawnThread(on: threadPool, body) {
         case .success(let thread):
             spawnedHarnessThread(thread)
             return thread
@@ -644,8 +652,17 @@ final class Execution: SeamController, @unchecked Sendable {
                 )
             }
             if failure != nil { return .failed }
-            var candidates: [Candidate] = []
-            var spurious: [Candidate] = []
+            // Reused from decision to decision, so that a decision allocates nothing.
+            var candidates = candidateBuffer
+            var spurious = spuriousBuffer
+            candidates.removeAll(keepingCapacity: true)
+            spurious.removeAll(keepingCapacity: true)
+            candidateBuffer = []
+            spuriousBuffer = []
+            defer {
+                candidateBuffer = candidates
+                spuriousBuffer = spurious
+            }
             for index in threads.indices {
                 switch threads[index].state {
                 case .ready(let operation, _):
@@ -946,7 +963,7 @@ final class Execution: SeamController, @unchecked Sendable {
 
     /// Whether a step is the harness's own: taken in the harness's code.
     private static func isBookkeeping(_ kind: OperationKind, at location: SeamLocation?) -> Bool {
-        location?.fileID.hasPrefix("Harness/") == true
+        location?.fileIDHasPrefix("Harness/") == true
     }
 
     /// The task (numbered from 0) a step of executor thread `thread` belongs to: the task

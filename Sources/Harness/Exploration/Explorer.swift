@@ -22,8 +22,13 @@ struct Explorer {
     /// candidates of a scenario shrinks the schedule of the smallest only, and a stress
     /// escalation searches past failures it does not look for.
     var shrinksSchedules = true
+    /// The OS threads the executions run on, reused from one to the next; closed when
+    /// ``run()`` returns.
+    private let threadPool = SeamThreadPool()
 
+    /// Runs the exploration; call once per explorer.
     func run() -> ExplorationReport {
+        defer { threadPool.close() }
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
         let naming = ScheduleNaming(scenario: scenario, strategy: options.replay?.strategy ?? options.strategy.tag, seed: seed, generatedScenario: generatedScenario)
         var strategy = options.strategy.makeScheduler(seed: seed)
@@ -107,6 +112,7 @@ struct Explorer {
             strategy: strategy,
             replay: steps.map(ReplayFollower.init(steps:)),
             limits: limits,
+            threadPool: threadPool,
             activity: activity,
             crashPrefix: crashText.prefix,
             crashSuffix: crashText.suffix

@@ -28,13 +28,16 @@ public final class Scenario: @unchecked Sendable {
         _ body: @escaping @Sendable () throws -> Void
     ) -> ScenarioThread {
         if let stress { return ScenarioThread(thread: stress.spawn(file: file, line: line, body), scenario: self) }
-        let result = Seam.spawnThread(file: file, line: line) {
+        guard let execution = Seam.currentController as? Execution else {
+            preconditionFailure("a Scenario is used outside its execution")
+        }
+        let result = Seam.spawnThread(on: execution.threadPool, file: file, line: line) {
             Harness.runReportingErrors(body)
         }
         switch result {
         case .success(let thread):
             unjoined.append(thread)
-            (Seam.currentController as? Execution)?.spawnedHarnessThread(thread)
+            execution.spawnedHarnessThread(thread)
             return ScenarioThread(thread: thread, scenario: self)
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")

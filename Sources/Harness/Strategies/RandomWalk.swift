@@ -13,6 +13,6 @@ struct RandomWalk: SchedulingStrategy {
 
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
         if let spurious = generator.occasionalSpuriousWake(among: candidates) { return spurious }
-        return generator.element(of: candidates.indices.filter { !candidates[$0].choice.isInjected })
+        return generator.index(of: candidates) { !$0.choice.isInjected }
     }
 }

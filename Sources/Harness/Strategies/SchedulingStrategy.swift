@@ -35,12 +35,25 @@ extension SplitMix64 {
     /// offered.
     mutating func occasionalSpuriousWake(among candidates: [Candidate]) -> Int? {
         guard candidates.contains(where: \.choice.isInjected), next(upperBound: Self.spuriousWakeOdds) == 0 else { return nil }
-        let spurious = candidates.indices.filter { candidates[$0].choice.isInjected }
-        return spurious[Int(next(upperBound: UInt64(spurious.count)))]
+        return index(of: candidates) { $0.choice.isInjected }
     }
 
     /// A uniformly random index of `indices`.
     mutating func element(of indices: [Int]) -> Int {
         indices[Int(next(upperBound: UInt64(indices.count)))]
+    }
+
+    /// A uniformly random index of the candidates that satisfy `isIncluded` (at least one
+    /// must): the same draw and the same index as ``element(of:)`` of those indices, without
+    /// building the array.
+    mutating func index(of candidates: [Candidate], where isIncluded: (Candidate) -> Bool) -> Int {
+        var count = 0
+        for candidate in candidates where isIncluded(candidate) { count += 1 }
+        var remaining = Int(next(upperBound: UInt64(count)))
+        for index in candidates.indices where isIncluded(candidates[index]) {
+            if remaining == 0 { return index }
+            remaining -= 1
+        }
+        preconditionFailure("no candidate to choose from")
     }
 }

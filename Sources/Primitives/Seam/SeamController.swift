@@ -31,6 +31,19 @@ public struct SeamLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether ``fileID`` starts with `prefix`, found without building the string: a
+    /// controller asks at every step.
+    package func fileIDHasPrefix(_ prefix: StaticString) -> Bool {
+        switch file {
+        case .literal(let fileID):
+            fileID.withUTF8Buffer { file in
+                prefix.withUTF8Buffer { prefix in file.starts(with: prefix) }
+            }
+        case .text(let fileID):
+            prefix.withUTF8Buffer { prefix in fileID.utf8.starts(with: prefix) }
+        }
+    }
+
     /// The file name alone, without its module.
     public var fileName: Substring {
         let fileID = fileID

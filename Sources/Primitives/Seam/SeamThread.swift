@@ -1,4 +1,5 @@
 import CShim
+import Synchronization
 
 /// An error from a POSIX thread call, carrying its errno value.
 public struct SeamThreadError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -23,12 +24,26 @@ public struct SeamThread: @unchecked Sendable {
     /// The thread's identity under the controller that was active when it was spawned, or
     /// `nil` when it was spawned by an uncontrolled thread.
     public let controlledID: SeamThreadID?
+    /// For a body run on a ``SeamThreadPool``, what tells that it ended: the OS thread
+    /// goes on to run other bodies.
+    let completion: SeamThreadCompletion?
 
-    /// Waits until the thread has exited and reaps it (`pthread_join`). Joining a detached
-    /// or already-joined thread, or the calling thread itself, throws.
+    init(handle: pthread_t, controlledID: SeamThreadID?, completion: SeamThreadCompletion? = nil) {
+        self.handle = handle
+        self.controlledID = controlledID
+        self.completion = completion
+    }
+
+    /// Waits until the thread has exited and reaps it (`pthread_join`); for a body run on a
+    /// ``SeamThreadPool``, until the body has ended. Joining a detached or already-joined
+    /// thread, or the calling thread itself, throws.
     public func join(file: StaticString = #fileID, line: UInt = #line) throws(SeamThreadError) {
         if let controlledID, let controller = Seam.controllerForCurrentThread() {
             controller.join(controlledID, at: SeamLocation(fileID: file, line: line))
+        }
+        if let completion {
+            guard completion.wait() else { throw SeamThreadError(operation: "pthread_join", code: EINVAL) }
+            return
         }
         let error = pthread_join(handle, nil)
         guard error == 0 else { throw SeamThreadError(operation: "pthread_join", code: error) }
@@ -103,35 +118,96 @@ extension Seam {
         create(attributes: attributes, body: .closure(body), controller: controller, controlledID: thread)
     }
 
+    /// Runs `body` on a thread of `pool`, controlled as with
+    /// ``spawnThread(attributes:file:line:_:)``: for the threads a harness starts and joins
+    /// itself, which are neither detached nor cancelled.
+    package static func spawnThread(
+        on pool: SeamThreadPool,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable () -> Void
+    ) -> Result<SeamThread, SeamThreadError> {
+        spawn(attributes: nil, body: .closure(body), location: SeamLocation(fileID: file, line: line), pool: pool)
+    }
+
+    /// Runs `body` on a thread of `pool`, controlled by `controller` as `thread`, as
+    /// ``spawnThread(controlledBy:as:attributes:_:)`` does on a fresh thread.
+    package static func spawnThread(
+        on pool: SeamThreadPool,
+        controlledBy controller: any SeamController,
+        as thread: SeamThreadID,
+        _ body: @escaping @Sendable () -> Void
+    ) -> Result<SeamThread, SeamThreadError> {
+        create(attributes: nil, body: .closure(body), controller: controller, controlledID: thread, pool: pool)
+    }
+
     private static func spawn(
         attributes: UnsafePointer<pthread_attr_t>?,
         body: ThreadStart.Body,
-        location: SeamLocation
+        location: SeamLocation,
+        pool: SeamThreadPool? = nil
     ) -> Result<SeamThread, SeamThreadError> {
         let controller = controllerForCurrentThread()
         let controlledID = controller?.threadWillSpawn(at: location)
-        return create(attributes: attributes, body: body, controller: controller, controlledID: controlledID)
+        return create(attributes: attributes, body: body, controller: controller, controlledID: controlledID, pool: pool)
     }
 
     private static func create(
         attributes: UnsafePointer<pthread_attr_t>?,
         body: ThreadStart.Body,
         controller: (any SeamController)?,
-        controlledID: SeamThreadID?
+        controlledID: SeamThreadID?,
+        pool: SeamThreadPool? = nil
     ) -> Result<SeamThread, SeamThreadError> {
-        let start = ThreadStart.make(body, controller: controller, thread: controlledID)
+        let completion = pool.map { _ in SeamThreadCompletion() }
+        let start = ThreadStart.make(body, controller: controller, thread: controlledID, completion: completion)
         let argument = Unmanaged.passRetained(start).toOpaque()
-        var created = cshim_thread()
-        let error = cshim_thread_create(&created, attributes, threadBody, threadCleanup, argument)
-        guard error == 0 else {
+        let created: Result<pthread_t, SeamThreadError>
+        if let pool {
+            created = pool.run(threadBody, cleanup: threadCleanup, argument: argument)
+        } else {
+            var thread = cshim_thread()
+            let error = cshim_thread_create(&thread, attributes, threadBody, threadCleanup, argument)
+            created = error == 0 ? .success(thread.handle) : .failure(SeamThreadError(operation: "pthread_create", code: error))
+        }
+        switch created {
+        case .success(let handle):
+            return .success(SeamThread(handle: handle, controlledID: controlledID, completion: completion))
+        case .failure(let error):
             Unmanaged<ThreadStart>.fromOpaque(argument).release()
             if let controller, let controlledID { controller.threadSpawnFailed(controlledID) }
-            return .failure(SeamThreadError(operation: "pthread_create", code: error))
+            return .failure(error)
         }
-        return .success(SeamThread(handle: created.handle, controlledID: controlledID))
     }
 }
 
+/// Tells the joiner of a body run on a ``SeamThreadPool`` that the body has ended (the
+/// parker is touched only through its atomic word).
+final class SeamThreadCompletion: @unchecked Sendable {
+    private let parker: UnsafeMutablePointer<cshim_parker>
+    private let joined = Atomic<Bool>(false)
+
+    init() {
+        parker = .allocate(capacity: 1)
+        parker.initialize(to: cshim_parker())
+    }
+
+    deinit {
+        parker.deallocate()
+    }
+
+    /// Called once, by the pooled thread, after everything the body's thread does.
+    func signal() {
+        cshim_unpark(parker)
+    }
+
+    /// Waits until the body has ended; false when another join already waited for it.
+    func wait() -> Bool {
+        guard !joined.exchange(true, ordering: .relaxed) else { return false }
+        cshim_park(parker, 0)
+        return true
+    }
+}
 /// What a spawned thread needs: its body and, when controlled, its controller and identity.
 /// Retained once for the thread and released by its C cleanup. The body is a subclass's
 /// `let`, called in place: binding it to a local (say, from an enum payload) would retain it
@@ -143,6 +219,8 @@ private class ThreadStart {
     }
 
     let slot: ControllerSlot?
+    /// Signalled after the body's cleanup when it runs on a ``SeamThreadPool``.
+    var completion: SeamThreadCompletion?
 
     init(controller: (any SeamController)?, thread: SeamThreadID?) {
         if let controller, let thread {
@@ -152,13 +230,21 @@ private class ThreadStart {
         }
     }
 
-    static func make(_ body: Body, controller: (any SeamController)?, thread: SeamThreadID?) -> ThreadStart {
-        switch body {
-        case .closure(let closure):
-            ClosureThreadStart(closure, controller: controller, thread: thread)
-        case .function(let entry, let argument):
-            FunctionThreadStart(entry, argument, controller: controller, thread: thread)
-        }
+    static func make(
+        _ body: Body,
+        controller: (any SeamController)?,
+        thread: SeamThreadID?,
+        completion: SeamThreadCompletion?
+    ) -> ThreadStart {
+        let start: ThreadStart =
+            switch body {
+            case .closure(let closure):
+                ClosureThreadStart(closure, controller: controller, thread: thread)
+            case .function(let entry, let argument):
+                FunctionThreadStart(entry, argument, controller: controller, thread: thread)
+            }
+        start.completion = completion
+        return start
     }
 
     final func run() {
@@ -201,10 +287,17 @@ private func threadBody(_ argument: UnsafeMutableRawPointer?) {
     Unmanaged<ThreadStart>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.run() }
 }
 
+/// Ends a thread's body: tells its controller, clears the seam's slot, and, on a pooled
+/// thread, the crash report too (a fresh thread starts without one), then tells the joiner.
 private func threadCleanup(_ argument: UnsafeMutableRawPointer?) {
-    let slot = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue().slot
-    guard let slot else { return }
-    slot.controller.threadWillExit(slot.thread)
-    cshim_seam_set_current(nil)
-    cshim_seam_deactivate()
+    let start = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue()
+    let (slot, completion) = (start.slot, start.completion)
+    if let slot {
+        slot.controller.threadWillExit(slot.thread)
+        cshim_seam_set_current(nil)
+        cshim_seam_deactivate()
+    }
+    guard let completion else { return }
+    cshim_set_thread_crash_report(nil)
+    completion.signal()
 }

@@ -8,6 +8,9 @@ public enum HarnessScenario: Hashable, Sendable, CustomStringConvertible {
     /// (b) Two threads each add 1 with a `SeamAtomic` load then store: one preemption loses
     /// an update.
     case lostUpdate
+    /// Three tasks each call an actor twice, so its jobs hop between the tasks and the actor
+    /// on the harness's task executor: no bug.
+    case actorPingPong
     /// Two threads each load a `SeamAtomic` `perThread` times: as many scheduling decisions
     /// as wanted, for the marginal cost of one.
     case loads(perThread: Int)
@@ -19,6 +22,7 @@ public enum HarnessScenario: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .lockedIncrements: "(a) 3 threads × 5 locked increments"
         case .lostUpdate: "(b) 2 threads × 1 unlocked load-then-store"
+        case .actorPingPong: "3 tasks × 2 calls to one actor"
         case .loads(let perThread): "2 threads × \(perThread) atomic loads"
         }
     }
@@ -52,6 +56,16 @@ public enum HarnessScenario: Hashable, Sendable, CustomStringConvertible {
                     Harness.check(counter.load() == 2, "an increment was lost: the counter is \(counter.load())")
                 }
             }
+        case .actorPingPong:
+            return { scenario in
+                let actor = ScenarioActor()
+                for _ in 0..<3 {
+                    scenario.task {
+                        for _ in 0..<2 { await actor.increment() }
+                    }
+                }
+                scenario.joinAll()
+            }
         case .loads(let perThread):
             return { scenario in
                 let cell = SeamAtomic(0)
@@ -64,6 +78,13 @@ public enum HarnessScenario: Hashable, Sendable, CustomStringConvertible {
             }
         }
     }
+}
+
+/// The actor of ``HarnessScenario/actorPingPong``.
+actor ScenarioActor {
+    private(set) var value = 0
+
+    func increment() { value += 1 }
 }
 
 /// A counter shared by controlled threads, which the harness runs one at a time; guarded

@@ -9,14 +9,15 @@ public enum HarnessWorkloads {
 
     /// Explores `scenario` with `strategy` for at least `schedules` schedules (restarting
     /// an exhaustive search that covered everything sooner) and returns how many schedules
-    /// ran and how long they took.
+    /// ran, how long they took, and the most steps one of them took.
     public static func explore(
         _ scenario: HarnessScenario,
         strategy: Strategy,
         schedules: Int
-    ) -> (schedules: Int, elapsed: Duration) {
+    ) -> (schedules: Int, elapsed: Duration, maxSteps: Int) {
         var done = 0
         var elapsed = Duration.zero
+        var maxSteps = 0
         var run = 0
         while done < schedules {
             let options = ExplorationOptions(strategy: strategy, schedules: schedules - done, seed: UInt64(run))
@@ -24,9 +25,10 @@ public enum HarnessWorkloads {
             precondition(report.failure == nil, "the harness benchmark scenario \(scenario) failed: \(report.failure!)")
             done += report.schedulesRun
             elapsed += report.elapsed
+            maxSteps = max(maxSteps, report.coverage.maxSteps)
             run += 1
         }
-        return (done, elapsed)
+        return (done, elapsed, maxSteps)
     }
 
     /// The mean number of scheduling decisions (steps) and of switches between threads in
