@@ -12,11 +12,12 @@ import Synchronization
 /// a time. A job enqueued from any other thread (the test runner's) goes to the platform's
 /// executors, as before.
 ///
-/// Why the executor factory: the runtime's enqueue hooks miss jobs (DESIGN.md) and do not
-/// see delayed jobs at all, and a task executor preference is not inherited by unstructured
-/// tasks. The factory sees every job, but it is process-wide, and the platform's main
-/// executor must not run a `MainActor` job while the harness's main lane runs another: that
-/// is why it is taken over only in a child process that runs one exploration.
+/// Why the executor factory: the runtime's enqueue hooks see no `MainActor` job and no
+/// delayed job (``GlobalEnqueueHook`` sees the rest), and a task executor preference is not
+/// inherited by unstructured tasks. The factory sees every job, but it is process-wide, and
+/// the platform's main executor must not run a `MainActor` job while the harness's main
+/// lane runs another: that is why it is taken over only in a child process that runs one
+/// exploration.
 enum ProcessExecutors {
     private static let taken = Atomic<Bool>(false)
 

@@ -118,7 +118,7 @@ final class Execution: SeamController, @unchecked Sendable {
         }
         crashReport = report
         cshim_install_crash_reporter()
-        GlobalEnqueueWatch.install()
+        GlobalEnqueueHook.install()
     }
 
     deinit {
@@ -460,18 +460,6 @@ final class Execution: SeamController, @unchecked Sendable {
         foreignJob.store(true, ordering: .releasing)
     }
 
-    /// The running thread sent a job to the global executor, which the harness does not
-    /// control in this process (``GlobalEnqueueWatch``): fails the execution at its next
-    /// decision.
-    func noteJobSentToGlobalExecutor() {
-        let thread = withCancellationDisabled { _ in threads[currentThread()].name }
-        failAtNextDecision(.nondeterminism(
-            "\(thread) sent a job to the global executor, which the harness does not control in the test's process: "
-                + "a Task {} or Task.detached started in the scenario, or a task resumed outside the harness's executor; "
-                + "explore with `isolation: .process` to run them under the harness, or start tasks with `scenario.task`"
-        ))
-    }
-
     /// Fails the execution because a task's body threw `error`, without ending the lane
     /// thread mid-job: the failure takes effect at the next decision.
     func taskThrew(_ error: any Error) {
@@ -649,6 +637,7 @@ final class Execution: SeamController, @unchecked Sendable {
                 let origin = foreignJobOrigin.withLock { $0 } ?? "an unknown thread"
                 failure = .nondeterminism(
                     "a job was enqueued from \(origin), which the harness does not control: an escape through Task {}, Task.detached, MainActor, Dispatch or a foreign thread"
+                        + (ProcessExecutors.areTaken ? "" : "; explore with `isolation: .process` to run Task {}, Task.detached and MainActor jobs under the harness")
                 )
             }
             if failure != nil { return .failed }

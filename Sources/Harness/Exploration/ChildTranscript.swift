@@ -13,6 +13,8 @@ struct ChildTranscript {
     private(set) var timedOut = false
     /// Everything else the child wrote, line by line.
     private var lines: [Substring] = []
+    /// The start of a line a heartbeat cut in two.
+    private var brokenLine = ""
 
     /// Reads `handle` to its end, killing `process` when nothing arrives for
     /// `afterSilence` seconds.
@@ -35,12 +37,25 @@ struct ChildTranscript {
             lastHeard = .now
             pending.append(chunk)
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                transcript.take(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                transcript.take(piece: String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
                 pending.removeSubrange(pending.startIndex...newline)
             }
         }
-        if !pending.isEmpty { transcript.take(String(decoding: pending, as: UTF8.self)) }
+        if !pending.isEmpty { transcript.take(piece: String(decoding: pending, as: UTF8.self)) }
         return transcript
+    }
+
+    /// Takes a piece of text that ended with a newline. A line written in several pieces (the
+    /// crash report, from a signal handler) can have a heartbeat written between two of them:
+    /// the heartbeat then ends the piece, and the line goes on in the next one.
+    private mutating func take(piece: String) {
+        let text = brokenLine + piece
+        brokenLine = ""
+        if text != ChildChannel.heartbeat, text.hasSuffix(ChildChannel.heartbeat) {
+            brokenLine = String(text.dropLast(ChildChannel.heartbeat.count))
+        } else {
+            take(text)
+        }
     }
 
     private mutating func take(_ line: String) {

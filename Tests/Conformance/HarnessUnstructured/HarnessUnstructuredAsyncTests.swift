@@ -11,25 +11,26 @@ struct HarnessUnstructuredAsyncTests {
     static let strategies = HarnessStrategyTests.strategies
     static let budget = HarnessStrategyTests.budget
 
-    static func isolated(_ strategy: Strategy, schedules: Int = budget) -> ExplorationOptions {
+    static func isolated(_ strategy: Strategy, schedules: Int = budget, isolation: ExplorationIsolation = .process) -> ExplorationOptions {
         var options = ExplorationOptions(strategy: strategy, schedules: schedules, seed: 1, keepsFailures: false)
-        options.isolation = .process
+        options.isolation = isolation
         return options
     }
 
-    /// Finds a failure of `scenario` under `strategy` in a child process, checks its message,
-    /// and replays its token there.
-    func findAndReplay(
+    /// Finds a failure of `scenario` under `strategy` (in a child process, unless told
+    /// otherwise), checks its message, and replays its token the same way.
+    static func findAndReplay(
         _ name: String,
         _ strategy: Strategy,
+        isolation: ExplorationIsolation = .process,
         _ scenario: @escaping @Sendable (Scenario) -> Void,
         expecting text: String
     ) throws {
-        let report = try Harness.run(name, options: Self.isolated(strategy), scenario)
+        let report = try Harness.run(name, options: Self.isolated(strategy, isolation: isolation), scenario)
         let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
         #expect("\(failure.reason)".contains(text), "\(failure.reason)")
         var replay = ExplorationOptions(replay: try ReplayToken(parsing: failure.token.description), keepsFailures: false)
-        replay.isolation = .process
+        replay.isolation = isolation
         let replayed = try #require(try Harness.run(name, options: replay, scenario).failure, "the token did not reproduce the failure")
         #expect("\(replayed.reason)".contains(text), "\(replayed.reason)")
         #expect(replayed.trace == failure.trace, "the token did not replay the same schedule")
@@ -37,7 +38,7 @@ struct HarnessUnstructuredAsyncTests {
 
     @Test("a fire-and-forget Task {} that records to an actor is found racing the read after it, and replayed", arguments: strategies)
     func fireAndForget(strategy: Strategy) throws {
-        try findAndReplay("fire and forget", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false), expecting: "the audit log had 0 entries")
+        try Self.findAndReplay("fire and forget", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false), expecting: "the audit log had 0 entries")
     }
 
     @Test("awaiting the audit passes", arguments: strategies)
@@ -48,7 +49,7 @@ struct HarnessUnstructuredAsyncTests {
 
     @Test("a reply racing a timeout, both on Task.sleep(for:) of the default clock, that resumes a continuation twice is found and replayed", arguments: strategies)
     func replyRacingTimeout(strategy: Strategy) throws {
-        try findAndReplay("reply racing timeout on the default clock", strategy, UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: false), expecting: "SWIFT TASK CONTINUATION MISUSE")
+        try Self.findAndReplay("reply racing timeout on the default clock", strategy, UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: false), expecting: "SWIFT TASK CONTINUATION MISUSE")
     }
 
     @Test("claiming the continuation with one compare-and-exchange passes", arguments: strategies)
@@ -59,12 +60,69 @@ struct HarnessUnstructuredAsyncTests {
 
     @Test("a MainActor count updated in two hops by detached background tasks is found losing an update, and replayed", arguments: strategies)
     func mainActorLostUpdate(strategy: Strategy) throws {
-        try findAndReplay("main actor lost update", strategy, UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: false), expecting: "two deliveries left the screen showing 1")
+        try Self.findAndReplay("main actor lost update", strategy, UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: false), expecting: "two deliveries left the screen showing 1")
     }
 
     @Test("updating the MainActor count in one hop passes", arguments: strategies)
     func mainActorOneHop(strategy: Strategy) throws {
         let report = try Harness.run("main actor one hop", options: Self.isolated(strategy, schedules: HarnessStrategyTests.passingBudget), UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: true))
         #expect(report.failure == nil)
+    }
+}
+
+/// In the test's own process the harness does not own the executors, but the jobs its
+/// threads send to the global executor are still its own (``GlobalEnqueueHook``): a
+/// `Task {}` runs under it, and a scenario task's `Task.sleep` on the default clock is
+/// virtual. A `MainActor` hop is not, and is reported.
+@Suite("Harness: Task {} and Task.sleep in the test's own process")
+struct HarnessInProcessUnstructuredTests {
+    static let options = ExplorationOptions(schedules: 20, seed: 1, keepsFailures: false)
+
+    @Test("a fire-and-forget Task {} is found racing the read after it, and replayed", arguments: HarnessStrategyTests.strategies)
+    func fireAndForget(strategy: Strategy) throws {
+        try HarnessUnstructuredAsyncTests.findAndReplay("fire and forget in-process", strategy, isolation: .none, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false), expecting: "the audit log had 0 entries")
+    }
+
+    @Test("awaiting the audit passes", arguments: HarnessStrategyTests.strategies)
+    func awaitedAudit(strategy: Strategy) throws {
+        let options = HarnessUnstructuredAsyncTests.isolated(strategy, schedules: HarnessStrategyTests.passingBudget, isolation: .none)
+        let report = try Harness.run("awaited audit in-process", options: options, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
+        #expect(report.failure == nil)
+    }
+
+    @Test("a MainActor hop from a scenario task is reported, naming isolation as the way to run it")
+    func mainActorHopReported() throws {
+        let report = try Harness.run("main actor hop in-process", options: Self.options) { scenario in
+            scenario.task {
+                let model = await UnstructuredAsyncScenarios.ScreenModel()
+                await UnstructuredAsyncScenarios.deliver(to: model, inOneHop: true)
+            }
+            scenario.joinAll()
+        }
+        let failure = try #require(report.failure)
+        #expect("\(failure.reason)".contains("nondeterminism: a job was enqueued from"), "\(failure.reason)")
+        #expect("\(failure.reason)".contains("`isolation: .process`"), "\(failure.reason)")
+    }
+
+    @Test("Task.sleep on the default clock waits on virtual time, in a scenario task and in a Task {} it starts: hours end at once")
+    func defaultClockSleepIsVirtual() throws {
+        let report = try Harness.run("hours on the default clock", options: Self.options) { scenario in
+            let hourSlept = SeamAtomic(false)
+            let twoHoursSlept = SeamAtomic(false)
+            scenario.task {
+                try await Task.sleep(for: .seconds(3_600))
+                hourSlept.store(true)
+            }
+            scenario.task {
+                Task {
+                    try await Task.sleep(nanoseconds: 7_200_000_000_000)
+                    twoHoursSlept.store(true)
+                }
+            }
+            scenario.joinAll()
+            Harness.check(hourSlept.load() && twoHoursSlept.load(), "a sleeper did not wake")
+        }
+        #expect(report.failure == nil)
+        #expect(report.schedulesRun == 20)
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+@testable import Harness
+import Testing
+
+/// What the parent reads of an isolated child's standard error.
+@Suite("Harness: the isolated child's transcript")
+struct ChildTranscriptTests {
+    static let token = "H2.dbb806d5.random.1.0.zCAAAAAsBAgYBAAMFBAYGABYBCA4EAgACAQIDBQQGBgIWFQgCGAEGBBUAAQkLDQcKEx8GAwIJBQYCBwUGAxIGBAAFAV0CCA"
+
+    /// Reads `text` as a child's standard error.
+    static func transcript(of text: String) throws -> ChildTranscript {
+        let pipe = Pipe()
+        try pipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        try pipe.fileHandleForWriting.close()
+        return ChildTranscript.read(pipe.fileHandleForReading, killing: Process(), afterSilence: 3_600)
+    }
+
+    @Test("a crash line that a heartbeat cut in two still gives the crash's token")
+    func heartbeatInsideTheCrashLine() throws {
+        let cut = try #require(Self.token.lastIndex(of: ".")).samePosition(in: Self.token)!
+        let prefix = Self.token[...cut]
+        let steps = Self.token[Self.token.index(after: cut)...]
+        let text = "fatal error\n\(CrashReportText.parentMarker)\(prefix)\(ChildChannel.heartbeat)\n\(steps)\nafter\n"
+        let transcript = try Self.transcript(of: text)
+        #expect(transcript.crashToken?.description == Self.token)
+        #expect(transcript.tail == "fatal error\nafter")
+    }
+
+    @Test("heartbeats on lines of their own are not part of the transcript")
+    func heartbeatLines() throws {
+        let transcript = try Self.transcript(of: "\(ChildChannel.heartbeat)\nsome output\n\(ChildChannel.heartbeat)\n\(CrashReportText.parentMarker)\(Self.token)\n")
+        #expect(transcript.crashToken?.description == Self.token)
+        #expect(transcript.tail == "some output")
+    }
+}
