@@ -36,6 +36,19 @@ struct HarnessUnstructuredAsyncTests {
         #expect(replayed.trace == failure.trace, "the token did not replay the same schedule")
     }
 
+    /// Explores the fixed `scenario` under `strategy` for the passing budget (in a child
+    /// process, unless told otherwise), expecting no failure.
+    static func passes(
+        _ name: String,
+        _ strategy: Strategy,
+        isolation: ExplorationIsolation = .process,
+        _ scenario: @escaping @Sendable (Scenario) -> Void
+    ) throws {
+        let options = Self.isolated(strategy, schedules: HarnessStrategyTests.passingBudget, isolation: isolation)
+        let report = try Harness.run(name, options: options, scenario)
+        #expect(report.failure == nil, "\(String(describing: report.failure?.reason))")
+    }
+
     @Test("a fire-and-forget Task {} that records to an actor is found racing the read after it, and replayed", arguments: strategies)
     func fireAndForget(strategy: Strategy) throws {
         try Self.findAndReplay("fire and forget", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false), expecting: "the audit log had 0 entries")
@@ -43,8 +56,7 @@ struct HarnessUnstructuredAsyncTests {
 
     @Test("awaiting the audit passes", arguments: strategies)
     func awaitedAudit(strategy: Strategy) throws {
-        let report = try Harness.run("awaited audit", options: Self.isolated(strategy, schedules: HarnessStrategyTests.passingBudget), UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
-        #expect(report.failure == nil)
+        try Self.passes("awaited audit", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
     }
 
     @Test("a reply racing a timeout, both on Task.sleep(for:) of the default clock, that resumes a continuation twice is found and replayed", arguments: strategies)
@@ -54,8 +66,7 @@ struct HarnessUnstructuredAsyncTests {
 
     @Test("claiming the continuation with one compare-and-exchange passes", arguments: strategies)
     func replyClaimedOnce(strategy: Strategy) throws {
-        let report = try Harness.run("reply claimed once on the default clock", options: Self.isolated(strategy, schedules: HarnessStrategyTests.passingBudget), UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: true))
-        #expect(report.failure == nil)
+        try Self.passes("reply claimed once on the default clock", strategy, UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: true))
     }
 
     @Test("a MainActor count updated in two hops by detached background tasks is found losing an update, and replayed", arguments: strategies)
@@ -65,8 +76,7 @@ struct HarnessUnstructuredAsyncTests {
 
     @Test("updating the MainActor count in one hop passes", arguments: strategies)
     func mainActorOneHop(strategy: Strategy) throws {
-        let report = try Harness.run("main actor one hop", options: Self.isolated(strategy, schedules: HarnessStrategyTests.passingBudget), UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: true))
-        #expect(report.failure == nil)
+        try Self.passes("main actor one hop", strategy, UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: true))
     }
 }
 
@@ -85,9 +95,7 @@ struct HarnessInProcessUnstructuredTests {
 
     @Test("awaiting the audit passes", arguments: HarnessStrategyTests.strategies)
     func awaitedAudit(strategy: Strategy) throws {
-        let options = HarnessUnstructuredAsyncTests.isolated(strategy, schedules: HarnessStrategyTests.passingBudget, isolation: .none)
-        let report = try Harness.run("awaited audit in-process", options: options, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
-        #expect(report.failure == nil)
+        try HarnessUnstructuredAsyncTests.passes("awaited audit in-process", strategy, isolation: .none, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
     }
 
     @Test("a MainActor hop from a scenario task is reported, naming isolation as the way to run it")
