@@ -450,9 +450,9 @@ static void cshim_write_all(const char *text, size_t length) {
     }
 }
 
-static void cshim_write_base64url(const uint8_t *bytes, size_t count) {
+/// Writes `count` bytes as unpadded base64url at `out`; returns how many characters it wrote.
+static size_t cshim_encode_base64url(const uint8_t *bytes, size_t count, char *out) {
     static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    char chunk[256];
     size_t used = 0;
     for (size_t index = 0; index < count; index += 3) {
         uint32_t group = (uint32_t)bytes[index] << 16;
@@ -461,22 +461,27 @@ static void cshim_write_base64url(const uint8_t *bytes, size_t count) {
         if (available > 2) group |= bytes[index + 2];
         size_t characters = available >= 3 ? 4 : available + 1;
         for (size_t c = 0; c < characters; c++) {
-            chunk[used++] = alphabet[(group >> (18 - 6 * c)) & 0x3F];
-        }
-        if (used > sizeof(chunk) - 4) {
-            cshim_write_all(chunk, used);
-            used = 0;
+            out[used++] = alphabet[(group >> (18 - 6 * c)) & 0x3F];
         }
     }
-    cshim_write_all(chunk, used);
+    return used;
+}
+
+static size_t cshim_base64url_length(size_t count) {
+    return count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1);
 }
 
 static void cshim_crash_handler(int signal_number) {
     cshim_crash_report *report = cshim_thread_crash_report;
     if (report != NULL) {
-        cshim_write_all(report->prefix, strlen(report->prefix));
-        cshim_write_base64url(report->steps, atomic_load_explicit(&report->byteCount, memory_order_relaxed));
-        cshim_write_all(report->suffix, strlen(report->suffix));
+        size_t count = atomic_load_explicit(&report->byteCount, memory_order_relaxed);
+        if (count > report->stepCapacity) count = report->stepCapacity;
+        size_t prefixLength = strlen(report->prefix);
+        size_t suffixLength = strlen(report->suffix);
+        memcpy(report->line, report->prefix, prefixLength);
+        size_t length = prefixLength + cshim_encode_base64url(report->steps, count, report->line + prefixLength);
+        memcpy(report->line + length, report->suffix, suffixLength);
+        cshim_write_all(report->line, length + suffixLength);
     }
     for (size_t index = 0; index < CSHIM_CRASH_SIGNAL_COUNT; index++) {
         if (cshim_crash_signals[index] == signal_number) {
@@ -505,14 +510,20 @@ void cshim_install_crash_reporter(void) {
     pthread_once(&cshim_crash_reporter_once, cshim_install_crash_handlers);
 }
 
-cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, const uint8_t *steps) {
+cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, const uint8_t *steps, size_t step_capacity) {
     cshim_crash_report *report = malloc(sizeof(cshim_crash_report));
     if (report == NULL) {
         return NULL;
     }
     report->prefix = strdup(prefix);
     report->suffix = strdup(suffix);
+    report->line = malloc(strlen(prefix) + cshim_base64url_length(step_capacity) + strlen(suffix) + 1);
+    if (report->prefix == NULL || report->suffix == NULL || report->line == NULL) {
+        cshim_crash_report_destroy(report);
+        return NULL;
+    }
     report->steps = steps;
+    report->stepCapacity = step_capacity;
     atomic_init(&report->byteCount, 0);
     return report;
 }
@@ -520,6 +531,7 @@ cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *su
 void cshim_crash_report_destroy(cshim_crash_report *report) {
     free((void *)report->prefix);
     free((void *)report->suffix);
+    free(report->line);
     free(report);
 }
 

@@ -127,11 +127,15 @@ void cshim_unpark(cshim_parker *parker);
 // MARK: Crash reports
 
 /// What a crash handler prints for the execution a controlled thread belongs to: `prefix`,
-/// the schedule so far (its bytes printed as unpadded base64url), then `suffix`.
+/// the schedule so far (its bytes printed as unpadded base64url), then `suffix`, composed in
+/// `line` and written with one `write`, so that other threads' output (a test runner's)
+/// does not land inside it.
 typedef struct {
     const char *prefix;
     const char *suffix;
     const uint8_t *steps;
+    size_t stepCapacity;
+    char *line;
     _Atomic size_t byteCount;
 } cshim_crash_report;
 
@@ -140,8 +144,9 @@ typedef struct {
 /// restore the previous handler and re-raise the signal.
 void cshim_install_crash_reporter(void);
 
-/// Creates a crash report, copying `prefix` and `suffix`; NULL if memory ran out.
-cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, const uint8_t *steps);
+/// Creates a crash report, copying `prefix` and `suffix`, for a schedule of at most
+/// `step_capacity` bytes at `steps`; NULL if memory ran out.
+cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, const uint8_t *steps, size_t step_capacity);
 
 /// Frees a report made by `cshim_crash_report_create`.
 void cshim_crash_report_destroy(cshim_crash_report *report);

@@ -113,7 +113,7 @@ final class Execution: SeamController, @unchecked Sendable {
         handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
         stepByteCapacity = 3 * (limits.maxSteps + 2 * limits.maxThreads + 16)
         stepBytes = .allocate(capacity: stepByteCapacity)
-        guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, stepBytes) else {
+        guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, stepBytes, stepByteCapacity) else {
             preconditionFailure("the harness ran out of memory creating an execution")
         }
         crashReport = report

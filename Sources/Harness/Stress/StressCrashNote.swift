@@ -11,7 +11,7 @@ final class StressCrashNote: @unchecked Sendable {
 
     /// A note that prints `text`.
     init(_ text: String) {
-        guard let report = cshim_crash_report_create(text, "", nil) else {
+        guard let report = cshim_crash_report_create(text, "", nil, 0) else {
             preconditionFailure("the stress run could not allocate its crash note")
         }
         self.report = report
