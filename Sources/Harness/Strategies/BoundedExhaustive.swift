@@ -81,36 +81,44 @@ struct BoundedExhaustive: SchedulingStrategy {
 
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
         defer { position += 1 }
-        let option: Choice
-        if position < forced.count {
-            option = forced[position]
-        } else {
-            var free: [Choice] = []
-            var costly: [Choice] = []
-            for candidate in candidates where !candidate.isSymmetricCopy {
-                switch candidate.choice {
-                case .spuriousWake, .advanceClock:
-                    costly.append(candidate.choice)
-                case .thread(let thread) where running != nil && running != thread:
-                    costly.append(candidate.choice)
-                case .thread(let thread) where running == thread:
-                    free.insert(candidate.choice, at: 0)
-                case .thread, .job:
-                    free.append(candidate.choice)
-                }
-            }
-            let canPreempt = cost < preemptionBound && !costly.isEmpty
-            if free.count > 1 || canPreempt {
-                let before = prefixOfTaken()
-                let detours = free.dropFirst().map { Queued(prefix: Prefix($0, after: before), cost: cost) }
-                let preemptions = canPreempt ? costly.map { Queued(prefix: Prefix($0, after: before), cost: cost + 1) } : []
-                while queued.count <= departures + 1 { queued.append([]) }
-                queued[departures + 1] += detours + preemptions
-            }
-            option = free[0]
-            taken.append(option)
+        guard position >= forced.count else {
+            let option = forced[position]
+            return candidates.firstIndex { $0.choice == option } ?? 0
         }
-        return candidates.firstIndex { $0.choice == option } ?? 0
+        // The default: the running thread while it can run, else the first free choice.
+        var chosen: Int?
+        var freeCount = 0
+        var costlyCount = 0
+        for (index, candidate) in candidates.enumerated() where !candidate.isSymmetricCopy {
+            if Self.isCostly(candidate.choice, running: running) {
+                costlyCount += 1
+            } else {
+                freeCount += 1
+                if chosen == nil || candidate.choice == running.map(Choice.thread) { chosen = index }
+            }
+        }
+        guard let chosen else { preconditionFailure("exhaustive search was offered no choice that costs nothing") }
+        let canPreempt = cost < preemptionBound && costlyCount > 0
+        if freeCount > 1 || canPreempt {
+            let before = prefixOfTaken()
+            while queued.count <= departures + 1 { queued.append([]) }
+            for (index, candidate) in candidates.enumerated() where !candidate.isSymmetricCopy && index != chosen {
+                let costly = Self.isCostly(candidate.choice, running: running)
+                guard !costly || canPreempt else { continue }
+                queued[departures + 1].append(Queued(prefix: Prefix(candidate.choice, after: before), cost: costly ? cost + 1 : cost))
+            }
+        }
+        taken.append(candidates[chosen].choice)
+        return chosen
+    }
+
+    /// Whether taking `choice` costs 1: preempting the running thread, or an injected event.
+    private static func isCostly(_ choice: Choice, running: Int?) -> Bool {
+        switch choice {
+        case .spuriousWake, .advanceClock: true
+        case .thread(let thread): running != nil && running != thread
+        case .job: false
+        }
     }
 
     /// The schedule so far as a prefix, building the shared nodes it needs.
