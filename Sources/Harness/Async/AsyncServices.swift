@@ -226,13 +226,18 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         while true {
             mutex.lock()
             queued.wait(on: mutex, until: { !(main ? mainJobs : jobs).isEmpty || isDone })
-            let waiting = main ? mainJobs.map(\.identity) : jobs.map(\.identity)
-            guard !waiting.isEmpty else {
+            guard !(main ? mainJobs : jobs).isEmpty else {
                 mutex.unlock()
                 return
             }
-            let job = main ? mainJobs.removeFirst().job : jobs.remove(at: execution.chooseJob(among: waiting)).job
-            if main { _ = execution.chooseJob(among: [waiting[0]]) }
+            let job: UnownedJob
+            if main {
+                let next = mainJobs.removeFirst()
+                _ = execution.chooseJob(among: [next.identity])
+                job = next.job
+            } else {
+                job = jobs.remove(at: execution.chooseJob(among: jobs.map(\.identity))).job
+            }
             jobsRunning += 1
             mutex.unlock()
             if let executor {

@@ -717,13 +717,17 @@ final class Execution: SeamController, @unchecked Sendable {
     /// Whether `thread` is an idle lane (one that runs no job) and one of `candidates` is
     /// another idle lane about to take the same operation.
     private func hasIdleTwin(_ thread: Int, among candidates: [Candidate]) -> Bool {
-        guard threads[thread].isInterchangeableLane, threads[thread].job == nil, case .ready(let operation, _) = threads[thread].state else { return false }
+        guard let operation = idleLaneOperation(thread) else { return false }
         return candidates.contains { candidate in
-            guard case .thread(let other) = candidate.choice, threads[other].isInterchangeableLane, threads[other].job == nil,
-                  case .ready(let otherOperation, _) = threads[other].state
-            else { return false }
-            return otherOperation == operation
+            guard case .thread(let other) = candidate.choice else { return false }
+            return idleLaneOperation(other) == operation
         }
+    }
+
+    /// What `thread` is about to do, when it is an interchangeable lane that runs no job.
+    private func idleLaneOperation(_ thread: Int) -> PendingOperation? {
+        guard threads[thread].isInterchangeableLane, threads[thread].job == nil, case .ready(let operation, _) = threads[thread].state else { return nil }
+        return operation
     }
 
     private func choose(among candidates: [Candidate], running: Int?) -> Choice {

@@ -57,21 +57,18 @@ public final class Scenario: @unchecked Sendable {
         _ body: @escaping @Sendable () async throws -> Void
     ) -> ScenarioTask {
         if let stress { return ScenarioTask(task: stress.startTask(body)) }
-        if services == nil {
-            guard let execution = Seam.currentController as? Execution else {
-                preconditionFailure("a Scenario is used outside its execution")
-            }
-            services = execution.services()
+        guard let execution = Seam.currentController as? Execution else {
+            preconditionFailure("a Scenario is used outside its execution")
         }
         let place = SeamLocation(fileID: file, line: line)
-        return ScenarioTask(task: services!.startTask(name: name ?? "\(place.fileName):\(line)", body))
+        return ScenarioTask(task: execution.services().startTask(name: name ?? "\(place.fileName):\(line)", body))
     }
 
     /// Joins every spawned thread not joined yet, and waits for every task started so far:
-    /// those started with ``task(name:file:line:)`` to end, and, where the harness runs them
-    /// (under ``ExplorationIsolation/process``), those started with `Task {}` or
-    /// `Task.detached` to end or to wait for good (for a continuation nobody resumes), their
-    /// sleeps included.
+    /// those started with ``task(name:file:line:)`` to end, and those started with `Task {}`
+    /// or `Task.detached` that the harness runs (every one under
+    /// ``ExplorationIsolation/process``) to end or to wait for good (for a continuation nobody
+    /// resumes), their sleeps included.
     public func joinAll(file: StaticString = #fileID, line: UInt = #line) {
         if let stress { return stress.joinAll(file: file, line: line) }
         while let thread = unjoined.first {
@@ -79,9 +76,6 @@ public final class Scenario: @unchecked Sendable {
         }
         (Seam.currentController as? Execution)?.startedServices?.waitUntilQuiet()
     }
-
-    /// The execution's task executor, once a task has started.
-    private var services: AsyncServices?
 
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
         if let stress { return stress.join(thread, file: file, line: line) }
