@@ -3,6 +3,13 @@ extension ReadWriteCoordinator {
     /// function returning what the caller must do after unlocking; user blocks never run
     /// here.
     ///
+    /// Reads that need not wait come in through the ``ReadGate`` without reaching the state
+    /// machine, which keeps the gate open only while no write runs and no request waits. A
+    /// write closes it; the readers inside then count as one reader, whose
+    /// ``readFinished()`` the last of them to leave reports. The gate stays closed after the
+    /// writes until a reader finds it closed although it need not wait: that reader opens it
+    /// and comes in through it, so writes in a row pay for closing it once.
+    ///
     /// Requests that cannot start at once wait in `pending`, in submission order.
     /// Readers that arrive one after another without a write between them form one
     /// ``Request/readers(ticket:count:)`` group and are admitted together. Readers and
@@ -14,10 +21,12 @@ extension ReadWriteCoordinator {
         typealias Ticket = UInt64
 
         private enum Phase: CustomStringConvertible {
-            /// Nobody is inside; nothing is pending.
+            /// Nobody is inside but readers that came in through the gate, if it is open;
+            /// nothing is pending.
             case idle
-            /// `activeReaders` threads are inside read blocks; if anything is pending, its
-            /// head is a write waiting for them to leave.
+            /// `activeReaders` readers are inside read blocks: threads admitted here, and
+            /// those that were inside the gate when it closed, as one; if anything is
+            /// pending, its head is a write waiting for them to leave.
             case reading(activeReaders: Int)
             /// One thread is running a write block (its own, or an enqueued one).
             case writing
@@ -43,8 +52,11 @@ extension ReadWriteCoordinator {
 
         /// Whether a request could start at once or must wait for its ticket.
         enum Admission {
-            /// The caller is inside; it runs its block.
+            /// The caller is inside; it runs its block and reports it finished here.
             case admitted
+            /// A reader only: the caller is inside the gate, which was opened for it; it runs
+            /// its block and leaves through the gate.
+            case admittedThroughGate
             /// The caller waits until ``StateMachine/isAdmitted(_:)`` holds for this ticket.
             case queued(Ticket)
         }
@@ -61,39 +73,50 @@ extension ReadWriteCoordinator {
 
         private var phase = Phase.idle
         private var pending = PendingRequests()
+        /// The way in for reads that need not wait, shared with the coordinator's readers.
+        private let gate: ReadGate
+        /// Whether `gate` is open; only while no write runs and nothing is pending.
+        private var gateIsOpen = true
         private var nextTicket: Ticket = 1
         /// Every ticket up to this one has been admitted.
         private var admittedThrough: Ticket = 0
 
+        /// A coordinator's state with nothing running and nothing queued, `gate` open.
+        init(gate: ReadGate) {
+            self.gate = gate
+        }
+
         /// Whether the request holding `ticket` has been admitted.
         func isAdmitted(_ ticket: Ticket) -> Bool { ticket <= admittedThrough }
 
-        /// A thread outside the coordinator asks to read. It enters at once unless a write
-        /// is running or pending; then it joins the group of readers at the tail of the
-        /// queue, or starts one.
+        /// A thread outside the coordinator that found the gate closed asks to read. Unless a
+        /// write is running or pending, it enters at once: through the gate, which it opens,
+        /// or admitted here if the gate has opened meanwhile. Otherwise it joins the group of
+        /// readers at the tail of the queue, or starts one.
         mutating func readRequested() -> Admission {
             defer { checkInvariants() }
-            switch phase {
-            case .idle:
-                phase = .reading(activeReaders: 1)
-                return .admitted
-            case .reading(let activeReaders) where pending.isEmpty:
-                phase = .reading(activeReaders: activeReaders + 1)
-                return .admitted
-            case .reading, .writing:
-                if case .readers(let ticket, let count)? = pending.last {
-                    pending.replaceLast(with: .readers(ticket: ticket, count: count + 1))
-                    return .queued(ticket)
+            if readsNeedNotWait {
+                guard gateIsOpen else {
+                    gate.openAndEnter()
+                    gateIsOpen = true
+                    return .admittedThroughGate
                 }
-                let ticket = takeTicket()
-                pending.append(.readers(ticket: ticket, count: 1))
+                addActiveReader()
+                return .admitted
+            }
+            if case .readers(let ticket, let count)? = pending.last {
+                pending.replaceLast(with: .readers(ticket: ticket, count: count + 1))
                 return .queued(ticket)
             }
+            let ticket = takeTicket()
+            pending.append(.readers(ticket: ticket, count: 1))
+            return .queued(ticket)
         }
 
         /// A thread outside the coordinator asks to write and waits until it may.
         mutating func writeRequested() -> Admission {
             defer { checkInvariants() }
+            closeGate()
             if case .idle = phase {
                 phase = .writing
                 return .admitted
@@ -107,6 +130,7 @@ extension ReadWriteCoordinator {
         /// once; otherwise it waits its turn behind everything submitted before it.
         mutating func writeEnqueued(_ body: @escaping @Sendable () -> Void) -> Action {
             defer { checkInvariants() }
+            closeGate()
             if case .idle = phase {
                 phase = .writing
                 return .runWrite(body)
@@ -115,7 +139,8 @@ extension ReadWriteCoordinator {
             return .none
         }
 
-        /// An admitted reader leaves. The last one out admits what waits.
+        /// An admitted reader leaves, or the last of the readers that were inside the gate when
+        /// it closed. The last one out admits what waits.
         mutating func readFinished() -> Action {
             defer { checkInvariants() }
             guard case .reading(let activeReaders) = phase else {
@@ -157,13 +182,41 @@ extension ReadWriteCoordinator {
             }
         }
 
+        /// Whether no write runs and nothing is pending: a reader may enter at once.
+        private var readsNeedNotWait: Bool {
+            if case .writing = phase { return false }
+            return pending.isEmpty
+        }
+
+        /// Closes the gate, if open, before a write is requested or enqueued; the readers
+        /// inside count as one reader from now on.
+        private mutating func closeGate() {
+            guard gateIsOpen else { return }
+            gateIsOpen = false
+            if gate.close() > 0 { addActiveReader() }
+        }
+
+        /// Counts one more reader inside: a thread admitted here, or the readers inside the
+        /// gate as it closes. No write may be running.
+        private mutating func addActiveReader() {
+            switch phase {
+            case .idle:
+                phase = .reading(activeReaders: 1)
+            case .reading(let activeReaders):
+                phase = .reading(activeReaders: activeReaders + 1)
+            case .writing:
+                preconditionFailure("ReadWriteCoordinator: a reader let in during a write")
+            }
+        }
+
         private mutating func takeTicket() -> Ticket {
             defer { nextTicket += 1 }
             return nextTicket
         }
 
-        /// Checks, in debug builds, what the phases promise about the queue.
+        /// Checks, in debug builds, what the phases promise about the queue and the gate.
         private func checkInvariants() {
+            assert(!gateIsOpen || readsNeedNotWait, "ReadWriteCoordinator: the read gate is open while \(phase) or requests wait")
             switch phase {
             case .idle:
                 assert(pending.isEmpty, "ReadWriteCoordinator: idle with requests pending")

@@ -1,5 +1,6 @@
 extension ReadWriteCoordinator {
     /// How the calling thread is inside a coordinator.
+    @usableFromInline
     enum Role {
         /// In a read block (its own `read(_:)`).
         case reading
@@ -9,18 +10,22 @@ extension ReadWriteCoordinator {
 
     /// The coordinators the calling thread is inside, innermost last: what makes a nested
     /// `read` run at once instead of queueing behind a write that waits for the very
-    /// thread asking. One thread is inside a given coordinator at most once (nested calls
-    /// run as part of the enclosing block and add no entry).
+    /// thread asking. Nested calls run as part of the enclosing block and add no entry,
+    /// except a read that comes in through the open gate, which adds one like its
+    /// enclosing block's.
+    @usableFromInline
     final class ThreadSections {
         /// Used by one thread only, and never while a `run` body holds an access to it.
-        @exclusivity(unchecked) private var entries: [(coordinator: ObjectIdentifier, role: Role)] = []
+        @usableFromInline
+        @exclusivity(unchecked) var entries: [(coordinator: ObjectIdentifier, role: Role)] = []
 
         /// The calling thread's sections, created on its first use of any coordinator and
-        /// released when it exits.
+        /// released when it exits. Unretained: they outlive any call on the thread.
         @available(*, noasync, message: "a task may resume on another thread")
-        static var current: ThreadSections {
-            // The instantiator never returns nil, so neither does value().
-            threadSections.value()!
+        @inlinable
+        static var current: Unmanaged<ThreadSections> {
+            // The instantiator never returns nil, so neither does the storage.
+            threadSections.unretainedValue()!
         }
 
         /// How the thread is inside `coordinator`, or `nil` when it is not.
@@ -29,14 +34,26 @@ extension ReadWriteCoordinator {
             return entries.last { $0.coordinator == identifier }?.role
         }
 
+        /// Records the thread as inside `coordinator` in `role`, until the matching ``leave()``.
+        @inlinable
+        func enter(_ role: Role, _ coordinator: ReadWriteCoordinator) {
+            entries.append((ObjectIdentifier(coordinator), role))
+        }
+
+        /// Ends the innermost section.
+        @inlinable
+        func leave() {
+            entries.removeLast()
+        }
+
         /// Runs `body` with the thread recorded as inside `coordinator` in `role`.
         func run<Result, Failure: Error>(
             as role: Role,
             in coordinator: ReadWriteCoordinator,
             _ body: () throws(Failure) -> Result
         ) throws(Failure) -> Result {
-            entries.append((ObjectIdentifier(coordinator), role))
-            defer { entries.removeLast() }
+            enter(role, coordinator)
+            defer { leave() }
             return try body()
         }
     }
@@ -44,7 +61,8 @@ extension ReadWriteCoordinator {
 
 /// One storage slot for every coordinator: a thread is inside few coordinators at a time,
 /// and a key per coordinator would exhaust the process's POSIX keys.
-private let threadSections = ThreadLocalValue<ReadWriteCoordinator.ThreadSections>(
+@usableFromInline
+let threadSections = ThreadLocalValue<ReadWriteCoordinator.ThreadSections>(
     namespace: "Primitives.ReadWriteCoordinator",
     key: "threadSections",
     instantiator: { ReadWriteCoordinator.ThreadSections() }

@@ -19,8 +19,9 @@
 ///
 /// There is no writer thread. A write runs on the thread that makes it runnable: the
 /// caller of `enqueueWrite` when nothing else is running (so an uncontended enqueued
-/// write costs two mutex acquisitions plus the write, and is done when `enqueueWrite`
-/// returns), or else the last reader or writer to leave, which runs the queued writes up
+/// write costs two mutex acquisitions plus the write, and one atomic operation when reads
+/// that took no lock ran since the last write, and is done when `enqueueWrite` returns),
+/// or else the last reader or writer to leave, which runs the queued writes up
 /// to the next waiting reader or synchronous writer before its own call returns. A call
 /// may therefore take as long as the writes other threads queued behind it. Write blocks
 /// must not wait for other threads' reads.
@@ -32,38 +33,73 @@
 /// readers overtake a waiting writer. A thread cancelled inside a block leaves the
 /// coordinator held.
 ///
-/// Built on a ``SeamMutex`` and a ``SeamCondition`` around a state machine; blocks run
-/// outside the mutex. Which coordinators a thread is inside is kept in a
-/// ``ThreadLocalValue``.
+/// A read that need not wait (no write running or queued) takes no lock: it costs two
+/// atomic read-modify-write operations on a ``SeamAtomic`` and a thread-local lookup,
+/// about what a `pthread_rwlock` read costs. (After writes, the first such read also takes
+/// the mutex, to let the reads after it in the same way.) Everything else goes through a
+/// ``SeamMutex`` and a ``SeamCondition`` around a state machine. Blocks run outside the
+/// mutex. Which coordinators a thread is inside is kept in a ``ThreadLocalValue``.
 public final class ReadWriteCoordinator: @unchecked Sendable {
+    /// How reads that need not wait get in; the state machine opens and closes it.
+    @usableFromInline
+    let gate: ReadGate
     private let mutex = SeamMutex()
     /// Broadcast when a waiting group of readers or a waiting synchronous writer is admitted.
     private let admitted = SeamCondition()
     /// Guarded by `mutex`, which already gives exclusive access: run-time exclusivity
     /// checks would only add to the cost of every request.
-    @exclusivity(unchecked) private var state = StateMachine()
+    @exclusivity(unchecked) private var state: StateMachine
 
     /// Creates a coordinator with nothing running and nothing queued.
-    public init() {}
+    public init() {
+        let gate = ReadGate()
+        self.gate = gate
+        state = StateMachine(gate: gate)
+    }
 
     /// Runs `body` as a read and returns what it returns, waiting first for every write
     /// submitted before it. Other reads may run at the same time; no write does.
     ///
     /// Inside a read or write block of this coordinator on the same thread, `body` runs at
     /// once. Rethrows what `body` throws, after leaving.
+    @inlinable
     public func read<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
+        guard gate.tryEnter() else { return try readAfterFindingGateClosed(body) }
+        return try readThroughGate(body)
+    }
+
+    /// Runs `body` as the read of a caller that came in through the gate, then leaves
+    /// through it.
+    @inlinable
+    func readThroughGate<Result, Failure: Error>(
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
         let sections = ThreadSections.current
+        sections._withUnsafeGuaranteedRef { $0.enter(.reading, self) }
+        defer {
+            sections._withUnsafeGuaranteedRef { $0.leave() }
+            if gate.leave() { readFinished() }
+        }
+        return try body()
+    }
+
+    /// Runs `body` as a read that found the gate closed: at once when nested in a block of
+    /// this coordinator, else once the state machine admits it (or lets it in through the
+    /// gate, which it opens).
+    @usableFromInline
+    func readAfterFindingGateClosed<Result, Failure: Error>(
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let sections = ThreadSections.current.takeUnretainedValue()
         if sections.role(in: self) != nil {
             return try body()
         }
-        mutex.withLock {
-            if case .queued(let ticket) = state.readRequested() {
-                waitForAdmission(of: ticket)
-            }
+        if mutex.withLock({ admitReader() }) {
+            return try readThroughGate(body)
         }
-        defer { perform(mutex.withLock { state.readFinished() }) }
+        defer { readFinished() }
         return try sections.run(as: .reading, in: self, body)
     }
 
@@ -79,7 +115,7 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
     public func write<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let sections = ThreadSections.current
+        let sections = ThreadSections.current.takeUnretainedValue()
         switch sections.role(in: self) {
         case .writing?:
             return try body()
@@ -113,6 +149,27 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
         perform(mutex.withLock { state.writeEnqueued(body) })
     }
 
+    /// Admits, holding `mutex`, a reader that found the gate closed, waiting as long as it
+    /// must. Returns whether it came in through the gate.
+    private func admitReader() -> Bool {
+        switch state.readRequested() {
+        case .admitted:
+            return false
+        case .admittedThroughGate:
+            return true
+        case .queued(let ticket):
+            waitForAdmission(of: ticket)
+            return false
+        }
+    }
+
+    /// Reports a read admitted by the state machine finished, or the last of the readers
+    /// that were inside the gate when it closed, and carries out what follows.
+    @usableFromInline
+    func readFinished() {
+        perform(mutex.withLock { state.readFinished() })
+    }
+
     /// Waits, holding `mutex`, until the request with `ticket` has been admitted.
     private func waitForAdmission(of ticket: StateMachine.Ticket) {
         admitted.wait(on: mutex, until: { state.isAdmitted(ticket) })
@@ -130,7 +187,7 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
                 admitted.broadcast()
                 return
             case .runWrite(let body):
-                ThreadSections.current.run(as: .writing, in: self, body)
+                ThreadSections.current.takeUnretainedValue().run(as: .writing, in: self, body)
                 action = mutex.withLock { state.writeFinished() }
             }
         }

@@ -122,6 +122,20 @@ public struct ThreadLocalValue<Value>: Sendable {
     }
 }
 
+extension ThreadLocalValue where Value: AnyObject {
+    /// Like ``value()``, without retaining the value: for hot paths on the calling thread
+    /// that hold it only while it stays stored (until it is replaced or removed, or the
+    /// thread exits).
+    @available(*, noasync, message: "a task may resume on another thread, with another thread's value")
+    @inlinable
+    func unretainedValue() -> Unmanaged<Value>? {
+        guard let raw = pthread_getspecific(storageKey) else {
+            return value().map { Unmanaged.passUnretained($0) }
+        }
+        return Unmanaged<ThreadLocalBox<Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { .passUnretained($0.value) }
+    }
+}
+
 /// What thread-specific storage points at: one thread's value, retained once by the
 /// storage and released by ``ThreadLocalValue/set(_:)``, ``ThreadLocalValue/remove()`` or
 /// the key's destructor at thread exit.

@@ -253,6 +253,26 @@ struct ReadWriteCoordinatorTests {
         #expect(message.contains("write(_:) called inside a read block of the same coordinator on the same thread"))
     }
 
+    @Test("a read that need not wait takes no lock, also after writes once one read has opened the gate again")
+    func uncontendedReadsTakeNoLock() {
+        let recorder = RecordingController()
+        let coordinator = ReadWriteCoordinator()
+        let readTwice = {
+            recorder.record {
+                coordinator.read {}
+                coordinator.read {}
+            }
+        }
+        readTwice()
+        #expect(recorder.operations.map(\.kind) == Array(repeating: .atomic, count: 4))
+        coordinator.write {}
+        coordinator.enqueueWrite {}
+        coordinator.read {}
+        let before = recorder.operations.count
+        readTwice()
+        #expect(recorder.operations.dropFirst(before).map(\.kind) == Array(repeating: .atomic, count: 4))
+    }
+
     @Test("reads, writes and waits go through the seam")
     func seamOperations() throws {
         let recorder = RecordingController()
