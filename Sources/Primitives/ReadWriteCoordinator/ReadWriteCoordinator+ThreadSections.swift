@@ -15,7 +15,8 @@ extension ReadWriteCoordinator {
     /// enclosing block's.
     @usableFromInline
     final class ThreadSections {
-        /// Used by one thread only, and never while a `run` body holds an access to it.
+        /// Used by one thread only, and no access to it lasts while a block runs. Reached
+        /// through an unretained reference, which the thread's storage keeps alive.
         @usableFromInline
         @exclusivity(unchecked) var entries: [(coordinator: ObjectIdentifier, role: Role)] = []
 
@@ -45,17 +46,25 @@ extension ReadWriteCoordinator {
         func leave() {
             entries.removeLast()
         }
+    }
 
-        /// Runs `body` with the thread recorded as inside `coordinator` in `role`.
-        func run<Result, Failure: Error>(
-            as role: Role,
-            in coordinator: ReadWriteCoordinator,
-            _ body: () throws(Failure) -> Result
-        ) throws(Failure) -> Result {
-            enter(role, coordinator)
-            defer { leave() }
-            return try body()
-        }
+    /// How the calling thread is inside this coordinator, or `nil` when it is not.
+    @available(*, noasync, message: "a task may resume on another thread")
+    func roleOfCurrentThread() -> Role? {
+        ThreadSections.current._withUnsafeGuaranteedRef { $0.role(in: self) }
+    }
+
+    /// Runs `body` with the calling thread recorded as inside this coordinator in `role`.
+    @available(*, noasync, message: "a task may resume on another thread")
+    @inlinable
+    func run<Result, Failure: Error>(
+        as role: Role,
+        _ body: () throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let sections = ThreadSections.current
+        sections._withUnsafeGuaranteedRef { $0.enter(role, self) }
+        defer { sections._withUnsafeGuaranteedRef { $0.leave() } }
+        return try body()
     }
 }
 

@@ -76,13 +76,10 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
     func readThroughGate<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let sections = ThreadSections.current
-        sections._withUnsafeGuaranteedRef { $0.enter(.reading, self) }
         defer {
-            sections._withUnsafeGuaranteedRef { $0.leave() }
             if gate.leave() { readFinished() }
         }
-        return try body()
+        return try run(as: .reading, body)
     }
 
     /// Runs `body` as a read that found the gate closed: at once when nested in a block of
@@ -92,15 +89,14 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
     func readAfterFindingGateClosed<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let sections = ThreadSections.current.takeUnretainedValue()
-        if sections.role(in: self) != nil {
+        if roleOfCurrentThread() != nil {
             return try body()
         }
         if mutex.withLock({ admitReader() }) {
             return try readThroughGate(body)
         }
         defer { readFinished() }
-        return try sections.run(as: .reading, in: self, body)
+        return try run(as: .reading, body)
     }
 
     /// Runs `body` as a write, alone, once every read and write submitted before it has
@@ -115,8 +111,7 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
     public func write<Result, Failure: Error>(
         _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        let sections = ThreadSections.current.takeUnretainedValue()
-        switch sections.role(in: self) {
+        switch roleOfCurrentThread() {
         case .writing?:
             return try body()
         case .reading?:
@@ -136,7 +131,7 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
             }
         }
         defer { perform(mutex.withLock { state.writeFinished() }) }
-        return try sections.run(as: .writing, in: self, body)
+        return try run(as: .writing, body)
     }
 
     /// Submits `body` to run as a write, alone, after every read and write submitted before
@@ -187,7 +182,7 @@ public final class ReadWriteCoordinator: @unchecked Sendable {
                 admitted.broadcast()
                 return
             case .runWrite(let body):
-                ThreadSections.current.takeUnretainedValue().run(as: .writing, in: self, body)
+                run(as: .writing, body)
                 action = mutex.withLock { state.writeFinished() }
             }
         }
