@@ -80,11 +80,13 @@ struct ExecutionModel {
     struct Step: Equatable {
         /// The thread that took it; `nil` for the scheduler's own (the clock advancing).
         let thread: Int?
+        /// What it did.
         let kind: OperationKind
         /// The object or thread it acted on, objects named in order of first use.
         let target: String?
         /// For a lane's choice among queued jobs, the index chosen.
         let choice: Int?
+        /// Where in the source the thread took it.
         let location: SeamLocation?
         /// Whether `thread` is one of the task executor's threads.
         let isOnExecutorThread: Bool
