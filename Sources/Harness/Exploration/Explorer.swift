@@ -25,6 +25,9 @@ struct Explorer {
     /// The OS threads the executions run on, reused from one to the next; closed when
     /// ``run()`` returns.
     private let threadPool = SeamThreadPool()
+    /// The stacks of scenario threads run as coroutines, reused from one execution to the
+    /// next; `nil` once an execution needed OS threads (see ``execute(_:following:naming:execution:)``).
+    private let coroutineStacks = CoroutineStackChoice()
 
     /// Runs the exploration; call once per explorer.
     func run() -> ExplorationReport {
@@ -105,18 +108,29 @@ struct Explorer {
     }
 
     /// Runs one execution of the scenario under `strategy`, following `steps` first when
-    /// given (until the code leaves them).
+    /// given (until the code leaves them). An execution whose coroutines needed OS threads
+    /// runs again on OS threads, as do the exploration's executions after it: the schedule
+    /// is the same either way.
     private func execute(_ strategy: any SchedulingStrategy, following steps: [EncodedStep]?, naming: ScheduleNaming, execution index: Int) -> Execution {
         let crashText = crashReport.text(scenario: scenario, tokenPrefix: naming.token(execution: index, trace: []).description, testID: testID)
-        let execution = Execution(
-            strategy: strategy,
-            replay: steps.map(ReplayFollower.init(steps:)),
-            limits: limits,
-            threadPool: threadPool,
-            activity: activity,
-            crashPrefix: crashText.prefix,
-            crashSuffix: crashText.suffix
-        )
+        while true {
+            let execution = Execution(
+                strategy: strategy,
+                replay: steps.map(ReplayFollower.init(steps:)),
+                limits: limits,
+                threadPool: threadPool,
+                coroutineStacks: options.threads == .coroutines ? coroutineStacks.stacks : nil,
+                activity: activity,
+                crashPrefix: crashText.prefix,
+                crashSuffix: crashText.suffix
+            )
+            run(execution)
+            guard execution.needsOSThreads != nil, coroutineStacks.stacks != nil else { return execution }
+            coroutineStacks.stacks = nil
+        }
+    }
+
+    private func run(_ execution: Execution) {
         let body = self.body
         execution.run { [unowned execution] in
             let scenario = Scenario()
@@ -124,7 +138,6 @@ struct Explorer {
             scenario.joinAll()
             execution.closeServices()
         }
-        return execution
     }
 
     /// The failure with its schedule shrunk to fewer preemptions, and so fewer steps. First
@@ -250,4 +263,9 @@ public struct ExplorationReport: Sendable, Codable {
     public var schedulesPerSecond: Double {
         elapsed.seconds > 0 ? Double(schedulesRun) / elapsed.seconds : 0
     }
+}
+
+/// The coroutine stacks of one exploration, until an execution needs OS threads.
+private final class CoroutineStackChoice: @unchecked Sendable {
+    var stacks: CoroutineStacks? = CoroutineStacks()
 }
