@@ -25,9 +25,8 @@ struct Explorer {
     /// The OS threads the executions run on, reused from one to the next; closed when
     /// ``run()`` returns.
     private let threadPool = SeamThreadPool()
-    /// The stacks of scenario threads run as coroutines, reused from one execution to the
-    /// next; `nil` once an execution needed OS threads (see ``execute(_:following:naming:execution:)``).
-    private let coroutineStacks = CoroutineStackChoice()
+    /// What the executions share and reuse.
+    private let resources = ExplorationResources()
 
     /// Runs the exploration; call once per explorer.
     func run() -> ExplorationReport {
@@ -43,7 +42,7 @@ struct Explorer {
         var executed = 0
         var exhausted = false
         var failure: HarnessFailure?
-        var lastSchedule: ReplayToken?
+        var lastTrace: (execution: Int, steps: [TraceStep])?
         var divergence: ReplayFollower.Divergence?
         var coverage = CoverageCounter(budget: budget)
         for index in 0..<budget {
@@ -54,8 +53,7 @@ struct Explorer {
             }
             let execution = execute(strategy, following: options.replay?.steps, naming: naming, execution: executionIndex)
             executed += 1
-            let token = naming.token(execution: executionIndex, trace: execution.trace)
-            lastSchedule = token
+            lastTrace = (executionIndex, execution.trace)
             coverage.note(execution.fingerprint.value, threads: execution.threadCount, steps: execution.trace.count)
             let diverged = execution.replayDivergence
             divergence = divergence ?? diverged
@@ -66,7 +64,7 @@ struct Explorer {
                 let found = HarnessFailure(
                     scenario: scenario,
                     reason: reason,
-                    token: token,
+                    token: naming.token(execution: executionIndex, trace: execution.trace),
                     trace: execution.trace,
                     testID: testID,
                     taskNames: execution.taskNames,
@@ -101,7 +99,7 @@ struct Explorer {
             schedulesRun: executed,
             exhausted: exhausted,
             failure: failure,
-            lastSchedule: lastSchedule,
+            lastSchedule: lastTrace.map { naming.token(execution: $0.execution, trace: $0.steps) },
             elapsed: ContinuousClock.now - start,
             coverage: coverage.summary
         )
@@ -112,21 +110,23 @@ struct Explorer {
     /// runs again on OS threads, as do the exploration's executions after it: the schedule
     /// is the same either way.
     private func execute(_ strategy: any SchedulingStrategy, following steps: [EncodedStep]?, naming: ScheduleNaming, execution index: Int) -> Execution {
-        let crashText = crashReport.text(scenario: scenario, tokenPrefix: naming.token(execution: index, trace: []).description, testID: testID)
+        let crashText = resources.crashText(execution: index) {
+            crashReport.text(scenario: scenario, tokenPrefix: naming.tokenText(execution: $0), testID: testID)
+        }
         while true {
             let execution = Execution(
                 strategy: strategy,
                 replay: steps.map(ReplayFollower.init(steps:)),
                 limits: limits,
                 threadPool: threadPool,
-                coroutineStacks: options.threads == .coroutines ? coroutineStacks.stacks : nil,
+                coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
                 activity: activity,
                 crashPrefix: crashText.prefix,
                 crashSuffix: crashText.suffix
             )
             run(execution)
-            guard execution.needsOSThreads != nil, coroutineStacks.stacks != nil else { return execution }
-            coroutineStacks.stacks = nil
+            guard execution.needsOSThreads != nil, resources.coroutineStacks != nil else { return execution }
+            resources.coroutineStacks = nil
         }
     }
 
@@ -222,6 +222,11 @@ struct ScheduleNaming {
     /// The code of the generated scenario explored, if it is one.
     let generatedScenario: String?
 
+    /// The text of execution `execution`'s token before its steps.
+    func tokenText(execution: String) -> String {
+        ReplayToken.textBeforeSteps(scenarioHash: ReplayToken.hash(scenario), strategy: strategy, seed: seed, execution: execution, generatedScenario: generatedScenario)
+    }
+
     /// The token of execution `index`, which took the steps of `trace`.
     func token(execution index: Int, trace: [TraceStep]) -> ReplayToken {
         ReplayToken(
@@ -265,7 +270,20 @@ public struct ExplorationReport: Sendable, Codable {
     }
 }
 
-/// The coroutine stacks of one exploration, until an execution needs OS threads.
-private final class CoroutineStackChoice: @unchecked Sendable {
-    var stacks: CoroutineStacks? = CoroutineStacks()
+/// What the executions of one exploration share.
+private final class ExplorationResources: @unchecked Sendable {
+    /// The stacks of scenario threads run as coroutines, reused from one execution to the
+    /// next; `nil` once an execution needed OS threads.
+    var coroutineStacks: CoroutineStacks? = CoroutineStacks()
+    /// The crash text, made once with a stand-in for the execution's number.
+    private var crashTemplate: (prefix: String, suffix: String)?
+    private static let executionStandIn = "\u{2}"
+
+    /// The crash text of execution `index`; `make` makes it for an execution written as given.
+    func crashText(execution index: Int, _ make: (String) -> (prefix: String, suffix: String)) -> (prefix: String, suffix: String) {
+        let template = crashTemplate ?? make(Self.executionStandIn)
+        crashTemplate = template
+        let number = String(index)
+        return (template.prefix.replacing(Self.executionStandIn, with: number), template.suffix.replacing(Self.executionStandIn, with: number))
+    }
 }
