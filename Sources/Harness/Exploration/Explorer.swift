@@ -275,15 +275,21 @@ private final class ExplorationResources: @unchecked Sendable {
     /// The stacks of scenario threads run as coroutines, reused from one execution to the
     /// next; `nil` once an execution needed OS threads.
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
-    /// The crash text, made once with a stand-in for the execution's number.
-    private var crashTemplate: (prefix: String, suffix: String)?
-    private static let executionStandIn = "\u{2}"
+    /// The crash text, made once with a stand-in for the execution's number and split there.
+    private var crashTemplate: (prefix: [Substring], suffix: [Substring])?
+    private static let executionStandIn: Character = "\u{2}"
 
     /// The crash text of execution `index`; `make` makes it for an execution written as given.
     func crashText(execution index: Int, _ make: (String) -> (prefix: String, suffix: String)) -> (prefix: String, suffix: String) {
-        let template = crashTemplate ?? make(Self.executionStandIn)
+        let template = crashTemplate ?? {
+            let text = make(String(Self.executionStandIn))
+            return (
+                text.prefix.split(separator: Self.executionStandIn, omittingEmptySubsequences: false),
+                text.suffix.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
+            )
+        }()
         crashTemplate = template
         let number = String(index)
-        return (template.prefix.replacing(Self.executionStandIn, with: number), template.suffix.replacing(Self.executionStandIn, with: number))
+        return (template.prefix.joined(separator: number), template.suffix.joined(separator: number))
     }
 }
