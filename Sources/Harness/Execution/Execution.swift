@@ -15,7 +15,7 @@ import Synchronization
 /// Its state is touched only by the running thread: control passes from thread to thread
 /// through a ``HandoffBackend`` (futexes, for OS threads), whose release and acquire order
 /// every access, so the state needs no lock. A decision that keeps the running thread costs no handoff.
-final class Execution: SeamController, @unchecked Sendable {
+final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     struct Limits {
         var maxThreads = 64
         var maxSteps = 20_000
@@ -44,8 +44,15 @@ final class Execution: SeamController, @unchecked Sendable {
     private var stepByteCount = 0
     private var replay: ReplayFollower?
     private let handoff: any HandoffBackend
-    /// Where the execution's threads run: OS threads reused from one execution to the next.
+    /// The handoff when scenario threads run as coroutines.
+    private let coroutines: CoroutineHandoff?
+    /// Where the execution's OS threads run (the executor's lanes, and scenario threads when
+    /// they are not coroutines): OS threads reused from one execution to the next.
     let threadPool: SeamThreadPool
+    /// Why the execution stopped to be run again on OS threads: a scenario thread running
+    /// as a coroutine did what only an OS thread can (it was cancelled, or used
+    /// thread-specific storage).
+    private(set) var needsOSThreads: String?
 
     /// The scheduling state; its events are sent, and its actions applied, only here.
     private var model: ExecutionModel
@@ -90,12 +97,14 @@ final class Execution: SeamController, @unchecked Sendable {
 
     /// Creates an execution that counts its steps on `activity`; should one of its threads
     /// crash, the process prints `crashPrefix`, the schedule so far in base64url, and
-    /// `crashSuffix`.
+    /// `crashSuffix`. Its scenario threads run as coroutines on stacks from
+    /// `coroutineStacks` where this build can switch coroutines, on OS threads otherwise.
     init(
         strategy: any SchedulingStrategy,
         replay: ReplayFollower?,
         limits: Limits,
         threadPool: SeamThreadPool,
+        coroutineStacks: CoroutineStacks?,
         activity: ActivityCounter,
         crashPrefix: String,
         crashSuffix: String
@@ -106,7 +115,19 @@ final class Execution: SeamController, @unchecked Sendable {
         self.limits = limits
         self.threadPool = threadPool
         model = ExecutionModel(limits: limits)
-        handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
+        if let coroutineStacks, cshim_coroutines_supported() {
+            let coroutines = CoroutineHandoff(
+                threadCount: limits.maxThreads,
+                spinsBeforeSleeping: limits.spinsBeforeSleeping,
+                stacks: coroutineStacks,
+                pool: threadPool
+            )
+            self.coroutines = coroutines
+            handoff = coroutines
+        } else {
+            coroutines = nil
+            handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
+        }
         stepByteCapacity = 3 * (limits.maxSteps + 2 * limits.maxThreads + 16)
         stepBytes = .allocate(capacity: stepByteCapacity)
         guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, stepBytes, stepByteCapacity) else {
@@ -133,6 +154,11 @@ final class Execution: SeamController, @unchecked Sendable {
     /// How many threads the execution started, the root thread and the executor's included.
     var threadCount: Int { model.threads.count }
 
+    /// Where the scenario's threads run: coroutines, or the pool's OS threads.
+    var scenarioThreadHost: any SeamThreadHost { coroutines ?? threadPool }
+
+    var hostForSpawnedThreads: (any SeamThreadHost)? { coroutines }
+
     /// The strategy, as it is after the execution (strategies carry state across executions).
     var finalStrategy: any SchedulingStrategy { strategy }
 
@@ -142,7 +168,7 @@ final class Execution: SeamController, @unchecked Sendable {
     /// failed and wound down, or it stalled.
     func run(_ body: @escaping @Sendable () -> Void) {
         strategy.threadCreated(0, by: nil)
-        switch Seam.spawnThread(on: threadPool, controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
+        switch Seam.spawnThread(on: scenarioThreadHost, controlledBy: self, as: SeamThreadID(rawValue: 0), body) {
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
         case .success(let root):
@@ -247,13 +273,16 @@ final class Execution: SeamController, @unchecked Sendable {
     func threadDidStart(_ thread: SeamThreadID) {
         withCancellationDisabled { _ in
             let me = thread.rawValue
-            cshim_set_thread_crash_report(crashReport)
-            cshim_allow_stack_capture()
-            threadHandlesMutex.withLockDirectly { threadHandles[me] = cshim_current_thread_handle() }
-            // Every thread, as a pooled one may have been pinned elsewhere before.
-            if let cpu = limits.cpu {
-                _ = cshim_pin_current_thread_to_cpu(cpu)
+            // Once per OS thread: the coroutines after the first share the host's.
+            if me == 0 || coroutines?.runsAsCoroutine(me) != true {
+                cshim_set_thread_crash_report(crashReport)
+                cshim_allow_stack_capture()
+                // Every thread, as a pooled one may have been pinned elsewhere before.
+                if let cpu = limits.cpu {
+                    _ = cshim_pin_current_thread_to_cpu(cpu)
+                }
             }
+            threadHandlesMutex.withLockDirectly { threadHandles[me] = cshim_current_thread_handle() }
             handoff.park(me)
             if aborting { exitForAbort(me) }
             _ = perform(me)
@@ -284,7 +313,21 @@ final class Execution: SeamController, @unchecked Sendable {
     }
 
     func willCancel(_ thread: SeamThreadID, at location: SeamLocation) {
+        if coroutines?.runsAsCoroutine(thread.rawValue) == true {
+            runOnOSThreads(because: "T\(thread.rawValue) is cancelled")
+        }
         point(.cancel(thread.rawValue), location)
+    }
+
+    func willUseThreadSpecificState(at location: SeamLocation) {
+        guard let me = Seam.currentThread?.rawValue, coroutines?.runsAsCoroutine(me) == true else { return }
+        runOnOSThreads(because: "T\(me) uses thread-specific storage at \(location.fileName):\(location.line)")
+    }
+
+    /// Ends the execution, to be run again with every thread on an OS thread of its own.
+    private func runOnOSThreads(because reason: String) -> Never {
+        withCancellationDisabled { _ in needsOSThreads = needsOSThreads ?? reason }
+        fail(.nondeterminism("run again on OS threads: \(reason)"))
     }
 
     func cancellationPoint(at location: SeamLocation) {
@@ -550,6 +593,9 @@ final class Execution: SeamController, @unchecked Sendable {
 
     private func exitForAbort(_ me: Int) -> Never {
         exiting.insert(me)
+        if let coroutines, coroutines.runsAsCoroutine(me) {
+            coroutines.exit(me)
+        }
         pthread_exit(nil)
     }
 
