@@ -20,8 +20,11 @@ enum FuzzMatrix {
         strategies.flatMap { strategy in seeds.map { (strategy, $0) } }
     }
 
+    /// The campaign's options. The primitives tell threads apart only through the seam
+    /// (`SeamThread.isCurrent`, `ThreadLocalValue`), so their threads run as coroutines;
+    /// `HARNESS_THREADS=os` runs them on OS threads.
     static func options(_ strategy: Strategy, _ seed: UInt64) -> ExplorationOptions {
-        ExplorationOptions(strategy: strategy, schedules: schedules(strategy), seed: seed, isolation: .process)
+        ExplorationOptions(strategy: strategy, schedules: schedules(strategy), seed: seed, isolation: .process, threads: .coroutines)
     }
 
     /// A scenario name that tells the cases of a parameterized test apart, so a replay

@@ -189,6 +189,42 @@ static inline void cshim_seam_set_current(void *controller) {
     cshim_seam_thread_controller = controller;
 }
 
+// MARK: Coroutines
+
+/// A coroutine: a stack of its own and, while it is suspended, its saved stack pointer and
+/// the per-thread state that moves with it from switch to switch: the seam's controller
+/// slot, `errno`, and Swift's dynamic exclusivity checking's set of accesses in progress
+/// (which the runtime keeps per OS thread). Zero-initialize it; the OS thread's own
+/// context is a coroutine too, the one that switches to the first.
+typedef struct {
+    void *stack_pointer;
+    void *seam_slot;
+    int saved_errno;
+    uintptr_t exclusivity[4];
+} cshim_coroutine;
+
+/// Whether this build switches coroutines: on x86_64 and arm64, without a sanitizer (the
+/// sanitizers would need to be told of every stack switch).
+bool cshim_coroutines_supported(void);
+
+/// Maps `size` bytes of stack (rounded up to whole pages) above an inaccessible guard page.
+/// Returns the lowest usable address, or NULL with `errno` set.
+void *cshim_coroutine_stack_create(size_t size);
+
+/// Unmaps a stack from `cshim_coroutine_stack_create` with the same `size`.
+void cshim_coroutine_stack_destroy(void *stack, size_t size);
+
+/// Prepares `coroutine` to call `entry(argument)` on the stack `[stack, stack + size)` the
+/// first time it is switched to. `entry` must never return: it ends by switching away for
+/// good (returning traps).
+void cshim_coroutine_prepare(cshim_coroutine *coroutine, void *stack, size_t size,
+                             void (*entry)(void *), void *argument);
+
+/// Suspends the calling coroutine `from` and resumes `to`, on the calling OS thread; returns
+/// when a switch resumes `from`. Saves and restores only what the ABI asks a call to keep
+/// (no system call): a few nanoseconds, plus Swift's exclusivity bookkeeping.
+void cshim_coroutine_switch(cshim_coroutine *from, cshim_coroutine *to);
+
 // MARK: Child processes
 
 /// Waits until `fd` has data to read, has reached its end, or `timeout_ms` milliseconds

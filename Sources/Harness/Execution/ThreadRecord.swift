@@ -25,13 +25,28 @@ struct ThreadRecord {
     var cancellable = true
     /// How deep it is in regions that must not be preempted.
     var nonPreemptibleDepth = 0
-    /// Whether it is one of the task executor's threads (a lane, the timer thread).
-    var isExecutorThread = false
-    /// Whether it is a lane that runs queued jobs, interchangeable with the other lanes
-    /// while neither runs a job.
-    var isInterchangeableLane = false
+    /// Whose thread it is.
+    var role = Role.scenario
     /// For a lane running a job: the job's task (`nil` for a job that runs no task).
     var job: JobIdentity?
+
+    /// Whose thread a controlled thread is.
+    enum Role {
+        /// The scenario's: T0 and the threads it spawns.
+        case scenario
+        /// One of the task executor's threads (the main lane, the timer thread), whose steps
+        /// outside a task's job are the harness's own bookkeeping.
+        case executor
+        /// One of the task executor's lanes that run queued jobs: an executor thread,
+        /// interchangeable with the other such lanes while neither runs a job.
+        case interchangeableLane
+    }
+
+    /// Whether it is one of the task executor's threads (a lane, the timer thread).
+    var isExecutorThread: Bool { role != .scenario }
+    /// Whether it is a lane that runs queued jobs, interchangeable with the other lanes
+    /// while neither runs a job.
+    var isInterchangeableLane: Bool { role == .interchangeableLane }
 
     var isFinished: Bool {
         if case .finished = state { return true }

@@ -50,6 +50,8 @@ public struct ExplorationOptions: Sendable, Codable {
     /// replaying off, `1` writes even where `CI` is set (which otherwise only replays), and
     /// an absolute path keeps them in that folder. Off for tests that expect a failure.
     public var keepsFailures: Bool
+    /// What the scenario's threads run as: coroutines (the default) or OS threads.
+    public var threads: ScenarioThreads
 
     /// Options with the given strategy and budget, and defaults for the rest.
     public init(
@@ -65,7 +67,8 @@ public struct ExplorationOptions: Sendable, Codable {
         progressInterval: Double? = nil,
         executorLanes: Int = 2,
         isolation: ExplorationIsolation = .none,
-        keepsFailures: Bool = true
+        keepsFailures: Bool = true,
+        threads: ScenarioThreads = .os
     ) {
         self.strategy = strategy
         self.schedules = schedules
@@ -79,6 +82,7 @@ public struct ExplorationOptions: Sendable, Codable {
         self.progressInterval = progressInterval
         self.executorLanes = executorLanes
         self.isolation = isolation
+        self.threads = threads
         self.keepsFailures = keepsFailures
         preconditionValid()
     }
@@ -117,6 +121,8 @@ public struct ExplorationOptions: Sendable, Codable {
         public static let stallTimeout = "HARNESS_STALL_TIMEOUT"
         /// `none` or `process`.
         public static let isolation = "HARNESS_ISOLATION"
+        /// `coroutines` or `os`.
+        public static let threads = "HARNESS_THREADS"
     }
 
     /// These options with whatever the environment sets overriding them; throws an error
@@ -148,6 +154,12 @@ public struct ExplorationOptions: Sendable, Codable {
                 throw .invalid(setting: Variable.isolation, value: text, expected: "none or process")
             }
             options.isolation = isolation
+        }
+        if let text = environment[Variable.threads] {
+            guard let threads = ScenarioThreads(rawValue: text) else {
+                throw .invalid(setting: Variable.threads, value: text, expected: "coroutines or os")
+            }
+            options.threads = threads
         }
         if let text = environment[Variable.replay] {
             do {
@@ -212,4 +224,18 @@ public enum HarnessError: Error, Sendable, Hashable, CustomStringConvertible {
             "the isolated exploration of '\(scenario)' failed: \(detail)"
         }
     }
+}
+
+/// What a scenario's threads run as under the deterministic scheduler.
+public enum ScenarioThreads: String, Sendable, Hashable, Codable {
+    /// Coroutines sharing one OS thread, switched in user space with no system call. A
+    /// thread that is cancelled, or uses thread-specific storage through the seam
+    /// (``ThreadLocalValue``), makes its execution run again on OS threads, as does a build
+    /// under a sanitizer or for a processor other than x86_64 and arm64. The task executor's
+    /// lanes and threads started with a C entry (``IOThread``) are OS threads regardless.
+    /// Code outside the seam that tells threads apart by `pthread_self` or keeps state of
+    /// its own per OS thread sees one thread: choose ``os`` for it.
+    case coroutines
+    /// An OS thread each.
+    case os
 }

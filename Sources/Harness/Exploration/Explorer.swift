@@ -25,6 +25,8 @@ struct Explorer {
     /// The OS threads the executions run on, reused from one to the next; closed when
     /// ``run()`` returns.
     private let threadPool = SeamThreadPool()
+    /// What the executions share and reuse.
+    private let resources = ExplorationResources()
 
     /// Runs the exploration; call once per explorer.
     func run() -> ExplorationReport {
@@ -40,7 +42,7 @@ struct Explorer {
         var executed = 0
         var exhausted = false
         var failure: HarnessFailure?
-        var lastSchedule: ReplayToken?
+        var lastTrace: (execution: Int, steps: [TraceStep])?
         var divergence: ReplayFollower.Divergence?
         var coverage = CoverageCounter(budget: budget)
         for index in 0..<budget {
@@ -51,8 +53,7 @@ struct Explorer {
             }
             let execution = execute(strategy, following: options.replay?.steps, naming: naming, execution: executionIndex)
             executed += 1
-            let token = naming.token(execution: executionIndex, trace: execution.trace)
-            lastSchedule = token
+            lastTrace = (executionIndex, execution.trace)
             coverage.note(execution.fingerprint.value, threads: execution.threadCount, steps: execution.trace.count)
             let diverged = execution.replayDivergence
             divergence = divergence ?? diverged
@@ -63,7 +64,7 @@ struct Explorer {
                 let found = HarnessFailure(
                     scenario: scenario,
                     reason: reason,
-                    token: token,
+                    token: naming.token(execution: executionIndex, trace: execution.trace),
                     trace: execution.trace,
                     testID: testID,
                     taskNames: execution.taskNames,
@@ -98,25 +99,38 @@ struct Explorer {
             schedulesRun: executed,
             exhausted: exhausted,
             failure: failure,
-            lastSchedule: lastSchedule,
+            lastSchedule: lastTrace.map { naming.token(execution: $0.execution, trace: $0.steps) },
             elapsed: ContinuousClock.now - start,
             coverage: coverage.summary
         )
     }
 
     /// Runs one execution of the scenario under `strategy`, following `steps` first when
-    /// given (until the code leaves them).
+    /// given (until the code leaves them). An execution whose coroutines needed OS threads
+    /// runs again on OS threads, as do the exploration's executions after it: the schedule
+    /// is the same either way.
     private func execute(_ strategy: any SchedulingStrategy, following steps: [EncodedStep]?, naming: ScheduleNaming, execution index: Int) -> Execution {
-        let crashText = crashReport.text(scenario: scenario, tokenPrefix: naming.token(execution: index, trace: []).description, testID: testID)
-        let execution = Execution(
-            strategy: strategy,
-            replay: steps.map(ReplayFollower.init(steps:)),
-            limits: limits,
-            threadPool: threadPool,
-            activity: activity,
-            crashPrefix: crashText.prefix,
-            crashSuffix: crashText.suffix
-        )
+        let crashText = resources.crashText(execution: index) {
+            crashReport.text(scenario: scenario, tokenPrefix: naming.tokenText(execution: $0), testID: testID)
+        }
+        while true {
+            let execution = Execution(
+                strategy: strategy,
+                replay: steps.map(ReplayFollower.init(steps:)),
+                limits: limits,
+                threadPool: threadPool,
+                coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
+                activity: activity,
+                crashPrefix: crashText.prefix,
+                crashSuffix: crashText.suffix
+            )
+            run(execution)
+            guard execution.needsOSThreads != nil, resources.coroutineStacks != nil else { return execution }
+            resources.coroutineStacks = nil
+        }
+    }
+
+    private func run(_ execution: Execution) {
         let body = self.body
         execution.run { [unowned execution] in
             let scenario = Scenario()
@@ -124,7 +138,6 @@ struct Explorer {
             scenario.joinAll()
             execution.closeServices()
         }
-        return execution
     }
 
     /// The failure with its schedule shrunk to fewer preemptions, and so fewer steps. First
@@ -209,6 +222,11 @@ struct ScheduleNaming {
     /// The code of the generated scenario explored, if it is one.
     let generatedScenario: String?
 
+    /// The text of execution `execution`'s token before its steps.
+    func tokenText(execution: String) -> String {
+        ReplayToken.textBeforeSteps(scenarioHash: ReplayToken.hash(scenario), strategy: strategy, seed: seed, execution: execution, generatedScenario: generatedScenario)
+    }
+
     /// The token of execution `index`, which took the steps of `trace`.
     func token(execution index: Int, trace: [TraceStep]) -> ReplayToken {
         ReplayToken(
@@ -249,5 +267,29 @@ public struct ExplorationReport: Sendable, Codable {
     /// Schedules per second of wall time.
     public var schedulesPerSecond: Double {
         elapsed.seconds > 0 ? Double(schedulesRun) / elapsed.seconds : 0
+    }
+}
+
+/// What the executions of one exploration share.
+private final class ExplorationResources: @unchecked Sendable {
+    /// The stacks of scenario threads run as coroutines, reused from one execution to the
+    /// next; `nil` once an execution needed OS threads.
+    var coroutineStacks: CoroutineStacks? = CoroutineStacks()
+    /// The crash text, made once with a stand-in for the execution's number and split there.
+    private var crashTemplate: (prefix: [Substring], suffix: [Substring])?
+    private static let executionStandIn: Character = "\u{2}"
+
+    /// The crash text of execution `index`; `make` makes it for an execution written as given.
+    func crashText(execution index: Int, _ make: (String) -> (prefix: String, suffix: String)) -> (prefix: String, suffix: String) {
+        let template = crashTemplate ?? {
+            let text = make(String(Self.executionStandIn))
+            return (
+                text.prefix.split(separator: Self.executionStandIn, omittingEmptySubsequences: false),
+                text.suffix.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
+            )
+        }()
+        crashTemplate = template
+        let number = String(index)
+        return (template.prefix.joined(separator: number), template.suffix.joined(separator: number))
     }
 }

@@ -31,7 +31,7 @@ public final class Scenario: @unchecked Sendable {
         guard let execution = Seam.currentController as? Execution else {
             preconditionFailure("a Scenario is used outside its execution")
         }
-        let result = Seam.spawnThread(on: execution.threadPool, file: file, line: line) {
+        let result = Seam.spawnThread(on: execution.scenarioThreadHost, file: file, line: line) {
             Harness.runReportingErrors(body)
         }
         switch result {

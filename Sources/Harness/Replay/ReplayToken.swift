@@ -155,9 +155,14 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         let bytes = steps.flatMap(\.bytes)
         let compressed = StepCompression.compress(bytes)
         let encoded = compressed.count < bytes.count ? "z" + Self.encodeBase64URL(compressed) : Self.encodeBase64URL(bytes)
-        let scenario = String(scenarioHash, radix: 16)
+        return Self.textBeforeSteps(scenarioHash: scenarioHash, strategy: strategy, seed: seed, execution: String(execution), generatedScenario: generatedScenario)
+            + encoded
+    }
+
+    /// A token's text up to its steps, with `execution` written as given.
+    static func textBeforeSteps(scenarioHash: UInt32, strategy: String, seed: UInt64, execution: String, generatedScenario: String?) -> String {
         let generated = generatedScenario.map { "\($0)." } ?? ""
-        return "H\(Self.formatVersion).\(scenario).\(strategy).\(String(seed, radix: 16)).\(execution).\(generated)\(encoded)"
+        return "H\(formatVersion).\(String(scenarioHash, radix: 16)).\(strategy).\(String(seed, radix: 16)).\(execution).\(generated)"
     }
 
     /// Whether the token was recorded for the scenario named `name`.

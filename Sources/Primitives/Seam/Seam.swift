@@ -115,6 +115,16 @@ public enum Seam {
         return try body()
     }
 
+    /// Tells the calling thread's controller that the thread is about to use state the OS
+    /// keeps per thread, such as thread-specific storage (see
+    /// ``SeamController/willUseThreadSpecificState(at:)``). Not a scheduling point.
+    @inlinable
+    public static func willUseThreadSpecificState(file: StaticString = #fileID, line: UInt = #line) {
+        if let controller = controllerForCurrentThread() {
+            controller.willUseThreadSpecificState(at: SeamLocation(fileID: file, line: line))
+        }
+    }
+
     /// Resumes `continuation` with `result`, telling the controller first.
     @inlinable
     public static func resume<Value, Failure: Error>(

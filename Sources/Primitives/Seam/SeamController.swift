@@ -178,4 +178,13 @@ public protocol SeamController: AnyObject, Sendable {
     /// Calls `wake` once, at or after `deadline` on the controller's clock, from a thread
     /// of the controller's choosing: how ``SeamClock`` suspends a task until a deadline.
     func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void)
+
+    /// Called before the calling thread reads or writes state the OS keeps per thread
+    /// (thread-specific storage): a controller that runs threads as coroutines must give the
+    /// thread an OS thread of its own. Not a scheduling point; by default, nothing.
+    func willUseThreadSpecificState(at location: SeamLocation)
+}
+
+extension SeamController {
+    public func willUseThreadSpecificState(at location: SeamLocation) {}
 }

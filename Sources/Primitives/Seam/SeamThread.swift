@@ -24,14 +24,34 @@ public struct SeamThread: @unchecked Sendable {
     /// The thread's identity under the controller that was active when it was spawned, or
     /// `nil` when it was spawned by an uncontrolled thread.
     public let controlledID: SeamThreadID?
-    /// For a body run on a ``SeamThreadPool``, what tells that it ended: the OS thread
-    /// goes on to run other bodies.
+    /// For a body run by a ``SeamThreadHost`` (a pooled OS thread, a coroutine), what tells
+    /// that it ended: the OS thread goes on to run other bodies.
     let completion: SeamThreadCompletion?
+    /// Whether the body runs as a coroutine on `handle`, an OS thread it shares: then the
+    /// controller alone can cancel, detach or tell it apart.
+    let isCoroutine: Bool
 
-    init(handle: pthread_t, controlledID: SeamThreadID?, completion: SeamThreadCompletion? = nil) {
+    init(handle: pthread_t, controlledID: SeamThreadID?, completion: SeamThreadCompletion? = nil, isCoroutine: Bool = false) {
         self.handle = handle
         self.controlledID = controlledID
         self.completion = completion
+        self.isCoroutine = isCoroutine
+    }
+
+    /// Whether the calling thread is this thread.
+    public var isCurrent: Bool {
+        if let controlledID, let current = Seam.currentThread {
+            return current == controlledID
+        }
+        return !isCoroutine && pthread_equal(handle, pthread_self()) != 0
+    }
+
+    /// Lets the thread be reaped when it exits, without a join (`pthread_detach`). Detaching
+    /// a thread twice, or one that was joined, is an error.
+    public func detach() throws(SeamThreadError) {
+        if isCoroutine { return }
+        let error = pthread_detach(handle)
+        guard error == 0 else { throw SeamThreadError(operation: "pthread_detach", code: error) }
     }
 
     /// Waits until the thread has exited and reaps it (`pthread_join`); for a body run on a
@@ -59,6 +79,7 @@ public struct SeamThread: @unchecked Sendable {
         if let controlledID, let controller = Seam.controllerForCurrentThread() {
             controller.willCancel(controlledID, at: SeamLocation(fileID: file, line: line))
         }
+        if isCoroutine { return }
         let error = pthread_cancel(handle)
         guard error == 0 else { throw SeamThreadError(operation: "pthread_cancel", code: error) }
     }
@@ -118,38 +139,42 @@ extension Seam {
         create(attributes: attributes, body: .closure(body), controller: controller, controlledID: thread)
     }
 
-    /// Runs `body` on a thread of `pool`, controlled as with
+    /// Runs `body` on `host` (a pooled OS thread, a coroutine), controlled as with
     /// ``spawnThread(attributes:file:line:_:)``: for the threads a harness starts and joins
     /// itself, which are neither detached nor cancelled.
     package static func spawnThread(
-        on pool: SeamThreadPool,
+        on host: any SeamThreadHost,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ body: @escaping @Sendable () -> Void
     ) -> Result<SeamThread, SeamThreadError> {
-        spawn(attributes: nil, body: .closure(body), location: SeamLocation(fileID: file, line: line), pool: pool)
+        spawn(attributes: nil, body: .closure(body), location: SeamLocation(fileID: file, line: line), host: host)
     }
 
-    /// Runs `body` on a thread of `pool`, controlled by `controller` as `thread`, as
+    /// Runs `body` on `host`, controlled by `controller` as `thread`, as
     /// ``spawnThread(controlledBy:as:attributes:_:)`` does on a fresh thread.
     package static func spawnThread(
-        on pool: SeamThreadPool,
+        on host: any SeamThreadHost,
         controlledBy controller: any SeamController,
         as thread: SeamThreadID,
         _ body: @escaping @Sendable () -> Void
     ) -> Result<SeamThread, SeamThreadError> {
-        create(attributes: nil, body: .closure(body), controller: controller, controlledID: thread, pool: pool)
+        create(attributes: nil, body: .closure(body), controller: controller, controlledID: thread, host: host)
     }
 
     private static func spawn(
         attributes: UnsafePointer<pthread_attr_t>?,
         body: ThreadStart.Body,
         location: SeamLocation,
-        pool: SeamThreadPool? = nil
+        host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
         let controller = controllerForCurrentThread()
         let controlledID = controller?.threadWillSpawn(at: location)
-        return create(attributes: attributes, body: body, controller: controller, controlledID: controlledID, pool: pool)
+        var host = host
+        if host == nil, attributes == nil, case .closure = body, let hosting = controller as? any SeamThreadHosting {
+            host = hosting.hostForSpawnedThreads
+        }
+        return create(attributes: attributes, body: body, controller: controller, controlledID: controlledID, host: host)
     }
 
     private static func create(
@@ -157,14 +182,14 @@ extension Seam {
         body: ThreadStart.Body,
         controller: (any SeamController)?,
         controlledID: SeamThreadID?,
-        pool: SeamThreadPool? = nil
+        host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
-        let completion = pool.map { _ in SeamThreadCompletion() }
+        let completion = host.map { _ in SeamThreadCompletion() }
         let start = ThreadStart.make(body, controller: controller, thread: controlledID, completion: completion)
         let argument = Unmanaged.passRetained(start).toOpaque()
         let created: Result<pthread_t, SeamThreadError>
-        if let pool {
-            created = pool.run(threadBody, cleanup: threadCleanup, argument: argument)
+        if let host {
+            created = host.run(threadBody, cleanup: threadCleanup, argument: argument, as: controlledID)
         } else {
             var thread = cshim_thread()
             let error = cshim_thread_create(&thread, attributes, threadBody, threadCleanup, argument)
@@ -172,7 +197,7 @@ extension Seam {
         }
         switch created {
         case .success(let handle):
-            return .success(SeamThread(handle: handle, controlledID: controlledID, completion: completion))
+            return .success(SeamThread(handle: handle, controlledID: controlledID, completion: completion, isCoroutine: host?.runsCoroutines == true))
         case .failure(let error):
             Unmanaged<ThreadStart>.fromOpaque(argument).release()
             if let controller, let controlledID { controller.threadSpawnFailed(controlledID) }
@@ -181,7 +206,7 @@ extension Seam {
     }
 }
 
-/// Tells the joiner of a body run on a ``SeamThreadPool`` that the body has ended (the
+/// Tells the joiner of a body run by a ``SeamThreadHost`` that the body has ended (the
 /// parker is touched only through its atomic word).
 final class SeamThreadCompletion: @unchecked Sendable {
     private let parker: UnsafeMutablePointer<cshim_parker>
@@ -287,8 +312,8 @@ private func threadBody(_ argument: UnsafeMutableRawPointer?) {
     Unmanaged<ThreadStart>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.run() }
 }
 
-/// Ends a thread's body: tells its controller, clears the seam's slot, and, on a pooled
-/// thread, the crash report too (a fresh thread starts without one), then tells the joiner.
+/// Ends a thread's body: tells its controller, clears the seam's slot, then tells the joiner
+/// of a hosted body.
 private func threadCleanup(_ argument: UnsafeMutableRawPointer?) {
     let start = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue()
     let (slot, completion) = (start.slot, start.completion)
@@ -297,7 +322,5 @@ private func threadCleanup(_ argument: UnsafeMutableRawPointer?) {
         cshim_seam_set_current(nil)
         cshim_seam_deactivate()
     }
-    guard let completion else { return }
-    cshim_set_thread_crash_report(nil)
-    completion.signal()
+    completion?.signal()
 }

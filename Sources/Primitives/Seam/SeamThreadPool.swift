@@ -14,7 +14,7 @@ import CShim
 /// Only for bodies the harness owns from start to join: a pooled thread must not be detached,
 /// and a thread that may really be cancelled (an `IOThread`) must stay a fresh OS thread of
 /// its own (``Seam/spawnThread(attributes:file:line:_:)``).
-package final class SeamThreadPool: @unchecked Sendable {
+package final class SeamThreadPool: SeamThreadHost, @unchecked Sendable {
     private let workers = PoolWorkers()
 
     package init() {}
@@ -43,13 +43,16 @@ package final class SeamThreadPool: @unchecked Sendable {
         precondition(error == 0, "SeamThreadPool: pthread_join failed with error \(error)")
     }
 
+    package var runsCoroutines: Bool { false }
+
     /// Runs `body(argument)` on an idle pooled thread (started if there is none), inside
     /// `cshim_run_with_cleanup(cleanup, argument, body, argument)` as `cshim_thread_create`
     /// would. Returns the thread's handle, or `pthread_create`'s errno value.
-    func run(
+    package func run(
         _ body: @convention(c) (UnsafeMutableRawPointer?) -> Void,
         cleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void,
-        argument: UnsafeMutableRawPointer
+        argument: UnsafeMutableRawPointer,
+        as thread: SeamThreadID? = nil
     ) -> Result<pthread_t, SeamThreadError> {
         let worker: PoolWorker
         if let idle = workers.takeIdle() {
@@ -107,6 +110,8 @@ private final class PoolWorker {
             guard let job else { return }
             self.job = nil
             cshim_run_with_cleanup(job.cleanup, job.argument, job.body, job.argument)
+            // A fresh thread starts without a crash report; so does the next job.
+            cshim_set_thread_crash_report(nil)
             guard workers.returnIdle(self) else { return }
         }
     }
@@ -191,4 +196,27 @@ private func poolWorkerMain(_ argument: UnsafeMutableRawPointer?) {
 private func poolWorkerEnded(_ argument: UnsafeMutableRawPointer?) {
     let worker = Unmanaged<PoolWorker>.fromOpaque(argument!).takeRetainedValue()
     worker.workers.ended(worker)
+}
+
+/// Where a harness runs the bodies of threads it controls instead of on fresh OS threads: a
+/// ``SeamThreadPool`` of parked OS threads, or coroutines.
+package protocol SeamThreadHost: AnyObject, Sendable {
+    /// Whether bodies run as coroutines that share an OS thread.
+    var runsCoroutines: Bool { get }
+
+    /// Runs `body(argument)`, followed by `cleanup(argument)` when it returns or its thread
+    /// ends, as thread `thread` of its controller. Returns the OS thread that runs it.
+    func run(
+        _ body: @convention(c) (UnsafeMutableRawPointer?) -> Void,
+        cleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void,
+        argument: UnsafeMutableRawPointer,
+        as thread: SeamThreadID?
+    ) -> Result<pthread_t, SeamThreadError>
+}
+
+/// A controller that runs the threads its threads spawn with a closure (and no attributes)
+/// on a ``SeamThreadHost`` of its own.
+package protocol SeamThreadHosting: AnyObject {
+    /// The host for threads spawned now, or `nil` for fresh OS threads.
+    var hostForSpawnedThreads: (any SeamThreadHost)? { get }
 }

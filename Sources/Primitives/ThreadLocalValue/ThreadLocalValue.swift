@@ -106,6 +106,7 @@ public struct ThreadLocalValue<Value>: Sendable {
 
     @inlinable
     func currentBox() -> ThreadLocalBox<Value>? {
+        Seam.willUseThreadSpecificState()
         guard let raw = pthread_getspecific(storageKey) else { return nil }
         return Unmanaged<ThreadLocalBox<Value>>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -114,6 +115,7 @@ public struct ThreadLocalValue<Value>: Sendable {
     /// value whose deinitializer uses this storage finds it in a consistent state.
     @inlinable
     func replaceBox(with newBox: UnsafeMutableRawPointer?) {
+        Seam.willUseThreadSpecificState()
         let oldBox = pthread_getspecific(storageKey)
         check(pthread_setspecific(storageKey, newBox), "pthread_setspecific")
         if let oldBox {

@@ -129,7 +129,7 @@ extension WorkerThread {
 
         var isCurrentThread: Bool {
             guard let thread = withState({ $0.thread }) else { return false }
-            return pthread_equal(thread.handle, pthread_self()) != 0
+            return thread.isCurrent
         }
 
         func start() throws(WorkerThreadError) -> Bool {
@@ -187,7 +187,11 @@ extension WorkerThread {
         func stopForDeinit() {
             guard isCurrentThread else { return stop(fromWorker: false) }
             let thread = withState { $0.detachFromWorker() }
-            check(pthread_detach(thread.handle), "pthread_detach")
+            do {
+                try thread.detach()
+            } catch {
+                preconditionFailure("WorkerThread: \(error)")
+            }
         }
 
         /// The worker thread's body: take work under the lock, run it outside, sleep while

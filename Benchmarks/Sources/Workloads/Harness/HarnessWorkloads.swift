@@ -8,19 +8,21 @@ public enum HarnessWorkloads {
     public static let strategies: [Strategy] = [.random, .pct(), .exhaustive()]
 
     /// Explores `scenario` with `strategy` for at least `schedules` schedules (restarting
-    /// an exhaustive search that covered everything sooner) and returns how many schedules
-    /// ran, how long they took, and the most steps one of them took.
+    /// an exhaustive search that covered everything sooner), its threads run as `threads`,
+    /// and returns how many schedules ran, how long they took, and the most steps one of
+    /// them took.
     public static func explore(
         _ scenario: HarnessScenario,
         strategy: Strategy,
-        schedules: Int
+        schedules: Int,
+        threads: ScenarioThreads = .os
     ) -> (schedules: Int, elapsed: Duration, maxSteps: Int) {
         var done = 0
         var elapsed = Duration.zero
         var maxSteps = 0
         var run = 0
         while done < schedules {
-            let options = ExplorationOptions(strategy: strategy, schedules: schedules - done, seed: UInt64(run))
+            let options = ExplorationOptions(strategy: strategy, schedules: schedules - done, seed: UInt64(run), threads: threads)
             let report = runReport("\(scenario)", options: options, scenario.body(checked: false))
             precondition(report.failure == nil, "the harness benchmark scenario \(scenario) failed: \(report.failure!)")
             done += report.schedulesRun

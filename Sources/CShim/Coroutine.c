@@ -1,0 +1,201 @@
+// User-space context switches between coroutines, for the harness's threads.
+#include "CShim.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#if !defined(__has_feature)
+#define __has_feature(feature) 0
+#endif
+
+#if __has_feature(thread_sanitizer) || defined(__SANITIZE_THREAD__) || __has_feature(address_sanitizer) \
+    || defined(__SANITIZE_ADDRESS__)
+#define CSHIM_COROUTINE_SANITIZED 1
+#endif
+
+// Exported by the Swift runtime (libswiftCore): the concurrency runtime calls them as a task
+// leaves and enters a thread, so that the accesses the task has in progress travel with it.
+extern void swift_task_exitThreadLocalContext(char *state);
+extern void swift_task_enterThreadLocalContext(char *state);
+
+#if defined(__APPLE__)
+#define CSHIM_SYMBOL(name) "_" #name
+#else
+#define CSHIM_SYMBOL(name) #name
+#endif
+
+#if (defined(__x86_64__) || defined(__aarch64__) || defined(__arm64__)) && !defined(CSHIM_COROUTINE_SANITIZED)
+#define CSHIM_COROUTINES 1
+
+/// Pushes the callee-saved registers, stores the stack pointer in `*save`, loads `load`
+/// and pops the registers saved there; returns into the resumed coroutine.
+void cshim_context_swap(void **save, void *load);
+/// The first frame of a coroutine: calls the entry in a callee-saved register with the
+/// argument in another; the entry never returns.
+void cshim_context_start(void);
+
+#if defined(__x86_64__)
+// Frame, from the saved stack pointer up: MXCSR and the x87 control word (8 bytes), r15,
+// r14, r13, r12, rbx, rbp, the return address.
+__asm__(".text\n"
+        ".globl " CSHIM_SYMBOL(cshim_context_swap) "\n"
+        CSHIM_SYMBOL(cshim_context_swap) ":\n"
+        "    pushq %rbp\n"
+        "    pushq %rbx\n"
+        "    pushq %r12\n"
+        "    pushq %r13\n"
+        "    pushq %r14\n"
+        "    pushq %r15\n"
+        "    subq $8, %rsp\n"
+        "    stmxcsr (%rsp)\n"
+        "    fnstcw 4(%rsp)\n"
+        "    movq %rsp, (%rdi)\n"
+        "    movq %rsi, %rsp\n"
+        "    ldmxcsr (%rsp)\n"
+        "    fldcw 4(%rsp)\n"
+        "    addq $8, %rsp\n"
+        "    popq %r15\n"
+        "    popq %r14\n"
+        "    popq %r13\n"
+        "    popq %r12\n"
+        "    popq %rbx\n"
+        "    popq %rbp\n"
+        "    ret\n"
+        ".globl " CSHIM_SYMBOL(cshim_context_start) "\n"
+        CSHIM_SYMBOL(cshim_context_start) ":\n"
+        "    .cfi_startproc\n"
+        "    .cfi_undefined rip\n"
+        "    movq %r12, %rdi\n"
+        "    callq *%r13\n"
+        "    ud2\n"
+        "    .cfi_endproc\n");
+
+enum { CSHIM_FRAME_WORDS = 8 };
+
+static void *cshim_context_initial(uintptr_t *top, void (*entry)(void *), void *argument) {
+    // After the first swap returns into `cshim_context_start`, the stack pointer is `top - 16`:
+    // 16-byte aligned before its call, as the ABI asks.
+    uintptr_t *frame = top - 2 - CSHIM_FRAME_WORDS;
+    frame[0] = 0x1F80 | ((uintptr_t)0x037F << 32); // default MXCSR, default x87 control word
+    frame[1] = 0;                                   // r15
+    frame[2] = 0;                                   // r14
+    frame[3] = (uintptr_t)entry;                    // r13
+    frame[4] = (uintptr_t)argument;                 // r12
+    frame[5] = 0;                                   // rbx
+    frame[6] = 0;                                   // rbp: the end of the frame chain
+    frame[7] = (uintptr_t)cshim_context_start;      // returned to by the first swap
+    return frame;
+}
+#else
+// Frame, from the saved stack pointer up: x19–x28, x29 (frame pointer), x30 (link
+// register), d8–d15, 16 bytes of padding.
+__asm__(".text\n"
+        ".globl " CSHIM_SYMBOL(cshim_context_swap) "\n"
+        ".p2align 2\n"
+        CSHIM_SYMBOL(cshim_context_swap) ":\n"
+        "    sub sp, sp, #176\n"
+        "    stp x19, x20, [sp, #0]\n"
+        "    stp x21, x22, [sp, #16]\n"
+        "    stp x23, x24, [sp, #32]\n"
+        "    stp x25, x26, [sp, #48]\n"
+        "    stp x27, x28, [sp, #64]\n"
+        "    stp x29, x30, [sp, #80]\n"
+        "    stp d8, d9, [sp, #96]\n"
+        "    stp d10, d11, [sp, #112]\n"
+        "    stp d12, d13, [sp, #128]\n"
+        "    stp d14, d15, [sp, #144]\n"
+        "    mov x9, sp\n"
+        "    str x9, [x0]\n"
+        "    mov sp, x1\n"
+        "    ldp x19, x20, [sp, #0]\n"
+        "    ldp x21, x22, [sp, #16]\n"
+        "    ldp x23, x24, [sp, #32]\n"
+        "    ldp x25, x26, [sp, #48]\n"
+        "    ldp x27, x28, [sp, #64]\n"
+        "    ldp x29, x30, [sp, #80]\n"
+        "    ldp d8, d9, [sp, #96]\n"
+        "    ldp d10, d11, [sp, #112]\n"
+        "    ldp d12, d13, [sp, #128]\n"
+        "    ldp d14, d15, [sp, #144]\n"
+        "    add sp, sp, #176\n"
+        "    ret\n"
+        ".globl " CSHIM_SYMBOL(cshim_context_start) "\n"
+        ".p2align 2\n"
+        CSHIM_SYMBOL(cshim_context_start) ":\n"
+        "    .cfi_startproc\n"
+        "    .cfi_undefined x30\n"
+        "    mov x0, x19\n"
+        "    blr x20\n"
+        "    brk #1\n"
+        "    .cfi_endproc\n");
+
+enum { CSHIM_FRAME_WORDS = 22 };
+
+static void *cshim_context_initial(uintptr_t *top, void (*entry)(void *), void *argument) {
+    uintptr_t *frame = top - CSHIM_FRAME_WORDS;
+    memset(frame, 0, CSHIM_FRAME_WORDS * sizeof(uintptr_t));
+    frame[0] = (uintptr_t)argument;            // x19
+    frame[1] = (uintptr_t)entry;               // x20
+    frame[11] = (uintptr_t)cshim_context_start; // x30: returned to by the first swap
+    return frame;
+}
+#endif
+#endif
+
+bool cshim_coroutines_supported(void) {
+#if defined(CSHIM_COROUTINES)
+    return true;
+#else
+    return false;
+#endif
+}
+
+void *cshim_coroutine_stack_create(size_t size) {
+    size_t page = cshim_page_size();
+    size_t rounded = (size + page - 1) / page * page;
+    void *mapping = mmap(NULL, rounded + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) return NULL;
+    if (mprotect(mapping, page, PROT_NONE) != 0) {
+        int error = errno;
+        munmap(mapping, rounded + page);
+        errno = error;
+        return NULL;
+    }
+    return (char *)mapping + page;
+}
+
+void cshim_coroutine_stack_destroy(void *stack, size_t size) {
+    size_t page = cshim_page_size();
+    size_t rounded = (size + page - 1) / page * page;
+    munmap((char *)stack - page, rounded + page);
+}
+
+void cshim_coroutine_prepare(cshim_coroutine *coroutine, void *stack, size_t size,
+                             void (*entry)(void *), void *argument) {
+    memset(coroutine, 0, sizeof *coroutine);
+#if defined(CSHIM_COROUTINES)
+    uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+    coroutine->stack_pointer = cshim_context_initial((uintptr_t *)top, entry, argument);
+#else
+    (void)stack;
+    (void)size;
+    (void)entry;
+    (void)argument;
+#endif
+}
+
+void cshim_coroutine_switch(cshim_coroutine *from, cshim_coroutine *to) {
+#if defined(CSHIM_COROUTINES)
+    from->saved_errno = errno;
+    from->seam_slot = cshim_seam_current();
+    swift_task_exitThreadLocalContext((char *)from->exclusivity);
+    cshim_context_swap(&from->stack_pointer, to->stack_pointer);
+    swift_task_enterThreadLocalContext((char *)from->exclusivity);
+    cshim_seam_set_current(from->seam_slot);
+    errno = from->saved_errno;
+#else
+    (void)from;
+    (void)to;
+    abort();
+#endif
+}

@@ -1,0 +1,261 @@
+import CShim
+import Primitives
+import Synchronization
+
+/// Runs an execution's scenario threads as coroutines on one OS thread, the host, and hands
+/// control between them and the execution's OS threads (the task executor's lanes, threads
+/// that may really be cancelled): a switch from coroutine to coroutine is a swap of
+/// registers on the host, with no system call; a switch to or from an OS thread wakes the
+/// other side's futex, as ``FutexHandoff`` does.
+///
+/// The coroutine to run next is handed over in one atomic word: whoever resumes a
+/// coroutine stores it there, and the host (in the coroutine that parks next, or in its own
+/// loop while no coroutine runs) switches to it. Everything else is touched only by the
+/// running coroutine, on the host, or by an OS thread while the host is parked, which the
+/// futex orders.
+final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendable {
+    private static let nobody = -1
+
+    private let threadCount: Int
+    private let spinsBeforeSleeping: UInt32
+    /// One parker per OS thread, then the execution's end, then the host.
+    private let parkers: UnsafeMutablePointer<cshim_parker>
+    /// One context per coroutine, then the host's own.
+    private let contexts: UnsafeMutablePointer<cshim_coroutine>
+    /// Each coroutine's entry argument: this handoff and the thread's number.
+    private let entries: UnsafeMutablePointer<CoroutineEntry>
+    private var isCoroutine: [Bool]
+    /// Whether a coroutine was switched to and has not yet returned from ``park(_:)``.
+    private var resumed: [Bool]
+    private var bodies: [CoroutineBody?]
+    private var stacksInUse: [UnsafeMutableRawPointer] = []
+    private let stacks: CoroutineStacks
+    private let pool: SeamThreadPool
+    private let next = Atomic<Int>(CoroutineHandoff.nobody)
+    private let finished = Atomic<Bool>(false)
+    private var host: pthread_t?
+
+    /// Room for `threadCount` threads; coroutine stacks come from `stacks`, the host thread
+    /// from `pool`.
+    init(threadCount: Int, spinsBeforeSleeping: UInt32, stacks: CoroutineStacks, pool: SeamThreadPool) {
+        self.threadCount = threadCount
+        self.spinsBeforeSleeping = spinsBeforeSleeping
+        self.stacks = stacks
+        self.pool = pool
+        parkers = .allocate(capacity: threadCount + 2)
+        parkers.initialize(repeating: cshim_parker(), count: threadCount + 2)
+        contexts = .allocate(capacity: threadCount + 1)
+        contexts.initialize(repeating: cshim_coroutine(), count: threadCount + 1)
+        entries = .allocate(capacity: threadCount)
+        isCoroutine = Array(repeating: false, count: threadCount)
+        resumed = Array(repeating: false, count: threadCount)
+        bodies = Array(repeating: nil, count: threadCount)
+        let unmanaged = Unmanaged.passUnretained(self)
+        for thread in 0..<threadCount {
+            (entries + thread).initialize(to: CoroutineEntry(handoff: unmanaged, thread: thread))
+        }
+    }
+
+    deinit {
+        stacks.giveBack(stacksInUse)
+        parkers.deallocate()
+        contexts.deallocate()
+        entries.deallocate()
+    }
+
+    private var hostParker: UnsafeMutablePointer<cshim_parker> { parkers + threadCount + 1 }
+    private var hostContext: UnsafeMutablePointer<cshim_coroutine> { contexts + threadCount }
+
+    // MARK: SeamThreadHost
+
+    var runsCoroutines: Bool { true }
+
+    /// Prepares thread `thread` as a coroutine that runs `body(argument)`, then
+    /// `cleanup(argument)`, once it is first resumed; starts the host on first use.
+    func run(
+        _ body: @convention(c) (UnsafeMutableRawPointer?) -> Void,
+        cleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void,
+        argument: UnsafeMutableRawPointer,
+        as thread: SeamThreadID?
+    ) -> Result<pthread_t, SeamThreadError> {
+        guard let index = thread?.rawValue, index < threadCount else {
+            preconditionFailure("a coroutine was asked for a thread the execution does not control")
+        }
+        if host == nil {
+            switch pool.run(hostMain, cleanup: hostEnded, argument: Unmanaged.passRetained(self).toOpaque()) {
+            case .success(let handle): host = handle
+            case .failure(let error): return .failure(error)
+            }
+        }
+        guard let stack = stacks.take() else {
+            return .failure(SeamThreadError(operation: "mmap", code: ENOMEM))
+        }
+        stacksInUse.append(stack)
+        bodies[index] = CoroutineBody(body: body, cleanup: cleanup, argument: argument)
+        isCoroutine[index] = true
+        cshim_coroutine_prepare(contexts + index, stack, stacks.size, coroutineMain, entries + index)
+        return .success(host!)
+    }
+
+    /// Whether `thread` is a coroutine.
+    func runsAsCoroutine(_ thread: Int) -> Bool {
+        isCoroutine[thread]
+    }
+
+    // MARK: HandoffBackend
+
+    func park(_ thread: Int) {
+        guard isCoroutine[thread] else {
+            cshim_park(parkers + thread, spinsBeforeSleeping)
+            return
+        }
+        while !resumed[thread] {
+            switchToNext(from: thread)
+        }
+        resumed[thread] = false
+    }
+
+    func resume(_ thread: Int) {
+        guard isCoroutine[thread] else {
+            cshim_unpark(parkers + thread)
+            return
+        }
+        next.store(thread, ordering: .releasing)
+        if let host, pthread_equal(host, pthread_self()) == 0 {
+            cshim_unpark(hostParker)
+        }
+    }
+
+    func awaitFinish(timeout: Duration) -> Bool {
+        let nanoseconds = SeamInstant(nanoseconds: 0).advanced(by: timeout).nanoseconds
+        return cshim_park_with_timeout(parkers + threadCount, nanoseconds)
+    }
+
+    func finish() {
+        finished.store(true, ordering: .releasing)
+        cshim_unpark(hostParker)
+        cshim_unpark(parkers + threadCount)
+    }
+
+    /// Ends coroutine `thread` without returning: its cleanup runs (as a cancelled OS thread
+    /// runs its cleanup handlers), and the host goes on with whatever runs next. What the
+    /// coroutine's frames hold is left, as `pthread_exit` leaves Swift frames.
+    func exit(_ thread: Int) -> Never {
+        guard let body = bodies[thread] else {
+            preconditionFailure("T\(thread) ends as a coroutine it never was")
+        }
+        body.cleanup(body.argument)
+        retire(thread)
+    }
+
+    // MARK: The host
+
+    /// Runs a coroutine's body and cleanup, then gives up the host for good.
+    fileprivate func runCoroutine(_ thread: Int) -> Never {
+        guard let body = bodies[thread] else {
+            preconditionFailure("T\(thread) started as a coroutine it never was")
+        }
+        body.body(body.argument)
+        body.cleanup(body.argument)
+        retire(thread)
+    }
+
+    /// The host's own loop: runs the coroutines handed to it until the execution ends.
+    fileprivate func runHost() {
+        while !finished.load(ordering: .acquiring) {
+            let thread = next.exchange(Self.nobody, ordering: .acquiringAndReleasing)
+            if thread == Self.nobody {
+                cshim_park(hostParker, spinsBeforeSleeping)
+            } else {
+                resumed[thread] = true
+                cshim_coroutine_switch(hostContext, contexts + thread)
+            }
+        }
+    }
+
+    /// Passes the host to the next coroutine, or waits while an OS thread runs; returns once
+    /// something switched back to `thread` (or handed it over before it got here).
+    private func switchToNext(from thread: Int) {
+        let target = next.exchange(Self.nobody, ordering: .acquiringAndReleasing)
+        if target == Self.nobody {
+            cshim_park(hostParker, spinsBeforeSleeping)
+            return
+        }
+        resumed[target] = true
+        if target != thread {
+            cshim_coroutine_switch(contexts + thread, contexts + target)
+        }
+    }
+
+    /// Leaves a coroutine that has ended: the host runs the next one, or returns to its own
+    /// loop once the execution is over.
+    private func retire(_ thread: Int) -> Never {
+        while true {
+            let target = next.exchange(Self.nobody, ordering: .acquiringAndReleasing)
+            if target != Self.nobody {
+                resumed[target] = true
+                cshim_coroutine_switch(contexts + thread, contexts + target)
+            } else if finished.load(ordering: .acquiring) {
+                cshim_coroutine_switch(contexts + thread, hostContext)
+            } else {
+                cshim_park(hostParker, spinsBeforeSleeping)
+                continue
+            }
+            preconditionFailure("T\(thread) was resumed after it ended")
+        }
+    }
+}
+
+/// What a coroutine runs, as the seam hands a thread's body to its host.
+private struct CoroutineBody {
+    let body: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let cleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let argument: UnsafeMutableRawPointer
+}
+
+/// A coroutine's entry argument.
+private struct CoroutineEntry {
+    let handoff: Unmanaged<CoroutineHandoff>
+    let thread: Int
+}
+
+/// A coroutine's first frame. Holds no reference: the coroutine's frames are abandoned when it
+/// ends.
+private func coroutineMain(_ argument: UnsafeMutableRawPointer?) {
+    let entry = argument!.assumingMemoryBound(to: CoroutineEntry.self).pointee
+    entry.handoff._withUnsafeGuaranteedRef { $0.runCoroutine(entry.thread) }
+}
+
+/// The host's pooled-thread body.
+private func hostMain(_ argument: UnsafeMutableRawPointer?) {
+    Unmanaged<CoroutineHandoff>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.runHost() }
+}
+
+/// Releases the host's reference to its handoff once the host has returned to the pool.
+private func hostEnded(_ argument: UnsafeMutableRawPointer?) {
+    Unmanaged<CoroutineHandoff>.fromOpaque(argument!).release()
+}
+
+/// Coroutine stacks, reused from one execution to the next; unmapped when the owner goes.
+final class CoroutineStacks: @unchecked Sendable {
+    /// Every stack's size: as large as the default OS thread stack, of which only the pages
+    /// a coroutine touches take memory.
+    let size = 8 << 20
+    private let mutex = SeamMutex()
+    private var free: [UnsafeMutableRawPointer] = []
+
+    deinit {
+        for stack in free { cshim_coroutine_stack_destroy(stack, size) }
+    }
+
+    /// A stack, mapped anew when none is free; `nil` when mapping fails.
+    func take() -> UnsafeMutableRawPointer? {
+        if let stack = mutex.withLockDirectly({ free.popLast() }) { return stack }
+        return cshim_coroutine_stack_create(size)
+    }
+
+    /// Returns stacks no coroutine runs on any more.
+    func giveBack(_ stacks: [UnsafeMutableRawPointer]) {
+        mutex.withLockDirectly { free += stacks }
+    }
+}

@@ -1,0 +1,640 @@
+import Primitives
+
+/// The scheduling state of one controlled execution and every rule that changes it: what
+/// each thread waits to do, who holds each mutex, who waits on each condition, the virtual
+/// clock, and which threads a decision may run.
+///
+/// A value without threads: each event (a thread arrives at a scheduling point, a chosen
+/// thread performs its operation, a thread exits, the execution fails) is a `mutating`
+/// function that returns what the driver, ``Execution``, must do (run a thread, record a
+/// step, let a thread block, wind the execution down), so the rules can be checked one event
+/// at a time without threads. The model never chooses: at a decision it builds the
+/// candidates, the driver's `choose` (the strategy, or the replayed schedule) picks one, and
+/// the model applies it. It never records either: each step it takes comes back as a
+/// ``Step``, in the order taken, for the driver's trace.
+///
+/// It does not check that an event comes from the thread it names, nor that the thread may
+/// send it: the driver calls ``perform(_:)`` only for the thread a decision ran, and only
+/// that thread sends events.
+struct ExecutionModel {
+    /// What a thread arriving at a scheduling point does.
+    enum Arrival: Equatable {
+        /// It performs its operation at once, without a decision: an operation on the
+        /// harness's own synchronization that can go on (see ``noteInternalObjects(_:)``),
+        /// while no thread in a non-preemptible region can run.
+        case performsAtOnce
+        /// It waits for a decision (``decide(running:offeringEarlyTimeout:choose:)``).
+        case awaitsDecision
+    }
+
+    /// What a decision came to.
+    enum Decision: Equatable {
+        /// The thread runs next: it performs its pending operation (``perform(_:)``).
+        case run(Int)
+        /// The model took a step of its own: the clock advanced, or a condition waiter woke
+        /// spuriously. The driver records it, then asks for the decision again.
+        case tookStep(Step)
+        /// Every thread has finished.
+        case allFinished
+        /// No thread can run and no deadline is left, though some thread has not finished.
+        /// Unless work from outside the harness is on its way (the driver may wait for it
+        /// and decide again), ``failStuck(tasksAreSuspended:)`` ends the execution.
+        case stuck
+        /// The execution failed (``failure`` says why) and winds down.
+        case failed
+    }
+
+    /// What a thread does after performing its operation.
+    enum PerformOutcome: Equatable {
+        /// It goes on to its next scheduling point.
+        case continues
+        /// It waits on a condition: another thread must be decided on.
+        case blocks
+        /// The execution failed (the operation released a mutex its thread does not hold,
+        /// spawned a thread too many, or a failure was noted before): the thread exits and
+        /// the execution winds down.
+        case fails
+    }
+
+    /// An operation performed.
+    struct Performed: Equatable {
+        /// The step to record.
+        let step: Step
+        /// What the thread does next.
+        let outcome: PerformOutcome
+        /// The thread it created, when it spawned one.
+        let createdThread: Int?
+    }
+
+    /// What a thread does after an operation performed while the execution winds down.
+    enum WindingDownOutcome: Equatable {
+        /// It goes on; it created `createdThread` when it spawned one.
+        case continues(createdThread: Int?)
+        /// It joins a thread that has not finished: it waits until ``nextToWindDown()``
+        /// names it, then goes on after ``returnFromJoin(_:)``.
+        case waitsToJoin
+    }
+
+    /// A step the model took, for the driver's trace. Steps come out in the order taken, each
+    /// before its effects.
+    struct Step: Equatable {
+        /// The thread that took it; `nil` for the scheduler's own (the clock advancing).
+        let thread: Int?
+        /// What it did.
+        let kind: OperationKind
+        /// The object or thread it acted on, objects named in order of first use.
+        let target: String?
+        /// For a lane's choice among queued jobs, the index chosen.
+        let choice: Int?
+        /// Where in the source the thread took it.
+        let location: SeamLocation?
+        /// Whether `thread` is one of the task executor's threads.
+        let isOnExecutorThread: Bool
+        /// The job `thread` runs, for a lane: with ``isOnExecutorThread``, what the driver
+        /// needs to say which task the step belongs to.
+        let job: JobIdentity?
+        /// Whether the execution had failed before the step: a replay checks only the steps
+        /// before a failure.
+        let followsFailure: Bool
+    }
+
+    private enum Phase {
+        /// One thread runs at a time, as decisions choose.
+        case scheduling
+        /// The execution failed: the threads left run their cleanups and exit one at a time,
+        /// lowest-numbered first, their seam operations performed at once.
+        case windingDown
+    }
+
+    private let limits: Execution.Limits
+    /// Every thread the execution created, by number; T0 first.
+    private(set) var threads: [ThreadRecord]
+    private var mutexes: [ObjectIdentifier: MutexModel] = [:]
+    private var conditionWaiters: [ObjectIdentifier: [Int]] = [:]
+    /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
+    private var internalObjects: Set<ObjectIdentifier> = []
+    /// Virtual time in nanoseconds: it moves only when the model advances it.
+    private(set) var clock: UInt64 = 1_000_000_000
+    /// Whether the last `tryLock` performed took the mutex.
+    private(set) var tryLockResult = false
+    /// The thread the last `spawn` performed created.
+    private(set) var lastSpawned = 0
+    /// What the threads spawned from now on are; the driver sets it while it starts a thread
+    /// of the task executor.
+    var roleOfSpawnedThreads = ThreadRecord.Role.scenario
+    /// Why the execution failed, if it did.
+    private(set) var failure: ExecutionFailure?
+    private var phase = Phase.scheduling
+    /// How many steps the model took: the length of the driver's trace.
+    private(set) var stepCount = 0
+    /// The decisions taken: which thread or job ran, and who could have gone on.
+    private(set) var decisions: [ScheduleDecision] = []
+    /// How many decisions ran another thread while the running one could go on.
+    private(set) var preemptions = 0
+    /// The order in which threads and tasks took each shared object.
+    private(set) var fingerprint = InterleavingFingerprint()
+    /// The names of the objects the steps touched; see ``name(_:_:)``.
+    var objectNames = ObjectNames()
+    /// The storage of ``decide(running:offeringEarlyTimeout:choose:)``'s candidates, kept
+    /// between decisions.
+    private var candidateBuffer: [Candidate] = []
+    private var spuriousBuffer: [Candidate] = []
+
+    /// An execution whose root thread, T0, is about to start.
+    init(limits: Execution.Limits) {
+        self.limits = limits
+        threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
+    }
+
+    /// Whether the execution failed and its threads are exiting: their seam operations go to
+    /// ``performWhileWindingDown(_:_:)``, their exits record nothing.
+    var isWindingDown: Bool { phase == .windingDown }
+
+    /// Treats `objects` as the harness's own synchronization (the task executor's mutex and
+    /// conditions): an operation on them takes no decision unless it blocks, and a wait on
+    /// them never wakes spuriously.
+    mutating func noteInternalObjects(_ objects: [ObjectIdentifier]) {
+        internalObjects.formUnion(objects)
+    }
+
+    // MARK: Events of a thread
+
+    /// `thread` arrives at a scheduling point to perform `operation`, with cancellation
+    /// enabled or not.
+    mutating func arrive(_ thread: Int, at operation: PendingOperation, location: SeamLocation?, cancellable: Bool) -> Arrival {
+        threads[thread].state = .ready(operation, location)
+        threads[thread].cancellable = cancellable
+        if isInternal(operation), isEnabled(operation, for: thread), urgentCandidate() == nil {
+            return .performsAtOnce
+        }
+        return .awaitsDecision
+    }
+
+    /// `thread`, which a decision ran (or which may perform at once), performs its pending
+    /// operation and runs on.
+    mutating func perform(_ thread: Int) -> Performed {
+        guard case .ready(let operation, let location) = threads[thread].state else {
+            preconditionFailure("T\(thread) was chosen but has no pending operation")
+        }
+        let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
+        threads[thread].state = .running
+        if case .shared(let object)? = operation.access(by: thread)?.object, !internalObjects.contains(object) {
+            fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)
+        }
+        var createdThread: Int?
+        switch operation {
+        case .lock(let mutex, _), .reacquire(let mutex):
+            take(mutex, by: thread)
+        case .tryLock(let mutex, let recursive):
+            tryLockResult = isEnabled(.lock(mutex, recursive: recursive), for: thread)
+            if tryLockResult { take(mutex, by: thread) }
+        case .unlock(let mutex):
+            release(mutex, by: thread, location: location)
+        case .wait where threads[thread].cancelRequested && threads[thread].cancellable:
+            // pthread_cond_wait is a cancellation point: a pending request acts at once,
+            // with the mutex still held, when the caller tests for it.
+            threads[thread].waitResult = .signalled
+        case .wait(let condition, let mutex, let deadline):
+            release(mutex, by: thread, location: location)
+            if failure == nil {
+                mutexes[mutex] = MutexModel()
+                conditionWaiters[condition, default: []].append(thread)
+                threads[thread].state = .waiting(condition: condition, mutex: mutex, deadline: deadline, location: location)
+                return Performed(step: step, outcome: .blocks, createdThread: nil)
+            }
+        case .signal(let condition):
+            if let first = conditionWaiters[condition]?.first { wake(first, result: .signalled) }
+        case .broadcast(let condition):
+            for waiter in conditionWaiters[condition] ?? [] { wake(waiter, result: .signalled) }
+        case .spawn:
+            createdThread = spawnRecord()
+        case .cancel(let target):
+            // A condition wait is a cancellation point: like pthread_cond_wait, a cancellable
+            // waiter wakes, re-acquires its mutex, and then acts on the request.
+            threads[target].cancelRequested = true
+            if case .waiting = threads[target].state, threads[target].cancellable {
+                wake(target, result: .signalled)
+            }
+        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob:
+            break
+        }
+        if failure != nil {
+            phase = .windingDown
+            return Performed(step: step, outcome: .fails, createdThread: createdThread)
+        }
+        return Performed(step: step, outcome: .continues, createdThread: createdThread)
+    }
+
+    /// When `thread`'s operation unblocked a thread in a non-preemptible region and `thread`
+    /// is in none, `thread` steps aside (it waits to hand off) and the result is the thread
+    /// to run at once: it holds a runtime lock that `thread` may need before its next
+    /// scheduling point.
+    mutating func stepAside(_ thread: Int, at location: SeamLocation?) -> Int? {
+        guard threads[thread].nonPreemptibleDepth == 0, let urgent = urgentCandidate() else { return nil }
+        threads[thread].state = .ready(.handoff, location)
+        return urgent
+    }
+
+    /// `thread` exits. Returns the step to record, then a decision picks who runs next;
+    /// `nil` while the execution winds down.
+    mutating func exit(_ thread: Int) -> Step? {
+        if phase == .windingDown {
+            threads[thread].state = .finished
+            return nil
+        }
+        let step = makeStep(thread, .exit, target: nil, location: nil)
+        threads[thread].state = .finished
+        return step
+    }
+
+    /// The OS would not start `thread`, which a spawn created: it counts as finished.
+    mutating func threadFailedToStart(_ thread: Int) {
+        threads[thread].state = .finished
+    }
+
+    /// `thread` enters a region that must not be preempted: code under a runtime lock.
+    mutating func enterNonPreemptibleRegion(_ thread: Int) {
+        threads[thread].nonPreemptibleDepth += 1
+    }
+
+    /// `thread` leaves a region entered with ``enterNonPreemptibleRegion(_:)``.
+    mutating func exitNonPreemptibleRegion(_ thread: Int) {
+        threads[thread].nonPreemptibleDepth -= 1
+    }
+
+    /// Lane `thread` runs `job` without a choice (the only one queued), or, with `nil`, has
+    /// finished its job.
+    mutating func lane(_ thread: Int, runs job: JobIdentity?) {
+        threads[thread].job = job
+    }
+
+    /// Lane `thread` runs `jobs[index]`, chosen among the queued `jobs`. Returns the choice's
+    /// step to record.
+    mutating func lane(_ thread: Int, chose index: Int, among jobs: [JobIdentity]) -> Step {
+        decisions.append(.job(index))
+        threads[thread].job = jobs[index]
+        return makeStep(thread, .chooseJob, target: "(queued job \(index + 1) of \(jobs.count))", choice: index, location: nil)
+    }
+
+    // MARK: Failing
+
+    /// The execution failed outside the model (a task threw, a job escaped the harness):
+    /// unless it failed before, `failure` is why. The next decision or operation performed
+    /// fails.
+    mutating func noteFailure(_ failure: ExecutionFailure) {
+        if self.failure == nil { self.failure = failure }
+    }
+
+    /// The execution stalled: a thread never came back to the seam, so `stall` is why it
+    /// ended, whatever failure it noted before and can no longer act on.
+    mutating func noteStall(_ stall: ExecutionFailure) {
+        failure = stall
+    }
+
+    /// A thread failed (``Execution/fail(_:)``): notes `failure` as ``noteFailure(_:)`` does
+    /// and winds the execution down.
+    mutating func windDown(after failure: ExecutionFailure) {
+        noteFailure(failure)
+        phase = .windingDown
+    }
+
+    /// Fails a ``Decision/stuck`` execution: as a deadlock, or, once T0 has finished, as
+    /// threads left running; `tasksAreSuspended` says whether tasks wait for work that may
+    /// come from outside the harness.
+    mutating func failStuck(tasksAreSuspended: Bool) {
+        failure = stuckFailure(tasksAreSuspended: tasksAreSuspended)
+        phase = .windingDown
+    }
+
+    // MARK: Winding down a failed execution
+
+    /// `thread`, running its cleanup after a failure, performs `operation` at once, without
+    /// blocking: a mutex is taken even when held, a wait times out, and only a join of a
+    /// thread that has not finished waits.
+    mutating func performWhileWindingDown(_ thread: Int, _ operation: PendingOperation) -> WindingDownOutcome {
+        switch operation {
+        case .lock(let mutex, _), .reacquire(let mutex):
+            mutexes[mutex, default: MutexModel()].owner = thread
+        case .tryLock:
+            tryLockResult = true
+        case .unlock(let mutex):
+            mutexes[mutex]?.owner = nil
+        case .wait:
+            threads[thread].waitResult = .timedOut
+        case .spawn:
+            return .continues(createdThread: spawnRecord())
+        case .join(let target) where !threads[target].isFinished:
+            threads[thread].state = .ready(operation, nil)
+            return .waitsToJoin
+        default:
+            break
+        }
+        return .continues(createdThread: nil)
+    }
+
+    /// `thread`, which waited to join while winding down, runs again.
+    mutating func returnFromJoin(_ thread: Int) {
+        threads[thread].state = .running
+    }
+
+    /// The thread that runs next while the execution winds down: the lowest-numbered one that
+    /// still has to exit and is not waiting to join a thread that has not. `nil` when none
+    /// is left: the execution has ended.
+    func nextToWindDown() -> Int? {
+        threads.indices.first { index in
+            switch threads[index].state {
+            case .finished: false
+            case .ready(.join(let target), _): threads[target].isFinished
+            case .running: false
+            default: true
+            }
+        }
+    }
+
+    // MARK: Deciding
+
+    /// Picks the thread that runs next. `running` is the thread that reached the scheduling
+    /// point, `nil` when it blocked or ended.
+    ///
+    /// A thread in a non-preemptible region runs whenever it can, and while one is blocked,
+    /// only the thread it waits for runs. Otherwise the candidates are the threads whose
+    /// operation can go on (a yielding thread only when no other can), then the spurious
+    /// wake-ups of condition waiters (when the limits allow them; never on the harness's own
+    /// conditions), then, with `offeringEarlyTimeout` and a deadline to come, an early
+    /// timeout; `choose` picks one of them (given the thread that could go on among them,
+    /// and a description of a thread's pending operation). When nothing can run the clock
+    /// advances to the earliest deadline. Builds no array: the candidates' storage is kept
+    /// from one decision to the next.
+    mutating func decide(
+        running: Int?,
+        offeringEarlyTimeout: Bool,
+        choose: (_ candidates: [Candidate], _ running: Int?, _ describe: (Int) -> String) -> Choice
+    ) -> Decision {
+        if failure != nil {
+            phase = .windingDown
+            return .failed
+        }
+        // Reused from decision to decision, so that a decision allocates nothing.
+        var candidates = candidateBuffer
+        var spurious = spuriousBuffer
+        candidates.removeAll(keepingCapacity: true)
+        spurious.removeAll(keepingCapacity: true)
+        candidateBuffer = []
+        spuriousBuffer = []
+        defer {
+            candidateBuffer = candidates
+            spuriousBuffer = spurious
+        }
+        for index in threads.indices {
+            switch threads[index].state {
+            case .ready(let operation, _):
+                if isEnabled(operation, for: index) {
+                    candidates.append(Candidate(.thread(index), access: operation.access(by: index), isSymmetricCopy: hasIdleTwin(index, among: candidates)))
+                }
+            case .waiting(let condition, _, _, _):
+                if limits.spuriousWakeups && !internalObjects.contains(condition) {
+                    spurious.append(Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
+                }
+            case .running, .finished:
+                break
+            }
+        }
+        // A thread in a non-preemptible region (running code under a runtime lock) runs
+        // whenever it can; one that blocked there lets only the thread it waits for run
+        // (below, within the step bound) until it can.
+        if let urgent = urgentCandidate() {
+            return .run(urgent)
+        }
+        if candidates.isEmpty {
+            if let step = advanceClock() { return .tookStep(step) }
+            if threads.allSatisfy(\.isFinished) { return .allFinished }
+            return .stuck
+        }
+        if stepCount >= limits.maxSteps {
+            failure = .stepBoundExceeded(limits.maxSteps)
+            phase = .windingDown
+            return .failed
+        }
+        // While it is blocked there, only the thread it waits for runs.
+        if let blocker = blockerOfUrgentThread() {
+            return .run(blocker)
+        }
+        // A yield is fair: when another thread can run, one does, so spin loops that
+        // yield end under every strategy.
+        if let running, case .ready(.yield, _) = threads[running].state, candidates.count > 1 {
+            candidates.removeAll { $0.choice == .thread(running) }
+        }
+        let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
+        candidates += spurious
+        // A timeout may fire while other work could still run: the strategy decides (or
+        // the token, which may have recorded one, while a replay follows it).
+        if offeringEarlyTimeout, earliestDeadline() != nil {
+            candidates.append(Candidate(.advanceClock))
+        }
+        switch choose(candidates, runningCandidate, { describePending($0) }) {
+        case .thread(let thread):
+            decisions.append(.thread(running: runningCandidate, chosen: thread))
+            if let runningCandidate, thread != runningCandidate { preemptions += 1 }
+            return .run(thread)
+        case .spuriousWake(let thread):
+            guard let (condition, location) = wake(thread, result: .signalled) else {
+                preconditionFailure("a spurious wake-up of T\(thread), which does not wait, was chosen")
+            }
+            return .tookStep(makeStep(thread, .spuriousWake, target: name(condition, "condition"), location: location))
+        case .advanceClock:
+            guard let step = advanceClock() else { preconditionFailure("an early timeout was chosen with no deadline to come") }
+            return .tookStep(step)
+        case .job:
+            preconditionFailure("a strategy chose a job where threads run")
+        }
+    }
+
+    /// Whether `operation` works on the harness's own synchronization. Such an operation is
+    /// recorded but takes no decision of the strategy unless it blocks: the executor's
+    /// bookkeeping is invisible to the scenario, and interleaving at it would only spend
+    /// schedules (and PCT's change points, and the exhaustive search's bound) on schedules
+    /// equivalent to others. Waits on the harness's conditions never wake spuriously,
+    /// for the same reason: they are predicate loops.
+    private func isInternal(_ operation: PendingOperation) -> Bool {
+        guard !internalObjects.isEmpty, case .shared(let object)? = operation.access(by: 0)?.object else { return false }
+        return internalObjects.contains(object)
+    }
+
+    private func isEnabled(_ operation: PendingOperation, for thread: Int) -> Bool {
+        switch operation {
+        case .lock(let mutex, let recursive):
+            guard let owner = mutexes[mutex]?.owner else { return true }
+            return recursive && owner == thread
+        case .reacquire(let mutex):
+            return mutexes[mutex]?.owner == nil
+        case .join(let target):
+            return threads[target].isFinished
+        case .sleep(let deadline):
+            return clock >= deadline
+        default:
+            return true
+        }
+    }
+
+    /// The first thread in a non-preemptible region that can run.
+    private func urgentCandidate() -> Int? {
+        threads.indices.first { index in
+            guard threads[index].nonPreemptibleDepth > 0, case .ready(let operation, _) = threads[index].state else { return false }
+            return isEnabled(operation, for: index)
+        }
+    }
+
+    /// When a thread in a non-preemptible region is blocked on a mutex or a join, the thread
+    /// it waits for (followed through owners that are blocked in turn) if that one can run:
+    /// the only thread that may run until the blocked one can. Any other thread might run
+    /// into the runtime lock the blocked one holds, outside the seam. `nil` when no such
+    /// thread is blocked, or when what it waits for cannot be run now (a condition wait, a
+    /// yield, a cycle): then the strategy picks among all candidates.
+    private func blockerOfUrgentThread() -> Int? {
+        for index in threads.indices where threads[index].nonPreemptibleDepth > 0 {
+            var visited: Set<Int> = [index]
+            var current = index
+            while let next = blocker(of: current), visited.insert(next).inserted {
+                guard case .ready(let operation, _) = threads[next].state else { break }
+                if isEnabled(operation, for: next) {
+                    if case .yield = operation { break }
+                    return next
+                }
+                current = next
+            }
+        }
+        return nil
+    }
+
+    /// The thread that `thread` waits for at its scheduling point: the owner of the mutex it
+    /// cannot lock, or the thread it joins.
+    private func blocker(of thread: Int) -> Int? {
+        guard case .ready(let operation, _) = threads[thread].state, !isEnabled(operation, for: thread) else { return nil }
+        switch operation {
+        case .lock(let mutex, _), .reacquire(let mutex):
+            return mutexes[mutex]?.owner
+        case .join(let target):
+            return target
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `thread` is an idle lane (one that runs no job) and one of `candidates` is
+    /// another idle lane about to take the same operation.
+    private func hasIdleTwin(_ thread: Int, among candidates: [Candidate]) -> Bool {
+        guard let operation = idleLaneOperation(thread) else { return false }
+        return candidates.contains { candidate in
+            guard case .thread(let other) = candidate.choice else { return false }
+            return idleLaneOperation(other) == operation
+        }
+    }
+
+    /// What `thread` is about to do, when it is an interchangeable lane that runs no job.
+    private func idleLaneOperation(_ thread: Int) -> PendingOperation? {
+        guard threads[thread].isInterchangeableLane, threads[thread].job == nil, case .ready(let operation, _) = threads[thread].state else { return nil }
+        return operation
+    }
+
+    // MARK: Time
+
+    /// Moves virtual time to the earliest deadline and times out the waits that reach it.
+    /// Returns the step to record; `nil` when no deadline is left.
+    private mutating func advanceClock() -> Step? {
+        guard let earliest = earliestDeadline() else { return nil }
+        let advance = earliest > clock ? earliest - clock : 0
+        clock = max(clock, earliest)
+        let step = makeStep(nil, .advanceClock, target: "+\(Double(advance) / 1_000_000) ms", location: nil)
+        for index in threads.indices {
+            if case .waiting(_, _, let deadline?, _) = threads[index].state, deadline <= clock {
+                wake(index, result: .timedOut)
+            }
+        }
+        return step
+    }
+
+    /// The earliest deadline of a timed wait or a sleep still to come.
+    private func earliestDeadline() -> UInt64? {
+        var earliest: UInt64?
+        for thread in threads {
+            switch thread.state {
+            case .waiting(_, _, let deadline?, _):
+                earliest = min(earliest ?? deadline, deadline)
+            case .ready(.sleep(let deadline), _) where deadline > clock:
+                earliest = min(earliest ?? deadline, deadline)
+            default:
+                break
+            }
+        }
+        return earliest
+    }
+
+    // MARK: Synchronization
+
+    /// The thread that holds `mutex`, if one does.
+    func owner(of mutex: ObjectIdentifier) -> Int? {
+        mutexes[mutex]?.owner
+    }
+
+    /// Moves a condition waiter to re-acquiring its mutex. Returns the condition it waited on
+    /// and where; `nil` when it was not waiting.
+    @discardableResult
+    private mutating func wake(_ thread: Int, result: SeamWaitResult) -> (condition: ObjectIdentifier, location: SeamLocation?)? {
+        guard case .waiting(let condition, let mutex, _, let location) = threads[thread].state else { return nil }
+        conditionWaiters[condition]?.removeAll { $0 == thread }
+        threads[thread].state = .ready(.reacquire(mutex: mutex), location)
+        threads[thread].waitResult = result
+        return (condition, location)
+    }
+
+    private mutating func take(_ mutex: ObjectIdentifier, by thread: Int) {
+        mutexes[mutex, default: MutexModel()].owner = thread
+        mutexes[mutex, default: MutexModel()].depth += 1
+    }
+
+    private mutating func release(_ mutex: ObjectIdentifier, by thread: Int, location: SeamLocation?) {
+        guard let model = mutexes[mutex], model.owner == thread, model.depth > 0 else {
+            failure = .invariant(
+                message: "T\(thread) released \(name(mutex, "mutex")), which it does not hold",
+                thread: thread,
+                file: location?.fileID ?? "?",
+                line: location?.line ?? 0
+            )
+            return
+        }
+        mutexes[mutex]?.depth -= 1
+        if model.depth == 1 { mutexes[mutex]?.owner = nil }
+    }
+
+    /// Creates the thread a spawn starts; `nil`, and a failure, when that is one thread too
+    /// many.
+    private mutating func spawnRecord() -> Int? {
+        let index = threads.count
+        guard index < limits.maxThreads else {
+            failure = .tooManyThreads(limits.maxThreads)
+            return nil
+        }
+        var record = ThreadRecord(state: .ready(.start, nil), name: "T\(index)")
+        record.role = roleOfSpawnedThreads
+        threads.append(record)
+        lastSpawned = index
+        return index
+    }
+
+    // MARK: Steps
+
+    /// The step `thread` takes, counted.
+    private mutating func makeStep(_ thread: Int?, _ kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) -> Step {
+        stepCount += 1
+        return Step(
+            thread: thread,
+            kind: kind,
+            target: target,
+            choice: choice,
+            location: location,
+            isOnExecutorThread: thread.map { threads[$0].isExecutorThread } ?? false,
+            job: thread.flatMap { threads[$0].job },
+            followsFailure: failure != nil
+        )
+    }
+}

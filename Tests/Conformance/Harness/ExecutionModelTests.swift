@@ -1,0 +1,475 @@
+@testable import Harness
+import Primitives
+import Testing
+
+/// The execution model driven by events alone, without threads: each test sends the events
+/// an execution's threads would and checks the model's actions and state.
+@Suite("Harness: the execution model, without threads")
+struct ExecutionModelTests {
+    // MARK: Mutexes
+
+    @Test("a second lock of a held mutex is not a candidate until the owner unlocks it")
+    func mutexExclusion() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        driver.arrive(1, .lock(Objects.m, recursive: false))
+        driver.arrive(0, .unlock(Objects.m))
+        #expect(driver.candidates(running: 0).map(\.choice) == [.thread(0)])
+        try driver.run(0)
+        #expect(driver.model.owner(of: Objects.m) == nil)
+        driver.arrive(0, .atomic(Objects.x, .load))
+        #expect(driver.candidates(running: 0).map(\.choice) == [.thread(0), .thread(1)])
+        try driver.run(1)
+        #expect(driver.model.owner(of: Objects.m) == 1)
+    }
+
+    @Test("a recursive mutex is released by as many unlocks as its owner took locks")
+    func recursiveDepth() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(0, .lock(Objects.m, recursive: true))
+        try driver.take(0, .lock(Objects.m, recursive: true))
+        driver.arrive(1, .lock(Objects.m, recursive: true))
+        try driver.take(0, .unlock(Objects.m))
+        #expect(driver.model.owner(of: Objects.m) == 0)
+        driver.arrive(0, .yield)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0)])
+        try driver.take(0, .unlock(Objects.m))
+        #expect(driver.model.owner(of: Objects.m) == nil)
+        driver.arrive(0, .yield)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(1)])
+    }
+
+    @Test("tryLock fails on a mutex another thread holds, and takes it once it is free")
+    func tryLock() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        #expect(try driver.take(1, .tryLock(Objects.m, recursive: false)) == .continues)
+        #expect(!driver.model.tryLockResult)
+        #expect(driver.model.owner(of: Objects.m) == 0)
+        try driver.take(0, .unlock(Objects.m))
+        try driver.take(1, .tryLock(Objects.m, recursive: false))
+        #expect(driver.model.tryLockResult)
+        #expect(driver.model.owner(of: Objects.m) == 1)
+    }
+
+    @Test("releasing a mutex the thread does not hold fails the execution, naming the thread")
+    func releasingUnheldMutex() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        let location = SeamLocation(fileID: "Module/Unheld.swift", line: 12)
+        #expect(try driver.take(1, .unlock(Objects.m), at: location) == .fails)
+        #expect(driver.model.failure == .invariant(message: "T1 released mutex#1, which it does not hold", thread: 1, file: "Module/Unheld.swift", line: 12))
+        #expect(driver.model.isWindingDown)
+        #expect(driver.model.owner(of: Objects.m) == 0)
+    }
+
+    // MARK: Conditions
+
+    @Test("a wait releases the mutex; a signal moves the first waiter to re-acquiring it")
+    func waitAndSignal() throws {
+        var driver = try ModelDriver(threads: 3)
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        #expect(try driver.take(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil)) == .blocks)
+        #expect(driver.model.owner(of: Objects.m) == nil)
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        #expect(try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil)) == .blocks)
+        try driver.take(2, .lock(Objects.m, recursive: false))
+        try driver.take(2, .signal(Objects.c))
+        #expect(driver.pending(0) == .reacquire(mutex: Objects.m))
+        #expect(driver.pending(1) == nil)
+        // T0 re-acquires only once T2 has let go of the mutex.
+        driver.arrive(2, .unlock(Objects.m))
+        #expect(driver.candidates(running: 2).map(\.choice).filter { $0 == .thread(0) }.isEmpty)
+        try driver.run(2)
+        driver.arrive(2, .yield)
+        try driver.run(0)
+        #expect(driver.model.owner(of: Objects.m) == 0)
+        #expect(driver.model.threads[0].waitResult == .signalled)
+    }
+
+    @Test("a broadcast moves every waiter to re-acquiring the mutex, and they take it one at a time")
+    func broadcast() throws {
+        var driver = try ModelDriver(threads: 3)
+        for waiter in [0, 1] {
+            try driver.take(waiter, .lock(Objects.m, recursive: false))
+            try driver.take(waiter, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+        }
+        try driver.take(2, .broadcast(Objects.c))
+        #expect(driver.pending(0) == .reacquire(mutex: Objects.m) && driver.pending(1) == .reacquire(mutex: Objects.m))
+        try driver.run(1)
+        driver.arrive(2, .yield)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(2)])
+    }
+
+    @Test("a waiter may wake spuriously, after the threads that can run, unless it waits on the harness's own condition")
+    func spuriousWakeups() throws {
+        var driver = try Self.waitingT0(limits: Execution.Limits(), internalCondition: false)
+        #expect(driver.candidates(running: 1).map(\.choice) == [.thread(1), .spuriousWake(0)])
+        let withoutSpurious = try Self.waitingT0(limits: Execution.Limits(spuriousWakeups: false), internalCondition: false)
+        #expect(withoutSpurious.candidates(running: 1).map(\.choice) == [.thread(1)])
+        let ownCondition = try Self.waitingT0(limits: Execution.Limits(), internalCondition: true)
+        #expect(ownCondition.candidates(running: 1).map(\.choice) == [.thread(1)])
+
+        // Chosen, the wake-up is a step of the waiter's; the next pass runs a thread.
+        #expect(driver.decide(running: 1, choosing: .spuriousWake(0)) == .run(0))
+        let woke = try #require(driver.steps.last)
+        #expect(woke.thread == 0 && woke.kind == .spuriousWake && woke.target == "condition#1")
+        #expect(driver.model.threads[0].waitResult == .signalled)
+    }
+
+    /// T0 waits on the condition (the harness's own with `internalCondition`), T1 yields.
+    private static func waitingT0(limits: Execution.Limits, internalCondition: Bool) throws -> ModelDriver {
+        var driver = try ModelDriver(threads: 2, limits: limits)
+        if internalCondition { driver.model.noteInternalObjects([Objects.c]) }
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        try driver.take(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+        driver.arrive(1, .yield)
+        return driver
+    }
+
+    @Test("when nothing can run the clock advances to the earliest deadline, and only the waits it reaches time out")
+    func timedWait() throws {
+        var driver = try ModelDriver(threads: 3)
+        let start = driver.model.clock
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        try driver.take(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: start + 10_000_000))
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: start + 5_000_000))
+        driver.arrive(2, .yield)
+        #expect(driver.decide(running: nil) == .run(2))
+        #expect(driver.model.clock == start)
+        _ = try driver.perform(2)
+        _ = driver.model.exit(2)
+        #expect(driver.decide(running: nil) == .run(1))
+        #expect(driver.model.clock == start + 5_000_000)
+        #expect(driver.steps.last?.kind == .advanceClock && driver.steps.last?.target == "+5.0 ms")
+        #expect(driver.model.threads[1].waitResult == .timedOut)
+        #expect(driver.pending(0) == nil)
+    }
+
+    @Test("a sleeper runs once the clock reaches its deadline; an early timeout is offered only when asked for")
+    func sleep() throws {
+        var driver = try ModelDriver(threads: 2)
+        let deadline = driver.model.clock + 3_000_000
+        driver.arrive(0, .sleep(until: deadline))
+        driver.arrive(1, .yield)
+        #expect(driver.candidates(running: 1).map(\.choice) == [.thread(1)])
+        #expect(driver.candidates(running: 1, offeringEarlyTimeout: true).map(\.choice) == [.thread(1), .advanceClock])
+        try driver.run(1)
+        _ = driver.model.exit(1)
+        #expect(driver.decide(running: nil) == .run(0))
+        #expect(driver.model.clock == deadline)
+    }
+
+    // MARK: Threads
+
+    @Test("a join can go on only once its target has finished")
+    func join() throws {
+        var driver = try ModelDriver(threads: 2)
+        driver.arrive(0, .join(1))
+        driver.arrive(1, .yield)
+        #expect(driver.candidates(running: 0).map(\.choice) == [.thread(1)])
+        try driver.run(1)
+        #expect(driver.model.exit(1)?.kind == .exit)
+        #expect(driver.decide(running: nil) == .run(0))
+    }
+
+    @Test("a cancel wakes a cancellable waiter, which re-acquires its mutex; a non-cancellable waiter keeps waiting")
+    func cancelWakesWaiter() throws {
+        var driver = try ModelDriver(threads: 3)
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+        try driver.take(2, .lock(Objects.n, recursive: false))
+        try driver.take(2, .wait(condition: Objects.c, mutex: Objects.n, deadline: nil), cancellable: false)
+        try driver.take(0, .cancel(1))
+        try driver.take(0, .cancel(2))
+        #expect(driver.pending(1) == .reacquire(mutex: Objects.m))
+        #expect(driver.pending(2) == nil)
+        #expect(driver.model.threads[2].cancelRequested)
+        // A thread with a request pending does not block at its next wait.
+        try driver.run(1)
+        #expect(try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil)) == .continues)
+        #expect(driver.model.owner(of: Objects.m) == 1)
+    }
+
+    @Test("a spawn beyond the limit fails the execution")
+    func tooManyThreads() throws {
+        var driver = try ModelDriver(threads: 2, limits: Execution.Limits(maxThreads: 2))
+        #expect(try driver.take(0, .spawn) == .fails)
+        #expect(driver.model.failure == .tooManyThreads(2))
+        #expect(driver.model.threads.count == 2)
+    }
+
+    // MARK: Failing
+
+    @Test("a lock-order deadlock names who waits for whom and the cycle")
+    func deadlock() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        try driver.take(1, .lock(Objects.n, recursive: false))
+        driver.arrive(0, .lock(Objects.n, recursive: false), at: SeamLocation(fileID: "Module/Bank.swift", line: 7))
+        driver.arrive(1, .lock(Objects.m, recursive: false))
+        #expect(driver.decide(running: 1) == .stuck)
+        driver.model.failStuck(tasksAreSuspended: false)
+        #expect(driver.model.failure == .deadlock(
+            waits: ["T0 waits to lock mutex#2 held by T1 at Bank.swift:7", "T1 waits to lock mutex#1 held by T0"],
+            cycle: [0, 1]
+        ))
+        #expect(driver.model.isWindingDown)
+    }
+
+    @Test("threads left when T0 has finished are reported as still running, with suspended tasks when there are some")
+    func threadsStillRunning() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+        _ = driver.model.exit(0)
+        #expect(driver.decide(running: nil) == .stuck)
+        driver.model.failStuck(tasksAreSuspended: true)
+        #expect(driver.model.failure == .threadsStillRunning(waits: [
+            "T1 waits on condition#1, which nobody will signal",
+            "tasks are suspended: one waiting for work outside the harness (Task {}, Task.detached, MainActor, Dispatch) is an escape",
+        ]))
+    }
+
+    @Test("every thread finished ends the execution")
+    func allFinished() throws {
+        var driver = try ModelDriver(threads: 2)
+        _ = driver.model.exit(1)
+        #expect(driver.decide(running: nil) == .stuck)
+        _ = driver.model.exit(0)
+        #expect(driver.decide(running: nil) == .allFinished)
+    }
+
+    @Test("a decision past the step bound fails the execution")
+    func stepBound() throws {
+        var driver = try ModelDriver(threads: 1, limits: Execution.Limits(maxSteps: 3))
+        try driver.take(0, .atomic(Objects.x, .load))
+        driver.arrive(0, .atomic(Objects.x, .load))
+        #expect(driver.decide(running: 0) == .run(0))
+        _ = try driver.perform(0)
+        driver.arrive(0, .atomic(Objects.x, .load))
+        #expect(driver.model.stepCount == 3)
+        #expect(driver.decide(running: 0) == .failed)
+        #expect(driver.model.failure == .stepBoundExceeded(3))
+    }
+
+    @Test("a failure noted outside fails the next decision or operation, and a step after it says so")
+    func noteFailure() throws {
+        var driver = try ModelDriver(threads: 2)
+        #expect(driver.steps.allSatisfy { !$0.followsFailure })
+        driver.model.noteFailure(.taskThrew(error: "first"))
+        driver.model.noteFailure(.taskThrew(error: "second"))
+        #expect(driver.model.failure == .taskThrew(error: "first"))
+        #expect(!driver.model.isWindingDown)
+
+        var decided = driver
+        decided.arrive(0, .yield)
+        #expect(decided.decide(running: 0) == .failed)
+        #expect(decided.model.isWindingDown)
+
+        driver.arrive(0, .atomic(Objects.x, .load))
+        let performed = driver.model.perform(0)
+        #expect(performed.outcome == .fails && performed.step.followsFailure)
+        #expect(driver.model.isWindingDown)
+        #expect(driver.model.exit(1) == nil)
+    }
+
+    // MARK: Scheduling rules
+
+    @Test("a yielding thread is not chosen while another can run, and is when none can")
+    func yieldFairness() throws {
+        var driver = try ModelDriver(threads: 2)
+        driver.arrive(0, .yield)
+        driver.arrive(1, .atomic(Objects.x, .store))
+        #expect(driver.candidates(running: 0).map(\.choice) == [.thread(1)])
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(1)])
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        driver.arrive(0, .lock(Objects.m, recursive: false))
+        driver.arrive(1, .yield)
+        #expect(driver.candidates(running: 1).map(\.choice) == [.thread(1)])
+    }
+
+    @Test("a thread in a non-preemptible region runs whenever it can; blocked, it lets only its blocker run")
+    func nonPreemptible() throws {
+        var driver = try ModelDriver(threads: 3)
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        driver.model.enterNonPreemptibleRegion(1)
+        driver.arrive(1, .lock(Objects.m, recursive: false))
+        driver.arrive(2, .atomic(Objects.x, .store))
+        driver.arrive(0, .unlock(Objects.m))
+        #expect(driver.decide(running: 2, choosing: .thread(2)) == .run(0))
+        _ = try driver.perform(0)
+        // T0's unlock unblocked T1: T0 steps aside and T1 runs at once.
+        #expect(driver.model.stepAside(0, at: nil) == 1)
+        #expect(driver.pending(0) == .handoff)
+        #expect(driver.decide(running: nil, choosing: .thread(2)) == .run(1))
+        // An internal operation is performed without a decision only while no urgent thread can run.
+        driver.model.noteInternalObjects([Objects.n])
+        #expect(driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true) == .awaitsDecision)
+        _ = try driver.perform(1)
+        driver.model.exitNonPreemptibleRegion(1)
+        #expect(driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true) == .performsAtOnce)
+    }
+
+    @Test("decisions record who could go on, and a choice of another thread counts as a preemption")
+    func decisionsAndPreemptions() throws {
+        var driver = try ModelDriver(threads: 2)
+        let before = driver.model.decisions.count
+        driver.arrive(0, .atomic(Objects.x, .load))
+        driver.arrive(1, .atomic(Objects.x, .load))
+        #expect(driver.decide(running: 0, choosing: .thread(1)) == .run(1))
+        #expect(driver.model.decisions.dropFirst(before) == [.thread(running: 0, chosen: 1)])
+        #expect(driver.model.preemptions == 1)
+    }
+
+    @Test("an idle interchangeable lane about to take the same operation as another is a symmetric copy")
+    func idleLanesAreSymmetric() throws {
+        var driver = try ModelDriver(threads: 1)
+        driver.model.roleOfSpawnedThreads = .interchangeableLane
+        try driver.take(0, .spawn)
+        try driver.take(0, .spawn)
+        driver.model.roleOfSpawnedThreads = .scenario
+        for lane in [1, 2] {
+            try driver.run(lane)
+            driver.arrive(lane, .takeJob)
+        }
+        driver.arrive(0, .yield)
+        #expect(driver.candidates(running: nil).map(\.isSymmetricCopy) == [false, false, true])
+        driver.model.lane(1, runs: JobIdentity(task: 0, enqueueOrder: 0))
+        #expect(driver.candidates(running: nil).map(\.isSymmetricCopy) == [false, false, false])
+    }
+
+    @Test("a lane's choice among queued jobs is a decision and a step on its task")
+    func laneChoosesJob() throws {
+        var driver = try ModelDriver(threads: 1)
+        let jobs = [JobIdentity(task: 0, enqueueOrder: 0), JobIdentity(task: 1, enqueueOrder: 1)]
+        let step = driver.model.lane(0, chose: 1, among: jobs)
+        #expect(step.kind == .chooseJob && step.choice == 1 && step.target == "(queued job 2 of 2)" && step.job == jobs[1])
+        #expect(driver.model.decisions.last == .job(1))
+    }
+
+    // MARK: Winding down
+
+    @Test("winding down, operations never block, and threads exit lowest-numbered first, a joiner after its target")
+    func windingDown() throws {
+        var driver = try ModelDriver(threads: 3)
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        driver.arrive(1, .yield)
+        driver.arrive(2, .yield)
+        driver.model.windDown(after: .taskThrew(error: "boom"))
+        #expect(driver.model.performWhileWindingDown(0, .lock(Objects.m, recursive: false)) == .continues(createdThread: nil))
+        #expect(driver.model.owner(of: Objects.m) == 0)
+        #expect(driver.model.performWhileWindingDown(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil)) == .continues(createdThread: nil))
+        #expect(driver.model.threads[0].waitResult == .timedOut)
+        #expect(driver.model.performWhileWindingDown(0, .join(2)) == .waitsToJoin)
+        #expect(driver.model.nextToWindDown() == 1)
+        #expect(driver.model.exit(1) == nil)
+        #expect(driver.model.nextToWindDown() == 2)
+        _ = driver.model.exit(2)
+        #expect(driver.model.nextToWindDown() == 0)
+        driver.model.returnFromJoin(0)
+        #expect(driver.model.nextToWindDown() == nil)
+    }
+}
+
+// MARK: Driving the model
+
+private enum Objects {
+    private final class Object: Sendable {}
+    private static let objects = (Object(), Object(), Object(), Object())
+    /// Two mutexes, a condition and an atomic cell.
+    static let m = ObjectIdentifier(objects.0)
+    static let n = ObjectIdentifier(objects.1)
+    static let c = ObjectIdentifier(objects.2)
+    static let x = ObjectIdentifier(objects.3)
+}
+
+private struct ModelDriverError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// An ``ExecutionModel`` driven as ``Execution`` drives it, without threads: threads arrive at
+/// operations when the test says, decisions run the thread the test names, and the steps the
+/// model returns are kept, as the trace would keep them.
+private struct ModelDriver {
+    var model: ExecutionModel
+    private(set) var steps: [ExecutionModel.Step] = []
+
+    /// A model whose T0 started and spawned `threads - 1` threads, which all started; every
+    /// thread runs (none is at a scheduling point).
+    init(threads: Int, limits: Execution.Limits = Execution.Limits()) throws {
+        model = ExecutionModel(limits: limits)
+        try run(0)
+        for thread in 1..<threads {
+            try take(0, .spawn)
+            try run(thread)
+        }
+    }
+
+    /// The operation `thread` waits to perform; `nil` when it waits on a condition, runs or
+    /// finished.
+    func pending(_ thread: Int) -> PendingOperation? {
+        guard case .ready(let operation, _) = model.threads[thread].state else { return nil }
+        return operation
+    }
+
+    /// `thread` arrives at `operation`.
+    mutating func arrive(_ thread: Int, _ operation: PendingOperation, at location: SeamLocation? = nil, cancellable: Bool = true) {
+        _ = model.arrive(thread, at: operation, location: location, cancellable: cancellable)
+    }
+
+    /// The candidates a decision would offer now, found on a copy of the model; empty when the
+    /// decision would not ask for a choice.
+    func candidates(running: Int?, offeringEarlyTimeout: Bool = false) -> [Candidate] {
+        var copy = model
+        var offered: [Candidate] = []
+        _ = copy.decide(running: running, offeringEarlyTimeout: offeringEarlyTimeout) { candidates, _, _ in
+            offered = candidates
+            return candidates[0].choice
+        }
+        return offered
+    }
+
+    /// Decides as the driver does, recording the model's own steps until it names a thread
+    /// or ends: the choice is `choosing` when offered, else the first candidate.
+    mutating func decide(running: Int?, choosing: Choice? = nil) -> ExecutionModel.Decision {
+        while true {
+            let decision = model.decide(running: running, offeringEarlyTimeout: false) { candidates, _, _ in
+                candidates.first { $0.choice == choosing }?.choice ?? candidates[0].choice
+            }
+            guard case .tookStep(let step) = decision else { return decision }
+            steps.append(step)
+        }
+    }
+
+    /// `thread` performs its pending operation; returns what it does next.
+    mutating func perform(_ thread: Int) throws -> ExecutionModel.PerformOutcome {
+        let performed = model.perform(thread)
+        guard performed.step.thread == thread else { throw ModelDriverError(description: "the step of T\(thread) names T\(performed.step.thread ?? -1)") }
+        steps.append(performed.step)
+        return performed.outcome
+    }
+
+    /// A decision runs `thread`, which performs its pending operation.
+    @discardableResult
+    mutating func run(_ thread: Int) throws -> ExecutionModel.PerformOutcome {
+        let decision = decide(running: thread, choosing: .thread(thread))
+        guard decision == .run(thread) else { throw ModelDriverError(description: "T\(thread) did not run: \(decision)") }
+        return try perform(thread)
+    }
+
+    /// `thread` arrives at `operation`, which it performs at once or when a decision runs it.
+    @discardableResult
+    mutating func take(
+        _ thread: Int,
+        _ operation: PendingOperation,
+        at location: SeamLocation? = nil,
+        cancellable: Bool = true
+    ) throws -> ExecutionModel.PerformOutcome {
+        if model.arrive(thread, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
+            return try perform(thread)
+        }
+        return try run(thread)
+    }
+}
