@@ -131,6 +131,7 @@ extension ThreadLocalValue where Value: AnyObject {
     @available(*, noasync, message: "a task may resume on another thread, with another thread's value")
     @inlinable
     func unretainedValue() -> Unmanaged<Value>? {
+        Seam.willUseThreadSpecificState()
         guard let raw = pthread_getspecific(storageKey) else {
             return value().map { Unmanaged.passUnretained($0) }
         }
