@@ -1,6 +1,7 @@
 // User-space context switches between coroutines, for the harness's threads.
 #include "CShim.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
