@@ -24,16 +24,16 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     private let contexts: UnsafeMutablePointer<cshim_coroutine>
     /// Each coroutine's entry argument: this handoff and the thread's number.
     private let entries: UnsafeMutablePointer<CoroutineEntry>
-    private var isCoroutine: [Bool]
+    @exclusivity(unchecked) private var isCoroutine: [Bool]
     /// Whether a coroutine was switched to and has not yet returned from ``park(_:)``.
-    private var resumed: [Bool]
-    private var bodies: [CoroutineBody?]
-    private var stacksInUse: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var resumed: [Bool]
+    @exclusivity(unchecked) private var bodies: [CoroutineBody?]
+    @exclusivity(unchecked) private var stacksInUse: [UnsafeMutableRawPointer] = []
     private let stacks: CoroutineStacks
     private let pool: SeamThreadPool
     private let next = Atomic<Int>(CoroutineHandoff.nobody)
     private let finished = Atomic<Bool>(false)
-    private var host: pthread_t?
+    @exclusivity(unchecked) private var host: pthread_t?
 
     /// Room for `threadCount` threads; coroutine stacks come from `stacks`, the host thread
     /// from `pool`.

@@ -15,6 +15,9 @@ import Synchronization
 /// Its state is touched only by the running thread: control passes from thread to thread
 /// through a ``HandoffBackend`` (futexes, for OS threads), whose release and acquire order
 /// every access, so the state needs no lock. A decision that keeps the running thread costs no handoff.
+/// For the same reason no two accesses to that state ever overlap, and it is exempt from
+/// dynamic exclusivity checking (`@exclusivity(unchecked)`), which cost about a fifth of a
+/// decision.
 final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     struct Limits {
         var maxThreads = 64
@@ -37,12 +40,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     }
 
     private let limits: Limits
-    private var strategy: any SchedulingStrategy
+    @exclusivity(unchecked) private var strategy: any SchedulingStrategy
     private let crashReport: UnsafeMutablePointer<cshim_crash_report>
     private let stepBytes: UnsafeMutablePointer<UInt8>
     private let stepByteCapacity: Int
-    private var stepByteCount = 0
-    private var replay: ReplayFollower?
+    @exclusivity(unchecked) private var stepByteCount = 0
+    @exclusivity(unchecked) private var replay: ReplayFollower?
     private let handoff: any HandoffBackend
     /// The handoff when scenario threads run as coroutines.
     private let coroutines: CoroutineHandoff?
@@ -55,16 +58,16 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     private(set) var needsOSThreads: String?
 
     /// The scheduling state; its events are sent, and its actions applied, only here.
-    private var model: ExecutionModel
-    private var taskNumbers: [UInt64: Int] = [:]
+    @exclusivity(unchecked) private var model: ExecutionModel
+    @exclusivity(unchecked) private var taskNumbers: [UInt64: Int] = [:]
     /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
-    private(set) var taskNames: [Int: String] = [:]
-    private var tasksAsked: Set<Int> = []
-    private var exiting: Set<Int> = []
+    @exclusivity(unchecked) private(set) var taskNames: [Int: String] = [:]
+    @exclusivity(unchecked) private var tasksAsked: Set<Int> = []
+    @exclusivity(unchecked) private var exiting: Set<Int> = []
     private let activity: ActivityCounter
     private let foreignJob = Atomic<Bool>(false)
     private let foreignJobOrigin = Mutex<String?>(nil)
-    private var asyncServices: AsyncServices?
+    @exclusivity(unchecked) private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
     /// Stored (releasing) by every thread as it leaves the harness for its own code, and
     /// loaded (acquiring) by the thread that declares a stall before it reads or writes the
@@ -80,10 +83,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     private let done = Atomic<Bool>(false)
     /// Threads the harness spawned for the scenario and its tasks that their owner has not
     /// joined yet.
-    private var unjoinedHarnessThreads: [SeamThread] = []
+    @exclusivity(unchecked) private var unjoinedHarnessThreads: [SeamThread] = []
 
     /// The steps taken so far; complete once ``run(_:)`` returned.
-    private(set) var trace: [TraceStep] = []
+    @exclusivity(unchecked) private(set) var trace: [TraceStep] = []
     /// Why the execution failed, if it did.
     var failure: ExecutionFailure? { model.failure }
     /// The decisions taken: which thread or job ran, and who could have gone on.

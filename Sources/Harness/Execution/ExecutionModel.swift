@@ -374,13 +374,15 @@ struct ExecutionModel {
             phase = .windingDown
             return .failed
         }
-        // Reused from decision to decision, so that a decision allocates nothing.
-        var candidates = candidateBuffer
-        var spurious = spuriousBuffer
+        // Reused from decision to decision, so that a decision allocates nothing: taken out
+        // of the stored buffers before they are emptied, so that each is uniquely referenced
+        // and keeps its storage.
+        var candidates: [Candidate] = []
+        var spurious: [Candidate] = []
+        swap(&candidates, &candidateBuffer)
+        swap(&spurious, &spuriousBuffer)
         candidates.removeAll(keepingCapacity: true)
         spurious.removeAll(keepingCapacity: true)
-        candidateBuffer = []
-        spuriousBuffer = []
         defer {
             candidateBuffer = candidates
             spuriousBuffer = spurious
