@@ -5,7 +5,7 @@ extension ExecutionModel {
     /// kind (`mutex#1`, `condition#2`): object addresses differ from one execution to the
     /// next, the order of first use does not.
     struct ObjectNames {
-        private var names: [ObjectIdentifier: String] = [:]
+        private var names = ObjectMap<String>()
         private var counts: [String: Int] = [:]
 
         /// The name of `object`, a `kind`, naming it if it has none yet.
@@ -14,7 +14,7 @@ extension ExecutionModel {
             let number = counts[kind, default: 0] + 1
             counts[kind] = number
             let name = "\(kind)#\(number)"
-            names[object] = name
+            names[object, default: name] = name
             return name
         }
     }

@@ -109,8 +109,8 @@ struct ExecutionModel {
     private let limits: Execution.Limits
     /// Every thread the execution created, by number; T0 first.
     private(set) var threads: [ThreadRecord]
-    private var mutexes: [ObjectIdentifier: MutexModel] = [:]
-    private var conditionWaiters: [ObjectIdentifier: [Int]] = [:]
+    private var mutexes = ObjectMap<MutexModel>()
+    private var conditionWaiters = ObjectMap<[Int]>()
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
     private var internalObjects: Set<ObjectIdentifier> = []
     /// Virtual time in nanoseconds: it moves only when the model advances it.
@@ -178,7 +178,7 @@ struct ExecutionModel {
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
         threads[thread].state = .running
-        if case .shared(let object)? = operation.access(by: thread)?.object, !internalObjects.contains(object) {
+        if case .shared(let object)? = operation.access(by: thread)?.object, internalObjects.isEmpty || !internalObjects.contains(object) {
             fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)
         }
         var createdThread: Int?
@@ -197,7 +197,7 @@ struct ExecutionModel {
         case .wait(let condition, let mutex, let deadline):
             release(mutex, by: thread, location: location)
             if failure == nil {
-                mutexes[mutex] = MutexModel()
+                mutexes[mutex, default: MutexModel()] = MutexModel()
                 conditionWaiters[condition, default: []].append(thread)
                 threads[thread].state = .waiting(condition: condition, mutex: mutex, deadline: deadline, location: location)
                 return Performed(step: step, outcome: .blocks, createdThread: nil)
@@ -318,7 +318,7 @@ struct ExecutionModel {
         case .tryLock:
             tryLockResult = true
         case .unlock(let mutex):
-            mutexes[mutex]?.owner = nil
+            if mutexes.contains(mutex) { mutexes[mutex, default: MutexModel()].owner = nil }
         case .wait:
             threads[thread].waitResult = .timedOut
         case .spawn:
@@ -394,7 +394,7 @@ struct ExecutionModel {
                     candidates.append(Candidate(.thread(index), access: operation.access(by: index), isSymmetricCopy: hasIdleTwin(index, among: candidates)))
                 }
             case .waiting(let condition, _, _, _):
-                if limits.spuriousWakeups && !internalObjects.contains(condition) {
+                if limits.spuriousWakeups && (internalObjects.isEmpty || !internalObjects.contains(condition)) {
                     spurious.append(Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
                 }
             case .running, .finished:
@@ -583,7 +583,7 @@ struct ExecutionModel {
     @discardableResult
     private mutating func wake(_ thread: Int, result: SeamWaitResult) -> (condition: ObjectIdentifier, location: SeamLocation?)? {
         guard case .waiting(let condition, let mutex, _, let location) = threads[thread].state else { return nil }
-        conditionWaiters[condition]?.removeAll { $0 == thread }
+        if conditionWaiters.contains(condition) { conditionWaiters[condition, default: []].removeAll { $0 == thread } }
         threads[thread].state = .ready(.reacquire(mutex: mutex), location)
         threads[thread].waitResult = result
         return (condition, location)
@@ -604,8 +604,8 @@ struct ExecutionModel {
             )
             return
         }
-        mutexes[mutex]?.depth -= 1
-        if model.depth == 1 { mutexes[mutex]?.owner = nil }
+        mutexes[mutex, default: model].depth -= 1
+        if model.depth == 1 { mutexes[mutex, default: model].owner = nil }
     }
 
     /// Creates the thread a spawn starts; `nil`, and a failure, when that is one thread too

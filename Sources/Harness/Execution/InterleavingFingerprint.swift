@@ -5,12 +5,13 @@
 struct InterleavingFingerprint {
     /// Each object's number, in order of first access (object addresses differ from one
     /// execution to the next), and the hash of the lanes that took it so far.
-    private var timelines: [ObjectIdentifier: (number: Int, hash: UInt64)] = [:]
+    private var timelines = ObjectMap<(number: Int, hash: UInt64)>()
 
     /// Notes that `lane` (a thread, or a task's number offset past the threads) accessed `object`.
     mutating func noteAccess(to object: ObjectIdentifier, by lane: Int) {
-        let timeline = timelines[object] ?? (timelines.count, 0xCBF2_9CE4_8422_2325)
-        timelines[object] = (timeline.number, (timeline.hash ^ UInt64(truncatingIfNeeded: lane &+ 1)) &* 0x0000_0100_0000_01B3)
+        var timeline = timelines[object, default: (timelines.count, 0xCBF2_9CE4_8422_2325)]
+        timeline.hash = (timeline.hash ^ UInt64(truncatingIfNeeded: lane &+ 1)) &* 0x0000_0100_0000_01B3
+        timelines[object, default: timeline] = timeline
     }
 
     /// The fingerprint: the objects' timelines combined independently of dictionary order.

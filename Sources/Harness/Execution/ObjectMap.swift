@@ -1,0 +1,50 @@
+/// A map from the shared objects of one execution to what the scheduler knows of them,
+/// searched linearly while it is small and through a hash index once it grows: an execution
+/// touches a handful of objects at every step, where hashing each key cost more than
+/// comparing it with a few others.
+struct ObjectMap<Value> {
+    private var keys: [ObjectIdentifier] = []
+    private(set) var values: [Value] = []
+    /// Each key's position, built once there are more than ``linearLimit`` keys.
+    private var positions: [ObjectIdentifier: Int]?
+    private static var linearLimit: Int { 16 }
+
+    var isEmpty: Bool { keys.isEmpty }
+    var count: Int { keys.count }
+
+    /// The position of `key`'s value, or `nil` when it has none.
+    private func position(of key: ObjectIdentifier) -> Int? {
+        if let positions { return positions[key] }
+        return keys.firstIndex(of: key)
+    }
+
+    /// Adds `key` with `value`; `key` must not be in the map.
+    private mutating func insert(_ key: ObjectIdentifier, _ value: Value) -> Int {
+        keys.append(key)
+        values.append(value)
+        let position = keys.count - 1
+        if positions != nil {
+            positions?[key] = position
+        } else if keys.count > Self.linearLimit {
+            positions = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices))
+        }
+        return position
+    }
+
+    subscript(key: ObjectIdentifier) -> Value? {
+        position(of: key).map { values[$0] }
+    }
+
+    /// `key`'s value, which is `defaultValue` (and stored) when it had none.
+    subscript(key: ObjectIdentifier, default defaultValue: @autoclosure () -> Value) -> Value {
+        get { self[key] ?? defaultValue() }
+        _modify {
+            let position = position(of: key) ?? insert(key, defaultValue())
+            yield &values[position]
+        }
+    }
+
+    func contains(_ key: ObjectIdentifier) -> Bool {
+        position(of: key) != nil
+    }
+}
