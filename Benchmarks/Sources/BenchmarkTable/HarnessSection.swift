@@ -23,7 +23,8 @@ struct HarnessSection {
     static let schedulesPerSecondTarget = 60_000.0
     /// The goal for a switching decision over a raw futex handoff.
     static let switchTarget = Target.atMost(2)
-    /// The goal for the median schedules to the first failure of (b).
+    /// The goal for the median schedules to the first failure of (b), but for random walk
+    /// and the portfolio (``firstFailureTarget(of:medians:)``).
     static let firstFailureTarget = 3
 
     /// The strategies whose decisions cost is solved for: one that switches at about half
@@ -125,21 +126,39 @@ struct HarnessSection {
         ))
 
         table.startGroup("Harness: schedules until the first failure of (b), 20 seeds, budget 1000")
-        for strategy in HarnessWorkloads.strategies + [.pct(depth: 2)] {
+        var medians: [String: Int] = [:]
+        for strategy in HarnessWorkloads.strategies + [.pct(depth: 2), .pos, .surw, .portfolio] {
             log("harness: first failures under \(strategy)")
             let found = HarnessWorkloads.schedulesToFirstFailure(strategy: strategy, seeds: 0..<20, budget: 1000)
             // A seed that found nothing counts as more than the budget.
             let median = found.map { $0 ?? Int.max }.median
+            medians["\(strategy)"] = median
+            let target = Self.firstFailureTarget(of: strategy, medians: medians)
             table.add(Table.Row(
                 benchmark: "\(strategy): median (\(found.compactMap { $0 }.count)/20 seeds found it)",
                 cost: median == Int.max ? "> 1000" : "\(median)",
                 baseline: "—",
                 baselineCost: "—",
                 ratio: "—",
-                target: "≤ \(Self.firstFailureTarget)",
-                result: Table.verdict(median <= Self.firstFailureTarget)
+                target: target.text,
+                result: Table.verdict(median <= target.bound)
             ))
         }
+    }
+
+    /// The issue's goal for `strategy`'s median schedules to the first failure of (b):
+    /// random ≤ 2, the portfolio no more than its best member (random, PCT, POS, SURW, whose
+    /// `medians` are measured first), every other strategy ≤ 3.
+    private static func firstFailureTarget(of strategy: Strategy, medians: [String: Int]) -> (bound: Int, text: String) {
+        if strategy == .random {
+            return (2, "≤ 2")
+        }
+        if strategy == .portfolio {
+            let members: [Strategy] = [.random, .pct(), .pos, .surw]
+            let best = members.compactMap { medians["\($0)"] }.min() ?? Int.max
+            return (best, "≤ best member (\(best == Int.max ? "> 1000" : "\(best)"))")
+        }
+        return (firstFailureTarget, "≤ \(firstFailureTarget)")
     }
 
     /// Solves for the marginal cost of a switching and of a non-switching decision from how
