@@ -207,24 +207,6 @@ struct CoroutineBackendTests {
         #expect(thread == 1)
     }
 
-    @Test("a crash on a coroutine under isolation comes back with the runtime's message and the token")
-    func crashUnderIsolation() throws {
-        var options = Self.options(.random, schedules: 500, seed: 9)
-        options.isolation = .process
-        let report = try Harness.run("coroutine isolated crash", options: options) { scenario in
-            let value = SeamAtomic(0)
-            scenario.spawn { value.store(1) }
-            scenario.spawn { precondition(value.load() == 0, "the other coroutine ran first") }
-        }
-        let failure = try #require(report.failure)
-        guard case .crashed(_, let cause) = failure.reason else {
-            Issue.record("expected a crash, got \(failure.reason)")
-            return
-        }
-        #expect(cause.contains("Precondition failed: the other coroutine ran first"))
-        #expect(failure.trace.count == failure.token.stepCount)
-    }
-
     @Test("HARNESS_THREADS picks the backend and names what it expects")
     func environmentKnob() throws {
         #expect(try ExplorationOptions().applyingEnvironment(["HARNESS_THREADS": "coroutines"]).threads == .coroutines)

@@ -73,9 +73,9 @@ struct HarnessSettingsTests {
 
 @Suite("Harness: crashes under isolation come back as failures")
 struct HarnessIsolatedCrashTests {
-    @Test("Harness.run returns a crash with the runtime's message, the user's frames and the token")
-    func runReportsCrash() throws {
-        let options = ExplorationOptions(schedules: 500, seed: 9, isolation: .process)
+    @Test("Harness.run returns a crash with the runtime's message, the user's frames and the token", arguments: [ScenarioThreads.os, .coroutines])
+    func runReportsCrash(threads: ScenarioThreads) throws {
+        let options = ExplorationOptions(schedules: 500, seed: 9, isolation: .process, threads: threads)
         let report = try Harness.run("run isolated crash", options: options) { scenario in
             let value = SeamAtomic(0)
             scenario.spawn { value.store(1) }
@@ -87,7 +87,7 @@ struct HarnessIsolatedCrashTests {
             return
         }
         #expect(cause.contains("Precondition failed: the other thread ran first"))
-        #expect(BuildConfiguration.sanitizer != nil || cause.contains("HarnessIsolatedCrashTests.runReportsCrash()"), "frames come from the crash backtracer, off under a sanitizer")
+        #expect(BuildConfiguration.sanitizer != nil || cause.contains("HarnessIsolatedCrashTests.runReportsCrash(threads:)"), "frames come from the crash backtracer, off under a sanitizer")
         #expect(!cause.contains("Sources/Harness"))
         #expect(failure.token.fits(scenario: "run isolated crash"))
         #expect(failure.trace.count == failure.token.stepCount)
