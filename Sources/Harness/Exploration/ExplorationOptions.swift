@@ -50,7 +50,8 @@ public struct ExplorationOptions: Sendable, Codable {
     /// replaying off, `1` writes even where `CI` is set (which otherwise only replays), and
     /// an absolute path keeps them in that folder. Off for tests that expect a failure.
     public var keepsFailures: Bool
-    /// What the scenario's threads run as: coroutines (the default) or OS threads.
+    /// What the scenario's threads run as: OS threads (the default) or coroutines, which are
+    /// faster but share one `pthread_self` (see ``ScenarioThreads/coroutines``).
     public var threads: ScenarioThreads
 
     /// Options with the given strategy and budget, and defaults for the rest.
@@ -228,14 +229,16 @@ public enum HarnessError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// What a scenario's threads run as under the deterministic scheduler.
 public enum ScenarioThreads: String, Sendable, Hashable, Codable {
-    /// Coroutines sharing one OS thread, switched in user space with no system call. A
-    /// thread that is cancelled, or uses thread-specific storage through the seam
-    /// (``ThreadLocalValue``), makes its execution run again on OS threads, as does a build
-    /// under a sanitizer or for a processor other than x86_64 and arm64. The task executor's
-    /// lanes and threads started with a C entry (``IOThread``) are OS threads regardless.
-    /// Code outside the seam that tells threads apart by `pthread_self` or keeps state of
-    /// its own per OS thread sees one thread: choose ``os`` for it.
+    /// Coroutines sharing one OS thread, switched in user space with no system call; the
+    /// schedules are the same as on OS threads. A thread that is cancelled, or uses
+    /// thread-specific storage through the seam (``ThreadLocalValue``), makes its execution
+    /// run again on OS threads, and the exploration goes on there; a build under a sanitizer
+    /// or for a processor other than x86_64 and arm64 always uses OS threads. The task
+    /// executor's lanes and threads started with a C entry (``IOThread``) or with attributes
+    /// are OS threads regardless. Code outside the seam that tells threads apart by
+    /// `pthread_self` or keeps state of its own per OS thread sees one thread: keep ``os``
+    /// for it.
     case coroutines
-    /// An OS thread each.
+    /// An OS thread each: the default.
     case os
 }
