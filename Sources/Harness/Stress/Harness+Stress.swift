@@ -95,7 +95,12 @@ extension Harness {
             let histogram = result.histogram.rows(classifiedBy: test.outcomes)
             var escalations: [StressEscalation<Outcome>] = []
             if let escalation = options.escalation {
-                let targets = histogram.filter { $0.verdict == .forbidden }.sorted { $0.firstIteration < $1.firstIteration }.map(\.outcome)
+                // The forbidden outcomes seen most often first: the likeliest to have a
+                // schedule the search reaches within its budget (the first seen could be a
+                // rare one that needs many preemptions).
+                let targets = histogram.filter { $0.verdict == .forbidden }
+                    .sorted { (-$0.count, $0.firstIteration) < (-$1.count, $1.firstIteration) }
+                    .map(\.outcome)
                 escalations = Escalation(name: name, test: test, options: escalation).search(for: targets)
             }
             return StressReport(
