@@ -20,8 +20,6 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     case tooManyThreads(Int)
     /// Something the harness does not schedule took part in the execution.
     case nondeterminism(String)
-    /// A replayed token no longer fits the code.
-    case replayDiverged(step: Int, detail: String)
     /// A thread crashed the process (under ``ExplorationIsolation/process``, the child
     /// process): `signal` ended it, and `cause` holds the runtime's fatal message and the
     /// crashing thread's frames outside the harness, as far as the process printed them.
@@ -54,8 +52,6 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
             return "the scenario started more than \(limit) threads"
         case .nondeterminism(let detail):
             return "nondeterminism: \(detail)"
-        case let .replayDiverged(step, detail):
-            return "replay diverged at step \(step): \(detail)"
         case let .crashed(signal, cause):
             return "a thread crashed (signal \(signal))" + (cause.isEmpty ? "" : "\n" + cause)
         }
@@ -76,7 +72,7 @@ extension ExecutionFailure {
         case let .threadThrew(_, error): "threw \(error)"
         case let .taskThrew(error): "task threw \(error)"
         case .tooManyThreads: "too many threads"
-        case .stalled, .nondeterminism, .replayDiverged, .crashed: nil
+        case .stalled, .nondeterminism, .crashed: nil
         }
     }
 }

@@ -84,12 +84,12 @@ struct Explorer {
         if !exhausted, failure == nil, executed == budget, options.replay == nil {
             exhausted = !strategy.beginExecution(executed)
         }
-        if let replay = options.replay, failure == nil, let divergence {
-            let reason = ExecutionFailure.replayDiverged(
-                step: divergence.step,
-                detail: "\(divergence.detail); a seeded search of \(executed) schedules from there found no failure"
+        let notReproduced = options.replay.flatMap { replay in
+            failure != nil ? nil : FailureNotReproduced(
+                tokenSteps: replay.steps.count,
+                divergence: divergence.map { FailureNotReproduced.Divergence(step: $0.step, detail: $0.detail) },
+                schedulesRun: executed
             )
-            failure = HarnessFailure(scenario: scenario, reason: reason, token: replay, trace: [], testID: testID)
         }
         progress.finish { ProgressLine.exploration(done: executed, budget: budget, failures: failure == nil ? 0 : 1, elapsed: $0) }
         return ExplorationReport(
@@ -99,6 +99,7 @@ struct Explorer {
             schedulesRun: executed,
             exhausted: exhausted,
             failure: failure,
+            notReproduced: notReproduced,
             lastSchedule: lastTrace.map { naming.token(execution: $0.execution, trace: $0.steps) },
             elapsed: ContinuousClock.now - start,
             coverage: coverage.summary
@@ -256,6 +257,9 @@ public struct ExplorationReport: Sendable, Codable {
     public let exhausted: Bool
     /// The first failure, if any; exploration stops there.
     public let failure: HarnessFailure?
+    /// When the exploration replayed a token: that its failure did not happen again, and how
+    /// far the code followed the token. `nil` when it did, or when nothing was replayed.
+    public let notReproduced: FailureNotReproduced?
     /// The token of the last schedule run, failed or not: a passing schedule worth keeping
     /// as a regression can be replayed with it.
     public let lastSchedule: ReplayToken?

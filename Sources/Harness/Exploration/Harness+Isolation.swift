@@ -69,7 +69,7 @@ extension Harness {
     static func exploreInChild(_ scenario: String, options: ExplorationOptions, testID: String) throws(HarnessError) -> ExplorationReport {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--filter", NSRegularExpression.escapedPattern(for: testID), "--testing-library", "swift-testing"]
+        process.arguments = ["--filter", HarnessFailure.testFilter(testID), "--testing-library", "swift-testing"]
         var environment = ProcessInfo.processInfo.environment
         environment[childScenarioVariable] = scenario
         environment[childCaseVariable] = currentCaseKey
@@ -128,6 +128,7 @@ extension Harness {
                 schedulesRun: token.execution + 1,
                 exhausted: false,
                 failure: failure,
+                notReproduced: nil,
                 lastSchedule: token,
                 elapsed: ContinuousClock.now - start,
                 coverage: CoverageCounter(budget: options.schedules).summary
@@ -159,6 +160,7 @@ extension ExplorationReport {
             schedulesRun: 0,
             exhausted: false,
             failure: nil,
+            notReproduced: nil,
             lastSchedule: nil,
             elapsed: .zero,
             coverage: CoverageCounter(budget: options.schedules).summary

@@ -64,6 +64,9 @@ public enum Harness {
             }
             let report = try execute(scenario, options: configured, body)
             CampaignSummary.add(report)
+            if let notReproduced = report.notReproduced {
+                Issue.record(Comment(rawValue: "\(notReproduced)"), severity: .warning, sourceLocation: sourceLocation)
+            }
             if let failure = report.failure {
                 var notes: [String] = []
                 if let kept {
@@ -85,8 +88,10 @@ public enum Harness {
 
     /// Replays the failures kept for `scenario`, oldest first; returns the report of the
     /// first that fails again (recorded as an issue), or `nil` when none does. A kept
-    /// schedule the code no longer follows is a warning, and so are kept schedules of an
-    /// older token format.
+    /// schedule that passes where the code followed it to the end is the guard holding, and
+    /// says nothing; one the code left on the way, whose failure a seeded search from there
+    /// did not find either, is a warning saying so, and so are kept schedules of an older
+    /// token format.
     private static func replayKept(
         _ kept: KeptFailures,
         scenario: String,
@@ -103,10 +108,11 @@ public enum Harness {
             var replaying = options
             replaying.replay = token
             let report = try execute(scenario, options: replaying, body)
-            guard let failure = report.failure else { continue }
-            if case .replayDiverged = failure.reason {
-                let note = kept.divergedNote(index: index, of: tokens.count, failure.reason)
-                Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+            guard let failure = report.failure else {
+                if let notReproduced = report.notReproduced, notReproduced.divergence != nil {
+                    let note = kept.notReproducedNote(index: index, of: tokens.count, notReproduced)
+                    Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+                }
                 continue
             }
             record(failure, notes: [kept.failedAgainNote(index: index, of: tokens.count)], sourceLocation: sourceLocation)
@@ -187,7 +193,7 @@ public enum Harness {
         options: ExplorationOptions,
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) throws(HarnessError) -> ExplorationReport {
-        let testID = Test.current?.id.description
+        let testID = currentTestID
         if let served = servedOptions(scenario) {
             serveParent(scenario, options: served, testID: testID, body)
         }
@@ -198,6 +204,15 @@ public enum Harness {
             return try exploreInChild(scenario, options: options, testID: testID)
         }
         return Explorer(scenario: scenario, options: options, body: body, testID: testID).run()
+    }
+
+    /// The running Swift Testing test's ID without its source location (`Module.Suite/name()`):
+    /// what replay commands and isolated children select the test by, so a command printed
+    /// before an edit above the test still selects it afterwards. `nil` outside a test.
+    static var currentTestID: String? {
+        guard var id = Test.current?.id else { return nil }
+        id.sourceLocation = nil
+        return id.description
     }
 
     /// Checks an invariant inside a scenario: when `condition` is false, the execution fails

@@ -51,7 +51,10 @@ extension LinearizabilityTest {
             return nil
         }
         do {
-            let report = try campaign(test, options: configured, testID: Test.current?.id.description)
+            let report = try campaign(test, options: configured, testID: Harness.currentTestID)
+            if let notReproduced = report.notReproduced {
+                Issue.record(Comment(rawValue: "\(notReproduced)"), severity: .warning, sourceLocation: sourceLocation)
+            }
             if let failure = report.failure {
                 Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
                 Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
@@ -94,7 +97,7 @@ extension LinearizabilityTest {
                 throw .configuration(.badReplayToken(setting: ExplorationOptions.Variable.replay, error))
             }
         }
-        return try campaign(name, options: options, testID: Test.current?.id.description)
+        return try campaign(name, options: options, testID: Harness.currentTestID)
     }
 
     /// The name of the scenario `code` names in the test `test`.
@@ -131,11 +134,13 @@ extension LinearizabilityTest {
         var tally = Tally()
         var progress = ProgressLine(label: ProgressLine.label(test, strategy: options.exploration.strategy, seed: campaignSeed), interval: options.exploration.progressInterval)
         var failure: GeneratedScenarioFailure?
+        var notReproduced: FailureNotReproduced?
         if let token = options.exploration.replay, let code = token.generatedScenario.flatMap(ScenarioCode.init(parsing:)) {
             let scenario = try regenerate(code, options: options)
             let report = explore(scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
             tally.reports.append(report)
             tally.scenarios = 1
+            notReproduced = report.notReproduced
             if let found = report.failure {
                 failure = describe(Shrunk(scenario: scenario, code: code, failure: found), generated: scenario, test: test, replayed: true, options: exploration, checker: options.checker, testID: testID)
             }
@@ -174,6 +179,7 @@ extension LinearizabilityTest {
             scenariosRun: tally.scenarios,
             schedulesRun: tally.schedules,
             failure: failure,
+            notReproduced: notReproduced,
             elapsed: elapsed
         )
     }

@@ -12,6 +12,9 @@ public struct LinearizabilityTestReport: Sendable {
     public let schedulesRun: Int
     /// The smallest failing scenario, if a scenario failed; generation stops at the first.
     public let failure: GeneratedScenarioFailure?
+    /// When the test replayed a token: that its failure did not happen again, and how far
+    /// the code followed the token. `nil` when it did, or when nothing was replayed.
+    public let notReproduced: FailureNotReproduced?
     /// The wall time the test took.
     public let elapsed: Duration
 }

@@ -97,9 +97,9 @@ struct KeptFailures {
         "\(file.path) keeps \(count) failing schedule(s) of this scenario in a token format this harness does not read (it reads H\(ReplayToken.formatVersion)); they are not replayed: find the failures again by exploring, then delete those lines"
     }
 
-    /// What a warning says of kept schedule `index` (from 0) of `count` that the code no
-    /// longer follows.
-    func divergedNote(index: Int, of count: Int, _ reason: ExecutionFailure) -> String {
-        "kept failure \(index + 1) of \(count) from \(file.path) no longer replays: \(reason)"
+    /// What a warning says of kept schedule `index` (from 0) of `count` whose failure did
+    /// not happen again after the code left the schedule.
+    func notReproducedNote(index: Int, of count: Int, _ notReproduced: FailureNotReproduced) -> String {
+        "kept failure \(index + 1) of \(count) from \(file.path): \(notReproduced)"
     }
 }

@@ -10,7 +10,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     public let token: ReplayToken
     /// Every step the execution took.
     public let trace: [TraceStep]
-    /// The Swift Testing test that found it, as `Test.ID` spells it, when it ran in one.
+    /// The Swift Testing test that found it, when it ran in one: its `Test.ID` without the
+    /// source location (`Module.Suite/name()`), which edits above the test do not change.
     public let testID: String?
     /// The names of the tasks whose jobs ran, by their number in ``TraceStep/task``: a
     /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it.
@@ -48,8 +49,7 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     public static let lanesShown = 24
 
     /// The shell command that replays this failure: `HARNESS_REPLAY` holds the token, and
-    /// `--filter` selects exactly the test that found it (its ID escaped, since `--filter`
-    /// reads a regular expression). Both ``Harness/explore(_:options:sourceLocation:_:)``
+    /// `--filter` selects exactly the test that found it (``testFilter(_:)``). Both ``Harness/explore(_:options:sourceLocation:_:)``
     /// and ``Harness/run(_:options:_:)`` replay a token from `HARNESS_REPLAY` that fits
     /// their scenario. A step-bound failure sets `HARNESS_MAX_STEPS` too, so the replay
     /// stops where the original did.
@@ -63,8 +63,16 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     /// step bound when it matters.
     static func replayCommand(token: String, testID: String?, maxSteps: Int?) -> String {
         let bound = maxSteps.map { "\(ExplorationOptions.Variable.maxSteps)=\($0) " } ?? ""
-        let filter = testID.map { " --filter '\(NSRegularExpression.escapedPattern(for: $0))'" } ?? ""
+        let filter = testID.map { " --filter '\(testFilter($0))'" } ?? ""
         return "\(bound)\(ExplorationOptions.Variable.replay)='\(token)' swift test\(filter)"
+    }
+
+    /// The `--filter` pattern that selects exactly the test `testID` (an ID without its source
+    /// location): `--filter` reads a regular expression and matches it anywhere in an ID that
+    /// ends with the source location, so the pattern is anchored and escaped, and matches the
+    /// test wherever its lines move. Two tests of a suite cannot share a name, so it selects one.
+    static func testFilter(_ testID: String) -> String {
+        "^" + NSRegularExpression.escapedPattern(for: testID)
     }
 
     /// The same replay in code: options that replay the token (``LinearizabilityOptions``
@@ -149,6 +157,38 @@ public enum ReplayReproduction: Sendable, Hashable, Codable, CustomStringConvert
         case let .prefixAndSearch(step, schedules):
             "by prefix and search: the code left the token at step \(step); a seeded search from there failed in schedule \(schedules), whose token this is"
         }
+    }
+}
+
+/// A replayed token whose failure did not happen again: the code was fixed, or changed so
+/// that the schedule no longer leads to it. A replay that finds no failure passes; the
+/// report says this, so the person confirming a fix knows what was replayed.
+public struct FailureNotReproduced: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// How many steps the token holds.
+    public let tokenSteps: Int
+    /// Where the code left the token (its first step that did not happen as recorded) and
+    /// how; `nil` when the code followed every step of the token and did not fail.
+    public let divergence: Divergence?
+    /// How many schedules ran: one when the code followed the token to its end; else the
+    /// seeded search from the point of divergence, with the exploration's budget.
+    public let schedulesRun: Int
+
+    /// Where and how a replay left its token.
+    public struct Divergence: Sendable, Hashable, Codable {
+        /// The first step, from 0, that did not happen as the token recorded it.
+        public let step: Int
+        /// What the token recorded there and what the code did instead.
+        public let detail: String
+    }
+
+    public var description: String {
+        guard let divergence else {
+            return "the recorded failure no longer happens: the code followed all \(tokenSteps) steps of the token "
+                + "and did not fail"
+        }
+        return "the recorded failure no longer happens: the code followed the token for \(divergence.step) of its "
+            + "\(tokenSteps) steps (\(divergence.detail)), and a seeded search of \(schedulesRun) schedule"
+            + "\(schedulesRun == 1 ? "" : "s") from there found no failure"
     }
 }
 

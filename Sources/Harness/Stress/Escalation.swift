@@ -66,7 +66,7 @@ struct Escalation<Outcome: Hashable & Sendable> {
                     maxSteps: options.maxSteps,
                     stallTimeout: options.stallTimeout
                 )
-                var explorer = Explorer(scenario: name, options: exploration, body: body, testID: Test.current?.id.description)
+                var explorer = Explorer(scenario: name, options: exploration, body: body, testID: Harness.currentTestID)
                 explorer.shrinksSchedules = false
                 let report = explorer.run()
                 spent += report.schedulesRun

@@ -181,18 +181,33 @@ struct ReplayTokenTests {
         }
     }
 
-    @Test("replaying a token against changed code names the step where it diverged")
+    @Test("replaying a token against fixed code passes, naming the step where the code left the token")
     func divergence() throws {
         let failure = try #require(try Harness.run("scenario", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
         let replayed = try Harness.run("scenario", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lockedIncrements)
-        let diverged = try #require(replayed.failure)
-        guard case .replayDiverged(let step, let detail) = diverged.reason else {
-            Issue.record("expected a divergence, got \(diverged.reason)")
-            return
-        }
-        #expect(step > 0 && step < failure.trace.count)
-        #expect(detail.contains("the token has"))
-        #expect(detail.contains("a seeded search of 200 schedules from there found no failure"))
+        #expect(replayed.failure == nil)
+        let notReproduced = try #require(replayed.notReproduced)
+        let divergence = try #require(notReproduced.divergence)
+        #expect(divergence.step > 0 && divergence.step < failure.trace.count)
+        #expect(divergence.detail.contains("the token has"))
+        #expect(notReproduced.tokenSteps == failure.trace.count)
+        #expect(notReproduced.schedulesRun == ExplorationOptions().schedules)
+        #expect("\(notReproduced)".hasPrefix("the recorded failure no longer happens: the code followed the token for \(divergence.step) of its \(failure.trace.count) steps"))
+        #expect("\(notReproduced)".hasSuffix("and a seeded search of \(notReproduced.schedulesRun) schedules from there found no failure"))
+    }
+
+    @Test("a replay that follows its whole token without failing says so, and a reproduced one says nothing")
+    func followedWithoutFailing() throws {
+        let passing = try Harness.run("locked", options: ExplorationOptions(schedules: 1, seed: 7), HarnessScenarios.lockedIncrements)
+        let token = try #require(passing.lastSchedule)
+        let replayed = try Harness.run("locked", options: ExplorationOptions(replay: token), HarnessScenarios.lockedIncrements)
+        #expect(replayed.failure == nil && replayed.schedulesRun == 1)
+        let notReproduced = try #require(replayed.notReproduced)
+        #expect(notReproduced.divergence == nil && notReproduced.schedulesRun == 1 && notReproduced.tokenSteps > 0)
+        #expect("\(notReproduced)" == "the recorded failure no longer happens: the code followed all \(notReproduced.tokenSteps) steps of the token and did not fail")
+        let failure = try #require(try Harness.run("scenario", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
+        let reproduced = try Harness.run("scenario", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lostUpdate)
+        #expect(reproduced.failure != nil && reproduced.notReproduced == nil)
     }
 
     @Test("a failure's schedule is shrunk to the fewest preemptions, says what it was shrunk from, and replays", arguments: [
