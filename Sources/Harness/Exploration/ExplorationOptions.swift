@@ -124,10 +124,14 @@ public struct ExplorationOptions: Sendable, Codable {
         public static let isolation = "HARNESS_ISOLATION"
         /// `coroutines` or `os`.
         public static let threads = "HARNESS_THREADS"
+        /// The file the test run's campaign summary is written to, as JSON, when it ends.
+        public static let report = "HARNESS_REPORT"
     }
 
     /// These options with whatever the environment sets overriding them; throws an error
-    /// naming the variable and what it expected when a value is invalid or out of range.
+    /// naming the variable and what it expected when a value is invalid or out of range, or
+    /// when `HARNESS_REPORT` names a file that cannot be written (so a run whose summary
+    /// would be lost fails before it explores, not after).
     public func applyingEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(HarnessConfigurationError) -> ExplorationOptions {
@@ -161,6 +165,9 @@ public struct ExplorationOptions: Sendable, Codable {
                 throw .invalid(setting: Variable.threads, value: text, expected: "coroutines or os")
             }
             options.threads = threads
+        }
+        if let path = environment[Variable.report], !path.isEmpty {
+            try HarnessEnvironment.checkWritable(path, setting: Variable.report)
         }
         if let text = environment[Variable.replay] {
             do {
@@ -199,6 +206,9 @@ public enum HarnessConfigurationError: Error, Sendable, Hashable, CustomStringCo
     case invalid(setting: String, value: String, expected: String)
     /// `setting` holds a replay token that cannot be replayed here.
     case badReplayToken(setting: String, ReplayTokenError)
+    /// The kept failures in `file` cannot be read: the whole file (`line` is `nil`), or its
+    /// line `line`, counted from 1.
+    case corruptKeptFailures(file: String, line: Int?, problem: String)
 
     public var description: String {
         switch self {
@@ -206,6 +216,9 @@ public enum HarnessConfigurationError: Error, Sendable, Hashable, CustomStringCo
             "\(setting)='\(value)' is invalid: expected \(expected)"
         case let .badReplayToken(setting, error):
             "\(setting) holds a token that cannot be replayed: \(error)"
+        case let .corruptKeptFailures(file, line, problem):
+            "the kept failures in \(file)\(line.map { ", line \($0)," } ?? "") cannot be read: \(problem); "
+                + "mend or delete \(line == nil ? "the file" : "the line"), so its failing schedules guard the test again"
         }
     }
 }

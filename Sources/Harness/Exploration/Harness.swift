@@ -99,11 +99,17 @@ public enum Harness {
         sourceLocation: SourceLocation,
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) throws(HarnessError) -> ExplorationReport? {
-        let outdated = kept.outdatedCount(for: scenario)
-        if outdated > 0 {
-            Issue.record(Comment(rawValue: kept.outdatedNote(count: outdated)), severity: .warning, sourceLocation: sourceLocation)
+        let schedules: KeptFailures.Schedules
+        do {
+            schedules = try kept.schedules(of: scenario)
+        } catch {
+            throw .configuration(error)
         }
-        let tokens = kept.tokens(for: scenario)
+        if schedules.outdated > 0 {
+            let note = kept.outdatedNote(count: schedules.outdated)
+            Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
+        }
+        let tokens = schedules.tokens
         for (index, token) in tokens.enumerated() {
             var replaying = options
             replaying.replay = token

@@ -47,6 +47,27 @@ enum HarnessEnvironment {
         return Int(ReplayToken.hash(scenario) % UInt32(count)) == index - 1
     }
 
+    /// Throws unless `path` names a file this process can write: an existing writable file,
+    /// or a new one in an existing folder it can write to. Nothing is created.
+    static func checkWritable(_ path: String, setting: String) throws(HarnessConfigurationError) {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        let problem: String?
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            problem = isFolder.boolValue ? "it is a folder" : files.isWritableFile(atPath: path) ? nil : "it cannot be written"
+        } else {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            if !files.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {
+                problem = "its folder \(folder) does not exist"
+            } else {
+                problem = files.isWritableFile(atPath: folder) ? nil : "its folder \(folder) cannot be written to"
+            }
+        }
+        if let problem {
+            throw .invalid(setting: setting, value: path, expected: "a file this process can write (\(problem))")
+        }
+    }
+
     /// The token in `HARNESS_REPLAY`, when it holds one that can be read.
     static var replayToken: ReplayToken? {
         ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay].flatMap { try? ReplayToken(parsing: $0) }

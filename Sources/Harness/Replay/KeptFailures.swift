@@ -33,39 +33,88 @@ struct KeptFailures {
         writes = setting != nil || environment["CI"] == nil
     }
 
-    /// The kept schedules of `scenario`, oldest first; lines that cannot be read are skipped.
-    func tokens(for scenario: String) -> [ReplayToken] {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("fails "), let field = line.split(separator: " ").last,
-                  let token = try? ReplayToken(parsing: String(field)), token.fits(scenario: scenario) else { return nil }
-            return token
+    /// The schedules kept for one scenario.
+    struct Schedules {
+        /// Those this harness replays, oldest first.
+        var tokens: [ReplayToken] = []
+        /// How many an older harness wrote, in a token format this one does not read: they
+        /// cannot be replayed, and are not skipped in silence.
+        var outdated = 0
+    }
+
+    /// The schedules kept for `scenario`. Every line of the file is checked, not only the
+    /// scenario's, so a damaged file stops the run instead of dropping its guards: throws,
+    /// naming the file and the line, when the file is not UTF-8 text, or a line is neither
+    /// empty, a `#` comment nor `fails SCENARIO TOKEN` with a token recorded for SCENARIO.
+    /// No file means no schedules.
+    func schedules(of scenario: String) throws(HarnessConfigurationError) -> Schedules {
+        var schedules = Schedules()
+        guard let text = try read() else { return schedules }
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            guard let kept = try Self.parse(line, number: index + 1, file: file) else { continue }
+            guard kept.scenario == scenario else { continue }
+            if let token = kept.token {
+                schedules.tokens.append(token)
+            } else {
+                schedules.outdated += 1
+            }
+        }
+        return schedules
+    }
+
+    /// The file's text; `nil` when there is no file. Throws when it exists but cannot be
+    /// read as UTF-8 text.
+    private func read() throws(HarnessConfigurationError) -> String? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw .corruptKeptFailures(file: file.path, line: nil, problem: "it cannot be read: \(error.localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .corruptKeptFailures(file: file.path, line: nil, problem: "it is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// The scenario and token of line `number`; `nil` for an empty or comment line, and a
+    /// `nil` token for one in an older token format.
+    private static func parse(
+        _ line: Substring,
+        number: Int,
+        file: URL
+    ) throws(HarnessConfigurationError) -> (scenario: Substring, token: ReplayToken?)? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        func corrupt(_ problem: String) -> HarnessConfigurationError {
+            .corruptKeptFailures(file: file.path, line: number, problem: problem)
+        }
+        guard line.hasPrefix("fails "), let space = line.lastIndex(of: " "), space > line.index(line.startIndex, offsetBy: 5)
+        else { throw corrupt("expected 'fails SCENARIO TOKEN', found '\(line.prefix(80))'") }
+        let scenario = line[line.index(line.startIndex, offsetBy: 6)..<space]
+        let field = String(line[line.index(after: space)...])
+        do {
+            let token = try ReplayToken(parsing: field)
+            guard token.fits(scenario: String(scenario)) else {
+                throw corrupt("its token was recorded for another scenario than '\(scenario)'")
+            }
+            return (scenario, token)
+        } catch let error as HarnessConfigurationError {
+            throw error
+        } catch ReplayTokenError.unsupportedVersion {
+            return (scenario, nil)
+        } catch {
+            throw corrupt("its token cannot be read: \(error)")
         }
     }
 
-    /// How many kept lines of `scenario` hold a token of another format version (written by
-    /// an older harness): they cannot be replayed, and are not skipped in silence.
-    func outdatedCount(for scenario: String) -> Int {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return 0 }
-        return text.split(separator: "\n").filter { (line: Substring) -> Bool in
-            guard line.hasPrefix("fails "), let field = line.split(separator: " ").last else { return false }
-            do {
-                _ = try ReplayToken(parsing: String(field))
-                return false
-            } catch {
-                guard case ReplayTokenError.unsupportedVersion = error else { return false }
-                let fields = field.split(separator: ".")
-                return fields.count > 1 && UInt32(fields[1], radix: 16) == ReplayToken.hash(scenario)
-            }
-        }.count
-    }
-
     /// Appends `token`, found failing `scenario`, unless it is kept already. Throws when the
-    /// file cannot be written.
+    /// file cannot be read as text (it is never overwritten whole) or cannot be written.
     func keep(_ token: ReplayToken, scenario: String) throws {
         guard writes else { return }
         try Self.writing.withLockDirectly {
-            let existing = (try? String(contentsOf: file, encoding: .utf8)) ?? Self.header
+            let existing = try read() ?? Self.header
             let line = "fails \(scenario) \(token)\n"
             guard !existing.contains(line) else { return }
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

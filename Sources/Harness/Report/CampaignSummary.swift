@@ -70,7 +70,7 @@ extension ExplorationReport {
 /// JSON files of shards are arrays of entries: concatenated, they are the unsharded run's.
 enum CampaignSummary {
     /// The variable that names the JSON file.
-    static let reportVariable = "HARNESS_REPORT"
+    static let reportVariable = ExplorationOptions.Variable.report
 
     /// Every entry so far; `nil` until the first (guarded by `lock`).
     nonisolated(unsafe) private static var entries: [CampaignEntry]?
@@ -105,7 +105,10 @@ enum CampaignSummary {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(all).write(to: URL(fileURLWithPath: path))
         } catch {
-            FileHandle.standardError.write(Data("harness: could not write the campaign summary to \(reportVariable)='\(path)': \(error)\n".utf8))
+            // Checked writable before exploring; a run whose summary is lost all the same
+            // (the folder removed meanwhile, a full disk) must not pass.
+            FileHandle.standardError.write(Data("error: could not write the campaign summary to \(reportVariable)='\(path)': \(error)\n".utf8))
+            _exit(EXIT_FAILURE)
         }
     }
 

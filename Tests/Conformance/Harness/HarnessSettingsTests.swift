@@ -27,6 +27,29 @@ struct HarnessSettingsTests {
         }
     }
 
+    @Test("a summary file that cannot be written is refused by name: a missing folder, a folder")
+    func unwritableReport() {
+        let folder = FileManager.default.temporaryDirectory.path
+        let missing = "/nonexistent-folder-of-the-harness/x.json"
+        #expect(throws: HarnessConfigurationError.invalid(
+            setting: "HARNESS_REPORT",
+            value: missing,
+            expected: "a file this process can write (its folder /nonexistent-folder-of-the-harness does not exist)"
+        )) {
+            _ = try ExplorationOptions().applyingEnvironment(["HARNESS_REPORT": missing])
+        }
+        #expect(throws: HarnessConfigurationError.invalid(
+            setting: "HARNESS_REPORT",
+            value: folder,
+            expected: "a file this process can write (it is a folder)"
+        )) {
+            _ = try ExplorationOptions().applyingEnvironment(["HARNESS_REPORT": folder])
+        }
+        #expect(throws: Never.self) {
+            _ = try ExplorationOptions().applyingEnvironment(["HARNESS_REPORT": folder + "/harness-summary.json"])
+        }
+    }
+
     @Test("a strategy's parameter error says which parameter and its range")
     func strategyParameter() {
         #expect(throws: HarnessConfigurationError.invalid(
@@ -127,6 +150,7 @@ struct HarnessStallTests {
 
     @Test("a seam operation inside a Synchronization.Mutex section names the mutex and where the thread started", .readsTheStackOfAThreadBlockedOutsideTSan)
     func mutexStall() throws {
+        let spawnLine = #line + 4
         let report = try Harness.run("stall in a mutex", options: Self.options) { scenario in
             let cache = Synchronization.Mutex(0)
             cache.withLock { _ in
@@ -141,7 +165,7 @@ struct HarnessStallTests {
         }
         #expect(thread == 1)
         #expect(diagnosis.contains("a Synchronization.Mutex, which the harness does not control; use SeamMutex"), "\(diagnosis)")
-        #expect(diagnosis.contains("it was started at HarnessSettingsTests.swift:133"), "\(diagnosis)")
+        #expect(diagnosis.contains("it was started at HarnessSettingsTests.swift:\(spawnLine)"), "\(diagnosis)")
     }
 
     @Test("a real sleep is named as one, with the virtual-time alternative")

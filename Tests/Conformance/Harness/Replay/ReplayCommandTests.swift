@@ -152,6 +152,56 @@ struct ReplayCommandTests {
         #expect(run.replayCommands.count == 1, "the exploration still runs and finds the failure again")
     }
 
+    @Test("a kept-failures file that cannot be read fails the run, naming the file and the line", arguments: [
+        ("garbage\n", "line 1, cannot be read: expected 'fails SCENARIO TOKEN', found 'garbage'"),
+        ("fails demo kept failure H2.3dc2af31.random.7\n", "line 1, cannot be read: its token cannot be read"),
+        ("# kept\nfails demo kept failure OTHER\n",
+         "line 2, cannot be read: its token was recorded for another scenario than 'demo kept failure'"),
+    ])
+    func corruptKeptFailures(text: String, expected: String) throws {
+        let other = try Harness.run("another test", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        let text = text.replacingOccurrences(of: "OTHER", with: try #require(other.failure?.token.description))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("DemoFailures.txt")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let run = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"],
+            environment: Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        )
+        #expect(run.status != 0)
+        #expect(run.output.contains("the kept failures in \(file.path), \(expected)"), "\(run.output)")
+        #expect(run.replayCommands.isEmpty, "nothing is explored past a damaged guard")
+        #expect(try String(contentsOf: file, encoding: .utf8) == text, "the file is left as it was")
+    }
+
+    @Test("a kept-failures file that is not text fails the run and is not overwritten")
+    func keptFailuresNotText() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("DemoFailures.txt")
+        let bytes = Data([0x66, 0x61, 0xFF, 0xFE, 0x0A])
+        try bytes.write(to: file)
+        let run = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"],
+            environment: Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        )
+        #expect(run.status != 0)
+        #expect(run.output.contains("the kept failures in \(file.path) cannot be read: it is not UTF-8 text"), "\(run.output)")
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+
+    @Test("a summary path that cannot be written fails the run before it explores, naming HARNESS_REPORT")
+    func unwritableReport() throws {
+        let path = "/nonexistent-\(UUID().uuidString)/summary.json"
+        let outcome = try TestProcess.run(["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_REPORT": path]) { $1 })
+        #expect(outcome.status != 0)
+        #expect(outcome.output.contains("HARNESS_REPORT='\(path)' is invalid: expected a file this process can write"), "\(outcome.output)")
+        #expect(!outcome.output.contains("harness campaign: "), "nothing was explored")
+    }
+
     @Test("shards of a campaign split it whole: their summaries add up to the unsharded run's")
     func shardsAddUp() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-shards-\(UUID().uuidString)")
