@@ -48,7 +48,7 @@ public enum Harness {
                 return nil
             }
         } catch {
-            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
             return nil
         }
         if options.replay == nil, let token = configured.replay,
@@ -81,7 +81,7 @@ public enum Harness {
             }
             return report
         } catch {
-            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
             return nil
         }
     }
@@ -130,7 +130,7 @@ public enum Harness {
     /// Records `failure` as an issue, with `notes` after its report, and attaches its full
     /// trace and its picture.
     private static func record(_ failure: HarnessFailure, notes: [String], sourceLocation: SourceLocation) {
-        Issue.record(Comment(rawValue: ([failure.message] + notes).joined(separator: "\n")), sourceLocation: sourceLocation)
+        recordIssue(([failure.message] + notes).joined(separator: "\n"), sourceLocation: sourceLocation)
         Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
         Attachment.record(failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
     }

@@ -35,7 +35,7 @@ extension LinearizabilityTest {
                 return nil
             }
         } catch {
-            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
             return nil
         }
         if let token = options.exploration.replay, !Self.token(token, fits: test) {
@@ -43,7 +43,7 @@ extension LinearizabilityTest {
                 setting: "LinearizabilityOptions.exploration.replay",
                 .otherScenario(token: token.scenarioHash, scenario: test)
             )
-            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
             return nil
         }
         if options.exploration.replay == nil, let token = configured.exploration.replay,
@@ -56,13 +56,13 @@ extension LinearizabilityTest {
                 Issue.record(Comment(rawValue: "\(notReproduced)"), severity: .warning, sourceLocation: sourceLocation)
             }
             if let failure = report.failure {
-                Issue.record(Comment(rawValue: failure.message), sourceLocation: sourceLocation)
+                Harness.recordIssue(failure.message, sourceLocation: sourceLocation)
                 Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
                 Attachment.record(failure.failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
             }
             return report
         } catch {
-            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
             return nil
         }
     }

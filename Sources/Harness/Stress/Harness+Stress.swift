@@ -32,11 +32,11 @@ extension Harness {
         do {
             report = try await runStress(name, options: try options.applyingEnvironment(), test)
         } catch {
-            Issue.record(Comment(rawValue: "\(error)"), sourceLocation: sourceLocation)
+            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
             return nil
         }
         if !report.passed {
-            Issue.record(Comment(rawValue: report.text), sourceLocation: sourceLocation)
+            recordIssue(report.text, sourceLocation: sourceLocation)
             Attachment.record(report.text, named: "stress-report.txt", sourceLocation: sourceLocation)
         }
         return report

@@ -270,15 +270,24 @@ struct ReplayTokenTests {
     }
 }
 
+extension Issue {
+    /// The whole text of an issue the harness recorded: its headline (the failure's first
+    /// line, recorded as the issue's error) and the rest of the report.
+    var harnessText: String {
+        ([error.map { "\($0)" }] + comments.map(\.rawValue)).compactMap { $0 }.joined(separator: "\n")
+    }
+}
+
 @Suite("Harness: reports through Swift Testing")
 struct HarnessReportTests {
-    @Test("a failure is an issue holding the invariant, the replay command and the lanes")
+    @Test("a failure is an issue headed by the failure, holding the replay command and the lanes")
     func issueContents() {
         withKnownIssue {
             Harness.explore("lost update", options: ExplorationOptions(schedules: 500, seed: 7, keepsFailures: false), HarnessScenarios.lostUpdate)
         } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("an increment was lost")
+            let text = issue.harnessText
+            return issue.error.map { "\($0)" }?.hasPrefix("invariant failed on T") == true
+                && text.contains("an increment was lost")
                 && text.contains("HARNESS_REPLAY='H\(ReplayToken.formatVersion).")
                 && text.contains("swift test --filter")
                 && text.contains("step  T0")
@@ -365,7 +374,7 @@ struct HarnessIsolationTests {
                 scenario.spawn { precondition(value.load() == 0, "the other thread ran first") }
             }
         } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
+            let text = issue.harnessText
             // The crashing frame comes from Swift's crash backtracer, which the harness turns
             // off in the child under a sanitizer (it fails there).
             let namesFrame = BuildConfiguration.sanitizer != nil || text.contains("HarnessIsolationTests.isolatedCrash()")
@@ -380,7 +389,7 @@ struct HarnessIsolationTests {
         withKnownIssue {
             Harness.explore("isolated lost update", options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process, keepsFailures: false), HarnessScenarios.lostUpdate)
         } matching: { issue in
-            let text = issue.comments.map(\.rawValue).joined()
+            let text = issue.harnessText
             return text.contains("an increment was lost") && text.contains("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") && text.contains("step  T0")
         }
     }
