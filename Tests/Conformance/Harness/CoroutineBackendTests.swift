@@ -155,7 +155,8 @@ struct CoroutineBackendTests {
         }
         #expect(Set(try #require(cycle)) == [1, 2])
         let wakeup = try Harness.run("lost wakeup", options: Self.options(.random, schedules: 500, seed: 3), HarnessScenarios.lostWakeup)
-        #expect("\(String(describing: wakeup.failure?.reason))".contains("nobody will signal"))
+        let reason = String(describing: wakeup.failure?.reason)
+        #expect(reason.contains("nobody will signal"), "\(reason)")
     }
 
     @Test("a wait guarded by if instead of while is found on coroutines, and the fix passes")

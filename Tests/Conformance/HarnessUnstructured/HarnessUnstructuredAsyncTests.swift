@@ -102,7 +102,7 @@ struct HarnessInProcessUnstructuredTests {
     func mainActorHopReported() throws {
         let report = try Harness.run("main actor hop in-process", options: Self.options) { scenario in
             scenario.task {
-                let model = await UnstructuredAsyncScenarios.ScreenModel()
+                let model = UnstructuredAsyncScenarios.ScreenModel()
                 await UnstructuredAsyncScenarios.deliver(to: model, inOneHop: true)
             }
             scenario.joinAll()

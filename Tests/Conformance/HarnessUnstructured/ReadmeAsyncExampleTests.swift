@@ -21,7 +21,7 @@ struct ReadmeAsyncExampleTests {
             let request = latest
             Task {
                 try await Task.sleep(for: serverLatency)
-                await self.show("results for \(query)", answering: request)
+                self.show("results for \(query)", answering: request)
             }
         }
 

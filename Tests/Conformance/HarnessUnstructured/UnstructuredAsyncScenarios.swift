@@ -120,7 +120,7 @@ enum UnstructuredAsyncScenarios {
         { scenario in
             let count = HarnessAtomic<Int>(-1)
             scenario.task {
-                let model = await ScreenModel()
+                let model = ScreenModel()
                 let first = Task.detached { await deliver(to: model, inOneHop: inOneHop) }
                 let second = Task.detached { await deliver(to: model, inOneHop: inOneHop) }
                 await first.value
