@@ -9,6 +9,9 @@ import Testing
 enum DemoGate {
     static let variable = "HARNESS_DEMO_FAILURES"
     static var isOpen: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
+    /// Set, the demo whose failure is kept runs its fixed code, as after a user's fix.
+    static let fixedVariable = "HARNESS_DEMO_FIXED"
+    static var isFixed: Bool { ProcessInfo.processInfo.environment[fixedVariable] == "1" }
 }
 
 /// Tests that fail on purpose, as a user's tests fail, so that the replay commands they print
@@ -41,7 +44,8 @@ struct DemoFailures {
     }
 
     @Test func keptFailure() {
-        Harness.explore("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        let body = DemoGate.isFixed ? HarnessScenarios.lockedIncrements : HarnessScenarios.lostUpdate
+        Harness.explore("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), body)
     }
 
     /// Generated scenarios of a queue whose dequeue is split in two critical sections.

@@ -134,6 +134,28 @@ struct ReplayCommandTests {
         #expect(!FileManager.default.fileExists(atPath: besideTest.path))
     }
 
+    @Test("after the fix, the printed command and the kept failure both pass, saying the failure no longer happens")
+    func afterTheFix() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keeping = Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
+        let found = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: keeping)
+        let command = try #require(found.replayCommands.first, "\(found.output)")
+        let fixed = [DemoGate.fixedVariable: "1"]
+
+        let replayed = try TestProcess.shell(command, environment: Self.demo.merging(fixed) { $1 })
+        #expect(replayed.status == 0, "\(replayed.output)")
+        #expect(replayed.testsRun == 1)
+        #expect(replayed.output.contains("the recorded failure no longer happens: the code followed the token for "))
+        #expect(replayed.replayCommands.isEmpty)
+
+        let kept = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: keeping.merging(fixed) { $1 })
+        #expect(kept.status == 0, "\(kept.output)")
+        let file = folder.appendingPathComponent("DemoFailures.txt").path
+        #expect(kept.output.contains("kept failure 1 of 1 from \(file): the recorded failure no longer happens: the code followed the token for "))
+        #expect(kept.replayCommands.isEmpty)
+    }
+
     @Test("a kept failure in an older token format is named in a warning, not skipped in silence")
     func outdatedKeptFailure() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
