@@ -107,34 +107,36 @@ public struct ExplorationOptions: Sendable, Codable {
     /// The environment variables these options read.
     public enum Variable {
         /// `random`, `pct[:DEPTH]`, `exhaustive[:BOUND]`, `pos`, `surw` or `portfolio`.
-        public static let strategy = "HARNESS_STRATEGY"
+        public static let strategy = Knob.strategy.name
         /// The budget: a whole number of schedules.
-        public static let schedules = "HARNESS_SCHEDULES"
+        public static let schedules = Knob.schedules.name
         /// A seed (decimal, or hexadecimal with `0x`), or `random` for a fresh one.
-        public static let seed = "HARNESS_SEED"
+        public static let seed = Knob.seed.name
         /// The step bound of one execution.
-        public static let maxSteps = "HARNESS_MAX_STEPS"
+        public static let maxSteps = Knob.maxSteps.name
         /// A replay token.
-        public static let replay = "HARNESS_REPLAY"
+        public static let replay = Knob.replay.name
         /// Seconds between progress lines.
-        public static let progress = "HARNESS_PROGRESS"
+        public static let progress = Knob.progress.name
         /// Seconds a thread may run without reaching a scheduling point.
-        public static let stallTimeout = "HARNESS_STALL_TIMEOUT"
+        public static let stallTimeout = Knob.stallTimeout.name
         /// `none` or `process`.
-        public static let isolation = "HARNESS_ISOLATION"
+        public static let isolation = Knob.isolation.name
         /// `coroutines` or `os`.
-        public static let threads = "HARNESS_THREADS"
+        public static let threads = Knob.threads.name
         /// The file the test run's campaign summary is written to, as JSON, when it ends.
-        public static let report = "HARNESS_REPORT"
+        public static let report = Knob.report.name
     }
 
-    /// These options with whatever the environment sets overriding them; throws an error
-    /// naming the variable and what it expected when a value is invalid or out of range, or
-    /// when `HARNESS_REPORT` names a file that cannot be written (so a run whose summary
-    /// would be lost fails before it explores, not after).
+    /// These options with whatever the environment sets overriding them (an empty value is
+    /// unset); throws an error naming the variable and what it expected when a value is
+    /// invalid or out of range, when `HARNESS_REPORT` names a file that cannot be written (so
+    /// a run whose summary would be lost fails before it explores, not after), or when a
+    /// `HARNESS_` variable is not a ``Knob``.
     public func applyingEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(HarnessConfigurationError) -> ExplorationOptions {
+        let environment = try Knob.settings(in: environment)
         var options = self
         if let text = environment[Variable.strategy] {
             options.strategy = try Strategy(parsing: text, setting: Variable.strategy)
@@ -166,7 +168,7 @@ public struct ExplorationOptions: Sendable, Codable {
             }
             options.threads = threads
         }
-        if let path = environment[Variable.report], !path.isEmpty {
+        if let path = environment[Variable.report] {
             try HarnessEnvironment.checkWritable(path, setting: Variable.report)
         }
         if let text = environment[Variable.replay] {
@@ -206,6 +208,9 @@ public enum HarnessConfigurationError: Error, Sendable, Hashable, CustomStringCo
     case invalid(setting: String, value: String, expected: String)
     /// `setting` holds a replay token that cannot be replayed here.
     case badReplayToken(setting: String, ReplayTokenError)
+    /// The environment sets `name`, a `HARNESS_` variable the harness does not read (see
+    /// ``Knob``); `nearest` is the knob it most likely meant.
+    case unknownVariable(name: String, nearest: String?)
     /// The kept failures in `file` cannot be read: the whole file (`line` is `nil`), or its
     /// line `line`, counted from 1.
     case corruptKeptFailures(file: String, line: Int?, problem: String)
@@ -216,6 +221,9 @@ public enum HarnessConfigurationError: Error, Sendable, Hashable, CustomStringCo
             "\(setting)='\(value)' is invalid: expected \(expected)"
         case let .badReplayToken(setting, error):
             "\(setting) holds a token that cannot be replayed: \(error)"
+        case let .unknownVariable(name, nearest):
+            "\(name) is not a variable the harness reads" + (nearest.map { ": did you mean \($0)?" } ?? "")
+                + " (the README's tables list every HARNESS_ variable)"
         case let .corruptKeptFailures(file, line, problem):
             "the kept failures in \(file)\(line.map { ", line \($0)," } ?? "") cannot be read: \(problem); "
                 + "mend or delete \(line == nil ? "the file" : "the line"), so its failing schedules guard the test again"

@@ -21,7 +21,7 @@ public enum ExplorationIsolation: String, Sendable, Hashable, Codable {
 extension Harness {
     /// The environment variable that makes a process the child of an isolated exploration:
     /// it holds the one scenario the child explores (others are skipped).
-    static let childScenarioVariable = "HARNESS_CHILD_SCENARIO"
+    static let childScenarioVariable = Knob.ChildProcess.scenario
 
     /// The scenario this process explores as an isolated child, if it is one.
     static var childScenario: String? { ProcessInfo.processInfo.environment[childScenarioVariable] }
@@ -32,8 +32,8 @@ extension Harness {
     /// serves the first exploration of the scenario in that case with the parent's options:
     /// so it serves an exploration whose options the test computed from an earlier one (a
     /// replay of the token it found) without running the earlier one.
-    static let childCaseVariable = "HARNESS_CHILD_CASE"
-    static let childOptionsVariable = "HARNESS_CHILD_OPTIONS"
+    static let childCaseVariable = Knob.ChildProcess.testCase
+    static let childOptionsVariable = Knob.ChildProcess.options
 
     /// Names the running test case the same way in the parent and in the child: its
     /// arguments (their values and Swift Testing's IDs), without the addresses a

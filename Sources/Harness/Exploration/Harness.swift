@@ -161,7 +161,7 @@ public enum Harness {
                     .otherScenario(token: token.scenarioHash, scenario: scenario)
                 ))
             }
-        } else if let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] {
+        } else if let text = Knob.replay.value(in: ProcessInfo.processInfo.environment) {
             let token: ReplayToken
             do {
                 token = try ReplayToken(parsing: text)

@@ -14,7 +14,7 @@ enum HarnessEnvironment {
     }()
 
     /// Where a parent hands ``randomSeed`` to its isolated children.
-    static let inheritedRandomSeedVariable = "HARNESS_CHILD_RANDOM_SEED"
+    static let inheritedRandomSeedVariable = Knob.ChildProcess.randomSeed
 
     /// Reads a seed: decimal, hexadecimal with `0x`, or `random`.
     static func seed(parsing text: String) throws(HarnessConfigurationError) -> UInt64 {
@@ -31,7 +31,7 @@ enum HarnessEnvironment {
     }
 
     /// The variable that makes this run one shard of a campaign: `i/n`.
-    static let shardVariable = "HARNESS_SHARD"
+    static let shardVariable = Knob.shard.name
 
     /// Whether this run explores `scenario`: every scenario without `HARNESS_SHARD`; with
     /// `i/n`, the scenarios whose name hashes to shard `i` (from 1) of `n`, so `n` runs
@@ -39,7 +39,7 @@ enum HarnessEnvironment {
     /// their summaries add up to the unsharded run's. Throws when the value is not `i/n`
     /// with 1 ≤ i ≤ n ≤ 1,000.
     static func shardIncludes(_ scenario: String, environment: [String: String]) throws(HarnessConfigurationError) -> Bool {
-        guard let text = environment[shardVariable], !text.isEmpty else { return true }
+        guard let text = Knob.shard.value(in: environment) else { return true }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...1_000).contains(count), (1...count).contains(index) else {
             throw .invalid(setting: shardVariable, value: text, expected: "i/n: this run's shard i of n, with 1 ≤ i ≤ n ≤ 1000")
@@ -70,7 +70,7 @@ enum HarnessEnvironment {
 
     /// The token in `HARNESS_REPLAY`, when it holds one that can be read.
     static var replayToken: ReplayToken? {
-        ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay].flatMap { try? ReplayToken(parsing: $0) }
+        Knob.replay.value(in: ProcessInfo.processInfo.environment).flatMap { try? ReplayToken(parsing: $0) }
     }
 }
 
@@ -82,7 +82,7 @@ extension Harness {
     /// reports it.
     public static func seeds(default defaults: [UInt64]) -> [UInt64] {
         if let token = HarnessEnvironment.replayToken { return [token.seed] }
-        if let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.seed],
+        if let text = Knob.seed.value(in: ProcessInfo.processInfo.environment),
            let seed = try? HarnessEnvironment.seed(parsing: text) {
             return [seed]
         }
@@ -93,7 +93,7 @@ extension Harness {
     /// token in `HARNESS_REPLAY`; else the one `HARNESS_STRATEGY` names; else `defaults`.
     public static func strategies(default defaults: [Strategy]) -> [Strategy] {
         if let token = HarnessEnvironment.replayToken, let strategy = try? Strategy(tag: token.strategy) { return [strategy] }
-        if let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.strategy],
+        if let text = Knob.strategy.value(in: ProcessInfo.processInfo.environment),
            let strategy = try? Strategy(parsing: text) {
             return [strategy]
         }

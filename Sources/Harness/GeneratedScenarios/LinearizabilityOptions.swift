@@ -71,9 +71,9 @@ public struct LinearizabilityOptions: Sendable {
     /// The environment variables these options read, besides ``ExplorationOptions/Variable``.
     public enum Variable {
         /// How many scenarios to generate.
-        public static let scenarios = "HARNESS_SCENARIOS"
+        public static let scenarios = Knob.scenarios.name
         /// Schedules per scenario and per shrink candidate.
-        public static let schedulesPerScenario = "HARNESS_SCENARIO_SCHEDULES"
+        public static let schedulesPerScenario = Knob.scenarioSchedules.name
     }
 
     /// These options with whatever the environment sets overriding them; throws an error
@@ -81,10 +81,12 @@ public struct LinearizabilityOptions: Sendable {
     public func applyingEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(HarnessConfigurationError) -> LinearizabilityOptions {
+        let environment = try Knob.settings(in: environment)
         var options = self
-        var explorationEnvironment = environment
-        explorationEnvironment[ExplorationOptions.Variable.schedules] = nil
-        explorationEnvironment[ExplorationOptions.Variable.isolation] = nil
+        // The knobs only a hand-written exploration reads (see ``Knob/readBy``).
+        let explorationEnvironment = environment.filter { name, _ in
+            Knob.all.first { $0.name == name }.map { $0.readBy.contains(.generated) } ?? true
+        }
         options.exploration = try exploration.applyingEnvironment(explorationEnvironment)
         if let text = environment[Variable.scenarios] {
             options.scenarios = try RangedSetting.wholeNumber(text, in: Limits.scenarios, Variable.scenarios)

@@ -84,7 +84,7 @@ extension LinearizabilityTest {
             guard Self.token(token, fits: name) else {
                 throw .configuration(.badReplayToken(setting: "LinearizabilityOptions.exploration.replay", .otherScenario(token: token.scenarioHash, scenario: name)))
             }
-        } else if let text = ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] {
+        } else if let text = Knob.replay.value(in: ProcessInfo.processInfo.environment) {
             do {
                 let token = try ReplayToken(parsing: text)
                 if Self.token(token, fits: name) {

@@ -15,13 +15,13 @@ struct KeptFailures {
     let writes: Bool
 
     /// The variable that turns keeping off (`0`), on (`1`), or names the folder.
-    static let variable = "HARNESS_KEEP_FAILURES"
+    static let variable = Knob.keepFailures.name
 
     /// The kept failures of the test in `testFile`, as `environment` configures them;
     /// `nil` when keeping is off. Throws when the variable holds anything but `0`, `1`, an
     /// absolute folder path, or nothing.
     init?(testFile: String, environment: [String: String]) throws(HarnessConfigurationError) {
-        let setting = environment[Self.variable].flatMap { $0.isEmpty ? nil : $0 }
+        let setting = Knob.keepFailures.value(in: environment)
         guard setting == nil || setting == "0" || setting == "1" || setting?.hasPrefix("/") == true else {
             throw .invalid(setting: Self.variable, value: setting ?? "", expected: "0 (off), 1 (on) or an absolute folder path")
         }

@@ -99,7 +99,7 @@ enum CampaignSummary {
     private static func finish() {
         let all = lock.withLockDirectly { entries } ?? []
         FileHandle.standardError.write(Data(table(all).utf8))
-        guard let path = ProcessInfo.processInfo.environment[reportVariable], !path.isEmpty else { return }
+        guard let path = Knob.report.value(in: ProcessInfo.processInfo.environment) else { return }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -24,7 +24,7 @@ extension Harness {
         _ test: StressTest<Outcome>
     ) async -> StressReport<Outcome>? {
         let name = name ?? Test.current?.name ?? "\(sourceLocation.fileID):\(sourceLocation.line)"
-        if ProcessInfo.processInfo.environment[ExplorationOptions.Variable.replay] != nil {
+        if Knob.replay.value(in: ProcessInfo.processInfo.environment) != nil {
             explore(name, sourceLocation: sourceLocation, Escalation.replayBody(test))
             return nil
         }

@@ -69,19 +69,19 @@ public struct StressOptions: Sendable {
     /// The environment variables these options read.
     public enum Variable {
         /// Iterations per run: a whole number.
-        public static let iterations = "HARNESS_STRESS_ITERATIONS"
+        public static let iterations = Knob.stressIterations.name
         /// The time budget per run, in seconds.
-        public static let seconds = "HARNESS_STRESS_SECONDS"
+        public static let seconds = Knob.stressSeconds.name
         /// A factor for the iterations and the time budget: how nightly runs go longer.
-        public static let scale = "HARNESS_STRESS_SCALE"
+        public static let scale = Knob.stressScale.name
         /// Root threads running at once.
-        public static let threads = "HARNESS_STRESS_THREADS"
+        public static let threads = Knob.stressThreads.name
         /// Seconds an iteration may run before it counts as hung.
-        public static let hangTimeout = "HARNESS_STRESS_HANG_TIMEOUT"
+        public static let hangTimeout = Knob.stressHangTimeout.name
         /// Seconds between progress lines.
-        public static let progress = "HARNESS_STRESS_PROGRESS"
+        public static let progress = Knob.stressProgress.name
         /// Schedules the escalation may run, across its strategies; `0` turns it off.
-        public static let escalationSchedules = "HARNESS_ESCALATION_SCHEDULES"
+        public static let escalationSchedules = Knob.escalationSchedules.name
     }
 
     /// These options with whatever the environment sets overriding them: first the
@@ -90,6 +90,7 @@ public struct StressOptions: Sendable {
     public func applyingEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(HarnessConfigurationError) -> StressOptions {
+        let environment = try Knob.settings(in: environment)
         var options = self
         if let text = environment[Variable.iterations] {
             options.iterations = try RangedSetting.wholeNumber(text, in: Limits.iterations, Variable.iterations)

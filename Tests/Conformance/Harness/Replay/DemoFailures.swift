@@ -7,10 +7,10 @@ import Testing
 /// Whether this process runs ``DemoFailures``: only a child test process that
 /// ``ReplayCommandTests`` starts with ``variable`` set does.
 enum DemoGate {
-    static let variable = "HARNESS_DEMO_FAILURES"
+    static let variable = "CONFORMANCE_DEMO_FAILURES"
     static var isOpen: Bool { ProcessInfo.processInfo.environment[variable] == "1" }
     /// Set, the demo whose failure is kept runs its fixed code, as after a user's fix.
-    static let fixedVariable = "HARNESS_DEMO_FIXED"
+    static let fixedVariable = "CONFORMANCE_DEMO_FIXED"
     static var isFixed: Bool { ProcessInfo.processInfo.environment[fixedVariable] == "1" }
 }
 
