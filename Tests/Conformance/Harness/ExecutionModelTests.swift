@@ -148,7 +148,7 @@ struct ExecutionModelTests {
     }
 
     @Test(
-        "a wait whose deadline was reached is a try: it times out at once, and the thread that could satisfy it may go first",
+        "a wait whose deadline was reached times out at once, and the thread that could satisfy it may go first",
         arguments: [UInt64(0), 1_000_000]
     )
     func dueWaitTimesOutAtOnce(overdue: UInt64) throws {

@@ -179,10 +179,13 @@ struct HarnessDispatchModelTests {
         #expect(outcomes == [true, false])
     }
 
-    @Test("a buffer that counts an item it dropped when its zero-timeout try failed is found", arguments: HarnessStrategyTests.strategies)
+    @Test(
+        "a buffer that counts an item it dropped when its zero-timeout try failed is found",
+        arguments: HarnessStrategyTests.strategies
+    )
     func droppingProducer(strategy: Strategy) throws {
         let report = try Self.exploreProducer(countsDrops: true, strategy)
-        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
+        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules, found nothing")
         #expect("\(failure.reason)".contains("1 item lost"), "\(failure.reason)")
     }
 

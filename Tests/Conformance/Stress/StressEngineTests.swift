@@ -152,15 +152,16 @@ struct StressEngineTests {
     }
 
     @Test(
-        "an item dropped when a zero-timeout semaphore wait failed is reached by the escalation's search, with any strategies",
+        "an item dropped when a zero-timeout semaphore wait failed is reached by the escalation, with any strategies",
         arguments: [EscalationOptions.defaultStrategies] + HarnessStrategyTests.strategies.map { [$0] }
     )
     func escalationReachesFailedTry(strategies: [Strategy]) throws {
         let test = HarnessDispatchScenarios.droppingProducerStressTest(countsDrops: true)
         let options = EscalationOptions(strategies: strategies, schedules: 50)
-        let escalations = Escalation(name: "dropping producer", test: test, options: options).search(for: [.returned(1)])
-        guard case .found(let failure, _, let schedulesRun)? = escalations.first?.result else {
-            Issue.record("no schedule of \(strategies) dropped an item: \(String(describing: escalations.first?.result))")
+        let search = Escalation(name: "dropping producer", test: test, options: options)
+        let result = search.search(for: [.returned(1)]).first?.result
+        guard case .found(let failure, _, let schedulesRun)? = result else {
+            Issue.record("no schedule of \(strategies) dropped an item: \(String(describing: result))")
             return
         }
         #expect(schedulesRun <= 50)
@@ -170,7 +171,8 @@ struct StressEngineTests {
 
     @Test("a stress run of that producer escalates every forbidden outcome it sees to a schedule that ends in it")
     func droppingProducerUnderStress() async throws {
-        let options = StressOptions(iterations: 200, timeBudget: .seconds(2), escalation: EscalationOptions(schedules: 50))
+        let escalation = EscalationOptions(schedules: 50)
+        let options = StressOptions(iterations: 200, timeBudget: .seconds(2), escalation: escalation)
         let test = HarnessDispatchScenarios.droppingProducerStressTest(countsDrops: true)
         let report = try await Harness.runStress("dropping producer under stress", options: options, test)
         #expect(report.forbidden.allSatisfy { $0.outcome == .returned(1) }, "\(report.text)")
