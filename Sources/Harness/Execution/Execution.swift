@@ -531,8 +531,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             }
             var running: Int? = me
             if model.arrive(me, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
-                if perform(me) { return me }
-                running = nil
+                let outcome = perform(me)
+                if outcome == .continues { return me }
+                running = outcome == .timedOut ? me : nil
             }
             while true {
                 switch decide(running: running) {
@@ -543,11 +544,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 case .failed:
                     exitForAbort(me)
                 }
-                if perform(me) {
+                let outcome = perform(me)
+                if outcome == .continues {
                     stepAsideForUrgentThread(me, location)
                     return me
                 }
-                running = nil
+                // A wait that timed out at once leaves its thread the running one.
+                running = outcome == .timedOut ? me : nil
             }
         }
     }
@@ -642,22 +645,16 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         return candidates[strategy.choose(among: candidates, running: running)].choice
     }
 
-    /// Performs the pending operation of `me`, which was chosen. Returns false when the
-    /// operation blocks the thread (a condition wait); ends the thread when the execution
-    /// failed.
-    private func perform(_ me: Int) -> Bool {
+    /// Performs the pending operation of `me`, which was chosen. Returns what `me` does next:
+    /// goes on, waits for a decision (a wait that timed out at once re-acquires its mutex)
+    /// or blocks (a condition wait); ends the thread when the execution failed.
+    private func perform(_ me: Int) -> ExecutionModel.PerformOutcome {
         runningThread.store(me, ordering: .relaxed)
         let performed = model.perform(me)
         record(performed.step)
         if let created = performed.createdThread { strategy.threadCreated(created, by: me) }
-        switch performed.outcome {
-        case .continues:
-            return true
-        case .blocks:
-            return false
-        case .fails:
-            exitForAbort(me)
-        }
+        if performed.outcome == .fails { exitForAbort(me) }
+        return performed.outcome
     }
 
     // MARK: Winding down a failed execution

@@ -48,6 +48,11 @@ struct ExecutionModel {
     enum PerformOutcome: Equatable {
         /// It goes on to its next scheduling point.
         case continues
+        /// Its condition wait timed out at once, its deadline already reached: a wait that is
+        /// due is a try and never parks. It released its mutex and, still the running thread,
+        /// waits for a decision to re-acquire it, so that another thread may first satisfy
+        /// what it waits for, or not.
+        case timedOut
         /// It waits on a condition: another thread must be decided on.
         case blocks
         /// The execution failed (the operation released a mutex its thread does not hold,
@@ -198,6 +203,11 @@ struct ExecutionModel {
             release(mutex, by: thread, location: location)
             if failure == nil {
                 mutexes[mutex, default: MutexModel()] = MutexModel()
+                if let deadline, deadline <= clock {
+                    threads[thread].state = .ready(.reacquire(mutex: mutex), location)
+                    threads[thread].waitResult = .timedOut
+                    return Performed(step: step, outcome: .timedOut, createdThread: nil)
+                }
                 conditionWaiters[condition, default: []].append(thread)
                 threads[thread].state = .waiting(condition: condition, mutex: mutex, deadline: deadline, location: location)
                 return Performed(step: step, outcome: .blocks, createdThread: nil)

@@ -8,7 +8,7 @@ struct ThreadRecord {
         /// The one thread that runs.
         case running
         /// Waiting on a condition, released by a signal, a broadcast, a spurious wake-up or
-        /// its deadline.
+        /// its deadline, which is still to come: a wait already due never parks.
         case waiting(condition: ObjectIdentifier, mutex: ObjectIdentifier, deadline: UInt64?, location: SeamLocation?)
         /// Exited (or never started).
         case finished

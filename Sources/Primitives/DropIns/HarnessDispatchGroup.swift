@@ -61,7 +61,8 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
         }
     }
 
-    /// Waits until every piece of work entered has left, or until `timeout`; says which.
+    /// Waits until every piece of work entered has left, or until `timeout`; says which. A
+    /// timeout already reached, such as `.now()`, does not wait.
     public func wait(timeout: DispatchTime, file: StaticString = #fileID, line: UInt = #line) -> DispatchTimeoutResult {
         guard Seam.currentController != nil else { return base.wait(timeout: timeout) }
         let deadline = HarnessDispatch.deadline(timeout)

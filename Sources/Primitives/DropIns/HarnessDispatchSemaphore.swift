@@ -55,7 +55,8 @@ public final class HarnessDispatchSemaphore: @unchecked Sendable {
         _ = take(deadline: nil, file: file, line: line)
     }
 
-    /// Takes a permit, waiting until there is one or until `timeout`; says which.
+    /// Takes a permit, waiting until there is one or until `timeout`; says which. A timeout
+    /// already reached, such as `.now()`, does not wait: it takes a permit only if one is there.
     public func wait(timeout: DispatchTime, file: StaticString = #fileID, line: UInt = #line) -> DispatchTimeoutResult {
         guard Seam.currentController != nil else { return base.wait(timeout: timeout) }
         return DispatchTimeoutResult(take(deadline: HarnessDispatch.deadline(timeout), file: file, line: line))

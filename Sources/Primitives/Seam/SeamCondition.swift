@@ -32,7 +32,8 @@ public final class SeamCondition: @unchecked Sendable {
     }
 
     /// Like ``wait(on:file:line:)``, giving up at `deadline` on ``Seam/now()``'s clock.
-    /// Returns `.timedOut` when the deadline passed first.
+    /// Returns `.timedOut` when the deadline passed first; a deadline already reached does
+    /// not wait (under a harness, another thread may still run before `mutex` is re-acquired).
     @inlinable
     public func wait(
         on mutex: SeamMutex,

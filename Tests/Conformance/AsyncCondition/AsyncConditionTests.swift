@@ -1,3 +1,4 @@
+import Harness
 import Primitives
 import Testing
 
@@ -127,6 +128,31 @@ struct AsyncConditionTests {
             #expect(released.load() == 8)
             #expect(condition.waiterCount == 0)
         }
+    }
+
+    @Test("under a harness, a wait raced against a timeout due at once on SeamClock ends either way")
+    func waitRacingDueTimeout() throws {
+        let outcomes = try exploredOutcomes("wait racing a due timeout") { scenario in
+            let (condition, signal) = AsyncCondition.makeCondition()
+            let signalled = SeamAtomic(false)
+            scenario.task {
+                let released = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { (try? await condition.wait()) != nil }
+                    group.addTask {
+                        try? await Task.sleep(for: .zero, clock: SeamClock())
+                        return false
+                    }
+                    let first = await group.next() ?? false
+                    group.cancelAll()
+                    return first
+                }
+                signalled.store(released)
+            }
+            scenario.spawn { signal.signal() }
+            scenario.joinAll()
+            return signalled.load()
+        }
+        #expect(outcomes == [true, false])
     }
 
     @Test("its lock and resume operations go through the runtime seam")

@@ -1,3 +1,4 @@
+import Harness
 import Primitives
 import Testing
 
@@ -97,6 +98,22 @@ struct CriticalSectionTests {
         #expect(nestedThrew)
         #expect(otherWhileOuterHeld == true)
         #expect(try runOnNewThread { section.execute(timeout: .zero) { 1 } } == .completed(1))
+    }
+
+    @Test(
+        "under a harness, a timed entry enters or times out: a zero timeout at once, a longer one when timeouts race",
+        arguments: [(Duration.zero, false), (.milliseconds(10), true)]
+    )
+    func timedEntryOutcomes(timeout: Duration, timeoutsRaceProgress: Bool) throws {
+        let outcomes = try exploredOutcomes("timed entry", timeoutsRaceProgress: timeoutsRaceProgress) { scenario in
+            let section = CriticalSection()
+            // Inside for a few steps, so that an early timeout has room to fall there.
+            scenario.spawn { section.execute { for _ in 0..<4 { Seam.yield() } } }
+            let entered = !section.execute(timeout: timeout) {}.didTimeOut
+            scenario.joinAll()
+            return entered
+        }
+        #expect(outcomes == [true, false])
     }
 
     @Test("a waiting thread enters when the holder leaves; every step goes through the seam")

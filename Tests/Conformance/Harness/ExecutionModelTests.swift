@@ -147,6 +147,52 @@ struct ExecutionModelTests {
         #expect(driver.pending(0) == nil)
     }
 
+    @Test(
+        "a wait whose deadline was reached times out at once, and the thread that could satisfy it may go first",
+        arguments: [UInt64(0), 1_000_000]
+    )
+    func dueWaitTimesOutAtOnce(overdue: UInt64) throws {
+        var driver = try ModelDriver(threads: 2)
+        let now = driver.model.clock
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        driver.arrive(1, .lock(Objects.m, recursive: false))
+        let due = PendingOperation.wait(condition: Objects.c, mutex: Objects.m, deadline: now - overdue)
+        #expect(try driver.take(0, due) == .timedOut)
+        #expect(driver.model.threads[0].waitResult == .timedOut)
+        #expect(driver.pending(0) == .reacquire(mutex: Objects.m))
+        #expect(driver.model.owner(of: Objects.m) == nil)
+        // The waiter is still the running thread, and the other may take the mutex first.
+        #expect(driver.candidates(running: 0).map(\.choice) == [.thread(0), .thread(1)])
+        #expect(driver.candidates(running: 0, offeringEarlyTimeout: true).map(\.choice) == [.thread(0), .thread(1)])
+        try driver.run(1)
+        driver.arrive(1, .unlock(Objects.m))
+        #expect(driver.candidates(running: 1).map(\.choice) == [.thread(1)])
+        #expect(driver.model.clock == now)
+        #expect(!driver.steps.contains { $0.kind == .advanceClock })
+    }
+
+    @Test("a wait whose deadline is still to come parks until the clock reaches it")
+    func futureWaitParks() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        let future = PendingOperation.wait(condition: Objects.c, mutex: Objects.m, deadline: driver.model.clock + 1)
+        #expect(try driver.take(0, future) == .blocks)
+        driver.arrive(1, .yield)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(1), .spuriousWake(0)])
+    }
+
+    @Test("a sleep whose deadline was reached can run at once, among the others, and the clock stays")
+    func dueSleep() throws {
+        var driver = try ModelDriver(threads: 2)
+        let now = driver.model.clock
+        driver.arrive(0, .sleep(until: now))
+        driver.arrive(1, .yield)
+        #expect(driver.candidates(running: 0).map(\.choice) == [.thread(0), .thread(1)])
+        #expect(driver.candidates(running: 0, offeringEarlyTimeout: true).map(\.choice) == [.thread(0), .thread(1)])
+        try driver.run(0)
+        #expect(driver.model.clock == now)
+    }
+
     @Test("a sleeper runs once the clock reaches its deadline; an early timeout is offered only when asked for")
     func sleep() throws {
         var driver = try ModelDriver(threads: 2)

@@ -123,6 +123,43 @@ struct HarnessVirtualTimeTests {
         #expect(ContinuousClock.now - wall < .seconds(60))
     }
 
+    @Test("a condition wait whose deadline was reached is a try: its predicate holds if another thread set it first")
+    func dueConditionWait() throws {
+        let outcomes = try exploredOutcomes("due condition wait") { scenario in
+            let mutex = SeamMutex()
+            let condition = SeamCondition()
+            let flag = SeamAtomic(false)
+            scenario.spawn {
+                mutex.withLock { flag.store(true) }
+                condition.signal()
+            }
+            let begin = Seam.now()
+            let held = mutex.withLock { condition.wait(on: mutex, until: { flag.load() }, deadline: begin) }
+            Harness.check(Seam.now() == begin, "a due wait moved the clock")
+            scenario.joinAll()
+            return held
+        }
+        #expect(outcomes == [true, false])
+    }
+
+    @Test("a sleep whose deadline was reached returns at once, a scheduling point where another thread may go first")
+    func dueSleep() throws {
+        let outcomes = try exploredOutcomes("due sleep") { scenario in
+            let flag = SeamAtomic(false)
+            let begin = Seam.now()
+            Seam.sleep(for: .seconds(1))
+            scenario.spawn { flag.store(true) }
+            let afterSleeping = Seam.now()
+            Seam.sleep(for: .zero)
+            let seen = flag.load()
+            Seam.sleep(until: begin)
+            Harness.check(Seam.now() == afterSleeping, "a due sleep moved the clock")
+            scenario.joinAll()
+            return seen
+        }
+        #expect(outcomes == [true, false])
+    }
+
     @Test("a timed condition wait times out at its deadline when nobody signals")
     func timedWait() throws {
         let report = try Harness.run("timed wait", options: ExplorationOptions(schedules: 20)) { _ in

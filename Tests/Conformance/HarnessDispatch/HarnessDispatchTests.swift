@@ -152,6 +152,59 @@ struct HarnessDispatchModelTests {
         #expect(started.duration(to: clock.now) < .seconds(30))
     }
 
+    @Test("a semaphore's wait(timeout: .now()) is a try: it takes a permit signalled before it, else times out at once")
+    func semaphoreTry() throws {
+        let outcomes = try exploredOutcomes("semaphore try") { scenario in
+            let semaphore = HarnessDispatchSemaphore(value: 0)
+            scenario.spawn { semaphore.signal() }
+            let begin = Seam.now()
+            let result = semaphore.wait(timeout: .now())
+            Harness.check(Seam.now() == begin, "a due wait moved the clock")
+            scenario.joinAll()
+            return result == .success
+        }
+        #expect(outcomes == [true, false])
+    }
+
+    @Test("a group's wait(timeout: .now()) is a try: it succeeds if the work left before it, else times out at once")
+    func groupTry() throws {
+        let outcomes = try exploredOutcomes("group try") { scenario in
+            let group = HarnessDispatchGroup()
+            group.enter()
+            scenario.spawn { group.leave() }
+            let result = group.wait(timeout: .now())
+            scenario.joinAll()
+            return result == .success
+        }
+        #expect(outcomes == [true, false])
+    }
+
+    @Test(
+        "a buffer that counts an item it dropped when its zero-timeout try failed is found",
+        arguments: HarnessStrategyTests.strategies
+    )
+    func droppingProducer(strategy: Strategy) throws {
+        let report = try Self.exploreProducer(countsDrops: true, strategy)
+        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules, found nothing")
+        #expect("\(failure.reason)".contains("1 item lost"), "\(failure.reason)")
+    }
+
+    @Test("the producer that counts only what it put in loses nothing", arguments: HarnessStrategyTests.strategies)
+    func countingProducer(strategy: Strategy) throws {
+        #expect(try Self.exploreProducer(countsDrops: false, strategy).failure == nil)
+    }
+
+    /// Explores ``HarnessDispatchScenarios/droppingProducer(countsDrops:)`` for 100 schedules
+    /// of `strategy`, checking that no item is lost.
+    private static func exploreProducer(countsDrops: Bool, _ strategy: Strategy) throws -> ExplorationReport {
+        let options = ExplorationOptions(strategy: strategy, schedules: 100, seed: 1, keepsFailures: false)
+        let producer = HarnessDispatchScenarios.droppingProducer(countsDrops: countsDrops)
+        return try Harness.run("producer counting drops: \(countsDrops)", options: options) { scenario in
+            let lost = producer(scenario)
+            Harness.check(lost == 0, "\(lost) item lost")
+        }
+    }
+
     @Test("group.notify submits its block once the group is empty")
     func notify() throws {
         let report = try Harness.run("group notify", options: Self.options()) { scenario in

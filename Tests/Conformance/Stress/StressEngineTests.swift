@@ -1,5 +1,5 @@
 import Fixtures
-import Harness
+@testable import Harness
 import Primitives
 import Testing
 
@@ -149,6 +149,36 @@ struct StressEngineTests {
         #expect(otherForbiddenReached == schedulesRun)
         #expect(likelyCauses.first == .budget)
         #expect(report.text.contains("ended in other forbidden outcomes"))
+    }
+
+    @Test(
+        "an item dropped when a zero-timeout semaphore wait failed is reached by the escalation, with any strategies",
+        arguments: [EscalationOptions.defaultStrategies] + HarnessStrategyTests.strategies.map { [$0] }
+    )
+    func escalationReachesFailedTry(strategies: [Strategy]) throws {
+        let test = HarnessDispatchScenarios.droppingProducerStressTest(countsDrops: true)
+        let options = EscalationOptions(strategies: strategies, schedules: 50)
+        let search = Escalation(name: "dropping producer", test: test, options: options)
+        let result = search.search(for: [.returned(1)]).first?.result
+        guard case .found(let failure, _, let schedulesRun)? = result else {
+            Issue.record("no schedule of \(strategies) dropped an item: \(String(describing: result))")
+            return
+        }
+        #expect(schedulesRun <= 50)
+        let replayed = try Harness.replayStress("dropping producer", token: failure.token, test)
+        #expect(replayed.failure?.trace == failure.trace)
+    }
+
+    @Test("a stress run of that producer escalates every forbidden outcome it sees to a schedule that ends in it")
+    func droppingProducerUnderStress() async throws {
+        let escalation = EscalationOptions(schedules: 50)
+        let options = StressOptions(iterations: 200, timeBudget: .seconds(2), escalation: escalation)
+        let test = HarnessDispatchScenarios.droppingProducerStressTest(countsDrops: true)
+        let report = try await Harness.runStress("dropping producer under stress", options: options, test)
+        #expect(report.forbidden.allSatisfy { $0.outcome == .returned(1) }, "\(report.text)")
+        for escalation in report.escalations {
+            #expect(escalation.result.failure != nil, "\(report.text)")
+        }
     }
 
     @Test("the escalation searches with the strategies it is given")
