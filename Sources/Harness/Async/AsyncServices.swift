@@ -48,6 +48,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private var timers: [Timer] = []
     private var timersAdded = 0
     private var outstandingTasks = 0
+    /// The tasks whose jobs came here, held until they end (``RuntimeTask``), in the order
+    /// they first came: when nothing is left to run, those that have not ended wait for good.
+    private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
     private var closed = false
     private var threads: [SeamThread] = []
     private var timerThreadStarted = false
@@ -105,6 +108,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         guard isCalledByExecution() else { return }
         let queued = mutex.withLock {
             let named = identity(of: job)
+            hold(job)
             if onMainActor {
                 mainJobs.append((job, named))
             } else {
@@ -164,6 +168,31 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         return JobIdentity(task: execution.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
     }
 
+    /// Holds the task `job` runs, the first time one of its jobs comes. Called under the
+    /// mutex.
+    private func hold(_ job: UnownedJob) {
+        let runtimeID = jobTaskID(job)
+        guard runtimeID != 0, !heldTasks.contains(where: { $0.runtimeID == runtimeID }),
+            let task = RuntimeTask.retaining(job)
+        else { return }
+        heldTasks.append((runtimeID, task))
+    }
+
+    /// Takes the held tasks that have ended out of ``heldTasks``, for the caller to release
+    /// outside the mutex (releasing a task may run deinitializers). Called under the mutex.
+    private func takeEndedTasks() -> [RuntimeTask] {
+        let ended = heldTasks.filter { $0.task.isComplete }
+        heldTasks.removeAll { $0.task.isComplete }
+        return ended.map(\.task)
+    }
+
+    /// The held tasks that have not ended, in the order they first came, with where each
+    /// would go on; read only by the running thread while no other thread or task runs, so
+    /// each of them is suspended.
+    var unendedTasks: [(runtimeID: UInt64, resumePoints: [UInt])] {
+        heldTasks.filter { !$0.task.isComplete }.map { ($0.runtimeID, $0.task.resumePoints) }
+    }
+
     /// Names the calling (uncontrolled) thread for a report: its name, and whether it is the
     /// main thread.
     private static func describeCurrentThread() -> String {
@@ -195,6 +224,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             }
             execution.joinedHarnessThread(thread)
         }
+        for held in heldTasks { held.task.release() }
+        heldTasks = []
     }
 
     /// Whether nothing is left to run or to wake: no task the scenario started is running, no
@@ -245,10 +276,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } else {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
-            let quiet = mutex.withLock {
+            let (quiet, ended) = mutex.withLock {
                 jobsRunning -= 1
-                return isQuiet
+                return (isQuiet, takeEndedTasks())
             }
+            for task in ended { task.release() }
             if quiet { wakeQuietWaiters() }
             execution.laneWillTakeJob()
         }

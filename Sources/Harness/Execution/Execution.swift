@@ -31,6 +31,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         var cpu: Int32? = nil
         /// Lane threads that run the scenario's task jobs.
         var executorLanes = 2
+        /// How long (real time) a stuck execution whose tasks wait gives a job from outside
+        /// the harness to arrive, so that the escape is reported rather than the deadlock it
+        /// leaves (``awaitForeignJob()``).
+        var foreignJobGrace: Duration = .seconds(1)
     }
 
     private enum Decision {
@@ -408,9 +412,24 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// The execution's task executor, if something started it.
     var startedServices: AsyncServices? { asyncServices }
 
-    /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends.
+    /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends, once
+    /// every task has ended or waits for good. Tasks that wait for good (a `Task {}` the
+    /// scenario did not wait for, left on a continuation nobody resumes) fail the execution.
     func closeServices() {
-        asyncServices?.close()
+        guard let asyncServices else { return }
+        let blocked = blockedTasks()
+        if !blocked.isEmpty { failAtNextDecision(.tasksDeadlocked(tasks: blocked)) }
+        asyncServices.close()
+    }
+
+    /// The execution's tasks that have not ended, as a deadlock lists them: numbered, named,
+    /// and where in the code under test each waits. Call when no other thread or task runs.
+    private func blockedTasks() -> [BlockedTask] {
+        (asyncServices?.unendedTasks ?? []).map { task in
+            let number = taskNumber(runtimeID: task.runtimeID) + 1
+            let places = ResumePointSymbols.userPlaces(of: task.resumePoints)
+            return BlockedTask(task: number, name: taskNames[number], waitsAt: places.first, startedIn: places.last)
+        }
     }
 
     /// The scheduling point of a thread that has just queued `job` on the scenario's
@@ -471,13 +490,16 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         }
     }
 
-    /// When nothing can run while tasks are outstanding, one of them may be waiting for work
-    /// outside the harness: gives a job enqueued from elsewhere up to a second (real time;
-    /// Dispatch's pool can take that long to grow on Linux) to show up, so the escape is reported as such rather than as a deadlock. Returns
-    /// whether one did (the next decision then fails).
+    /// When nothing can run while tasks wait, one of them may be waiting for work outside the
+    /// harness: gives a job enqueued from elsewhere up to the limits' grace (real time; the
+    /// platform's executors can take a second to run it) to show up, so the escape is
+    /// reported as such rather than as a deadlock. Returns whether one did (the next decision
+    /// then fails). A job later than that leaves the deadlock the escape caused reported,
+    /// with the task and where it waits.
     private func awaitForeignJob() -> Bool {
         guard asyncServices != nil else { return false }
-        for _ in 0..<1_000 {
+        let (seconds, attoseconds) = limits.foreignJobGrace.components
+        for _ in 0..<(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) {
             if foreignJob.load(ordering: .acquiring) { return true }
             _ = cshim_sleep_until_monotonic(cshim_monotonic_now_ns() + 1_000_000)
         }
@@ -626,8 +648,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             case .allFinished:
                 return .allFinished
             case .stuck:
-                if awaitForeignJob() { continue }
-                model.failStuck(tasksAreSuspended: asyncServices?.hasOutstandingTasks == true)
+                let blocked = blockedTasks()
+                let tasksWait = !blocked.isEmpty || asyncServices?.hasOutstandingTasks == true
+                if tasksWait, awaitForeignJob() { continue }
+                model.failStuck(blockedTasks: blocked)
                 return .failed
             case .failed:
                 return .failed

@@ -5,6 +5,11 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     /// No thread could run while some had not finished; `waits` says who waits for what, and
     /// `cycle` names a lock-order cycle when there is one.
     case deadlock(waits: [String], cycle: [Int]?)
+    /// No thread or task could go on while tasks had not ended, and no job or timer was left
+    /// to wake them: the tasks wait for each other (actors waiting through continuations,
+    /// a task awaiting one that awaits it) or for a continuation nobody resumes. `tasks`
+    /// lists each, in the order the execution first saw them.
+    case tasksDeadlocked(tasks: [BlockedTask])
     /// The scenario's body returned and its threads could not all finish.
     case threadsStillRunning(waits: [String])
     /// The execution took more steps than its bound: a livelock or an endless loop.
@@ -37,6 +42,9 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
                 text += "\n  lock-order cycle: " + (cycle + [cycle[0]]).map { "T\($0)" }.joined(separator: " → ")
             }
             return text
+        case .tasksDeadlocked(let tasks):
+            return "deadlock: tasks wait for good, with nothing left to wake them\n"
+                + tasks.map { "  \($0)" }.joined(separator: "\n")
         case let .threadsStillRunning(waits):
             return "threads still running when the scenario ended\n" + waits.map { "  " + $0 }.joined(separator: "\n")
         case let .stepBoundExceeded(bound):
@@ -70,7 +78,7 @@ extension ExecutionFailure {
     var shrinkingKey: String? {
         switch self {
         case let .invariant(_, _, file, line): "check \(file):\(line)"
-        case .deadlock: "deadlock"
+        case .deadlock, .tasksDeadlocked: "deadlock"
         case .threadsStillRunning: "threads still running"
         case .stepBoundExceeded: "step bound"
         case let .threadThrew(_, error): "threw \(error)"
@@ -79,4 +87,52 @@ extension ExecutionFailure {
         case .stalled, .nondeterminism, .replayDiverged, .crashed: nil
         }
     }
+}
+
+/// A task that waits for good, as a ``ExecutionFailure/tasksDeadlocked(tasks:)`` lists it.
+public struct BlockedTask: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The task's number in ``TraceStep/task`` (from 1).
+    public let task: Int
+    /// The name the task was given, or where ``Scenario/task(name:file:line:_:)`` started
+    /// it; `nil` for a task started with `Task {}` or `Task.detached`.
+    public let name: String?
+    /// Where in the code under test the task waits: the innermost of its suspended frames
+    /// there; `nil` when no frame is (no debug information).
+    public let waitsAt: CodePlace?
+    /// The outermost of its suspended frames in the code under test: the body it was started
+    /// with, when that is there.
+    public let startedIn: CodePlace?
+
+    public init(task: Int, name: String?, waitsAt: CodePlace?, startedIn: CodePlace?) {
+        self.task = task
+        self.name = name
+        self.waitsAt = waitsAt
+        self.startedIn = startedIn
+    }
+
+    /// `task 2 'name' waits at File.swift:18 in Type.method(), in the body at File.swift:30`.
+    public var description: String {
+        var text = "task \(task)" + (name.map { " '\($0)'" } ?? "")
+        text += waitsAt.map { " waits at \($0)" } ?? " waits (where is unknown: no debug information)"
+        if let startedIn, startedIn != waitsAt { text += ", started in \(startedIn)" }
+        return text
+    }
+}
+
+/// A place in the code under test: a file name, a line and the function there.
+public struct CodePlace: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The file's name, without its directory.
+    public let file: String
+    public let line: Int
+    /// The function, as the source spells it (`Peer.handshake()`, `closure #1 in run()`).
+    public let function: String
+
+    public init(file: String, line: Int, function: String) {
+        self.file = file
+        self.line = line
+        self.function = function
+    }
+
+    /// `File.swift:18 in Type.method()`.
+    public var description: String { "\(file):\(line) in \(function)" }
 }
