@@ -105,7 +105,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Queues `job` for a lane, or for the main lane when it is a `MainActor` job; the
     /// calling thread must be one of the execution's.
     func enqueue(_ job: UnownedJob, onMainActor: Bool) {
-        guard isCalledByExecution() else { return }
+        guard isCalledByExecution(job) else { return }
         let queued = mutex.withLock {
             let named = identity(of: job)
             hold(job)
@@ -131,15 +131,15 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// arrives, microseconds after the sleep began, and whole milliseconds keep those
     /// microseconds out of the schedule, so a replay queues the job at the same virtual time.
     func enqueue(_ job: UnownedJob, after delay: Duration, measured: Bool) {
-        guard isCalledByExecution() else { return }
+        guard isCalledByExecution(job) else { return }
         let wait = measured ? Self.wholeMillisecondsAtLeast(delay) : max(delay, .zero)
         addTimer(at: Seam.now().advanced(by: wait)) { [self] in enqueue(job, onMainActor: false) }
     }
 
     /// Fails the execution: a job was delayed on a clock whose durations are not `Duration`,
     /// which the harness cannot put on its virtual clock. The job does not run.
-    func rejectDelayedJob<C: Clock>(on clock: C) {
-        guard isCalledByExecution() else { return }
+    func rejectDelayedJob<C: Clock>(_ job: UnownedJob, on clock: C) {
+        guard isCalledByExecution(job) else { return }
         execution.failAtNextDecision(.nondeterminism(
             "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on ContinuousClock, SuspendingClock or SeamClock"
         ))
@@ -147,9 +147,12 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// A job that arrives from a thread the execution does not control escaped it: it is
     /// reported (the execution fails at its next decision) and not run.
-    private func isCalledByExecution() -> Bool {
+    private func isCalledByExecution(_ job: UnownedJob) -> Bool {
         if let controller = Seam.currentController as? Execution, controller === execution { return true }
-        execution.noteForeignJob(from: Self.describeCurrentThread())
+        var buffer = [CChar](repeating: 0, count: 64)
+        let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
+        let thread = named ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+        execution.noteForeignJob(ForeignJob(thread: thread, isMainThread: Thread.isMainThread, taskRuntimeID: jobTaskID(job)))
         return false
     }
 
@@ -191,15 +194,6 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// each of them is suspended.
     var unendedTasks: [(runtimeID: UInt64, resumePoints: [UInt])] {
         heldTasks.filter { !$0.task.isComplete }.map { ($0.runtimeID, $0.task.resumePoints) }
-    }
-
-    /// Names the calling (uncontrolled) thread for a report: its name, and whether it is the
-    /// main thread.
-    private static func describeCurrentThread() -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
-        let name = named ? "'\(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))'" : "an unnamed thread"
-        return Thread.isMainThread ? "the main thread (\(name)): a MainActor or main-queue escape" : "thread \(name)"
     }
 
     /// Waits until the executor is quiet: every task the scenario started has ended, and
@@ -339,7 +333,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 extension AsyncServices: SchedulingExecutor {
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
         let job = UnownedJob(job)
-        guard let delay = delay as? Duration else { return rejectDelayedJob(on: clock) }
+        guard let delay = delay as? Duration else { return rejectDelayedJob(job, on: clock) }
         enqueue(job, after: delay, measured: false)
     }
 
@@ -348,7 +342,7 @@ extension AsyncServices: SchedulingExecutor {
         if let instant = instant as? SeamInstant {
             return enqueue(job, after: Seam.now().duration(to: instant), measured: false)
         }
-        guard let delay = clock.now.duration(to: instant) as? Duration else { return rejectDelayedJob(on: clock) }
+        guard let delay = clock.now.duration(to: instant) as? Duration else { return rejectDelayedJob(job, on: clock) }
         enqueue(job, after: delay, measured: true)
     }
 }

@@ -67,12 +67,11 @@ enum ResumePointSymbols {
     private static let architecture = (try? Backtrace.capture(limit: 1).architecture) ?? "x86_64"
 
     /// A resume function's name as its source spells it: `Peer.handshake()` for
-    /// `(1) await resume partial function for Module.Peer.handshake() async -> ()`.
+    /// `(1) await resume partial function for Peer.handshake() async -> ()`.
     private static func functionName(_ symbol: String) -> String {
         var name = Substring(symbol)
         if let range = name.range(of: " function for ") { name = name[range.upperBound...] }
         if let range = name.range(of: " async") { name = name[..<range.lowerBound] }
-        if let dot = name.firstIndex(of: "."), !name[..<dot].contains(" ") { name = name[name.index(after: dot)...] }
         return String(name)
     }
 }

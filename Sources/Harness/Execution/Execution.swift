@@ -70,7 +70,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @exclusivity(unchecked) private var exiting: Set<Int> = []
     private let activity: ActivityCounter
     private let foreignJob = Atomic<Bool>(false)
-    private let foreignJobOrigin = Mutex<String?>(nil)
+    private let foreignJobOrigin = Mutex<ForeignJob?>(nil)
     @exclusivity(unchecked) private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
     /// Stored (releasing) by every thread as it leaves the harness for its own code, and
@@ -91,8 +91,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
 
     /// The steps taken so far; complete once ``run(_:)`` returned.
     @exclusivity(unchecked) private(set) var trace: [TraceStep] = []
-    /// Why the execution failed, if it did.
-    var failure: ExecutionFailure? { model.failure }
+    /// Why the execution failed, if it did: a job that escaped it first, whenever it came,
+    /// since what failed after it may be its doing. Read once the execution has ended.
+    var failure: ExecutionFailure? { escape().map(ExecutionFailure.escaped) ?? model.failure }
     /// The decisions taken: which thread or job ran, and who could have gone on.
     var decisions: [ScheduleDecision] { model.decisions }
     /// How many decisions ran another thread while the running one could go on.
@@ -509,9 +510,23 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// A job was enqueued from a thread this execution does not control: it escaped the
     /// harness (`Task {}`, `Task.detached`, `MainActor`, a foreign thread). Safe to call
     /// from any thread; the execution fails at its next decision.
-    func noteForeignJob(from origin: String) {
-        foreignJobOrigin.withLock { $0 = $0 ?? origin }
+    func noteForeignJob(_ job: ForeignJob) {
+        foreignJobOrigin.withLock { $0 = $0 ?? job }
         foreignJob.store(true, ordering: .releasing)
+    }
+
+    /// The first job that escaped the execution, if one did, with its task as the execution
+    /// numbers and names it. Call from the running thread, or once the execution has ended.
+    private func escape() -> JobEscape? {
+        guard foreignJob.load(ordering: .acquiring), let job = foreignJobOrigin.withLock({ $0 }) else { return nil }
+        let task = job.taskRuntimeID == 0 ? nil : taskNumbers[job.taskRuntimeID].map { $0 + 1 }
+        return JobEscape(
+            thread: job.thread,
+            isMainThread: job.isMainThread,
+            task: task,
+            taskName: task.flatMap { taskNames[$0] },
+            executorsOwned: ProcessExecutors.areTaken
+        )
     }
 
     /// Fails the execution because a task's body threw `error`, without ending the lane
@@ -630,12 +645,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// on its way.
     private func decide(running: Int?) -> Decision {
         while true {
-            if foreignJob.load(ordering: .acquiring), failure == nil {
-                let origin = foreignJobOrigin.withLock { $0 } ?? "an unknown thread"
-                model.noteFailure(.nondeterminism(
-                    "a job was enqueued from \(origin), which the harness does not control: an escape through Task {}, Task.detached, MainActor, Dispatch or a foreign thread"
-                        + (ProcessExecutors.areTaken ? "" : "; explore with `isolation: .process` to run Task {}, Task.detached and MainActor jobs under the harness")
-                ))
+            if model.failure == nil, let escape = escape() {
+                model.noteFailure(.escaped(escape))
             }
             let decision = model.decide(running: running, offeringEarlyTimeout: limits.timeoutsRaceProgress || replay?.isFollowing == true) { candidates, running, describe in
                 choose(among: candidates, running: running, describe: describe)
@@ -771,4 +782,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             taskNames[task + 1] = name
         }
     }
+}
+
+/// A job enqueued from a thread an execution does not control, as the thread saw it.
+struct ForeignJob: Sendable {
+    /// The thread's name, `nil` when it has none.
+    let thread: String?
+    let isMainThread: Bool
+    /// The runtime's ID of the job's task, 0 for a job of no task.
+    let taskRuntimeID: UInt64
 }

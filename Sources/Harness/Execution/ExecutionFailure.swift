@@ -25,6 +25,10 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     case tooManyThreads(Int)
     /// Something the harness does not schedule took part in the execution.
     case nondeterminism(String)
+    /// A job of the execution came from a thread the harness does not control: work escaped
+    /// it, and what the scenario saw afterwards (a check failing, tasks waiting) may be the
+    /// escape's doing. It takes precedence over any other failure of the execution.
+    case escaped(JobEscape)
     /// A replayed token no longer fits the code.
     case replayDiverged(step: Int, detail: String)
     /// A thread crashed the process (under ``ExplorationIsolation/process``, the child
@@ -62,6 +66,8 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
             return "the scenario started more than \(limit) threads"
         case .nondeterminism(let detail):
             return "nondeterminism: \(detail)"
+        case .escaped(let escape):
+            return "escape: \(escape)"
         case let .replayDiverged(step, detail):
             return "replay diverged at step \(step): \(detail)"
         case let .crashed(signal, cause):
@@ -84,7 +90,7 @@ extension ExecutionFailure {
         case let .threadThrew(_, error): "threw \(error)"
         case let .taskThrew(error): "task threw \(error)"
         case .tooManyThreads: "too many threads"
-        case .stalled, .nondeterminism, .replayDiverged, .crashed: nil
+        case .stalled, .nondeterminism, .escaped, .replayDiverged, .crashed: nil
         }
     }
 }
@@ -135,4 +141,48 @@ public struct CodePlace: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `File.swift:18 in Type.method()`.
     public var description: String { "\(file):\(line) in \(function)" }
+}
+
+/// Work that escaped an execution: a job enqueued from a thread the harness does not
+/// control, as ``ExecutionFailure/escaped(_:)`` reports it.
+public struct JobEscape: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The thread the job came from, as the system names it (`oot.default-qos` is a thread of
+    /// the platform's global executor); `nil` for a thread without a name.
+    public let thread: String?
+    /// Whether it came from the main thread: a `MainActor` job, or the main queue's.
+    public let isMainThread: Bool
+    /// The task whose job it was (its number in ``TraceStep/task``, from 1), when the
+    /// execution had seen the task before.
+    public let task: Int?
+    /// That task's name, when it has one.
+    public let taskName: String?
+    /// Whether the harness owned the process's executors (``ExplorationIsolation/process``):
+    /// then only a thread the scenario's code started, or Dispatch, could have sent it.
+    public let executorsOwned: Bool
+
+    public init(thread: String?, isMainThread: Bool, task: Int?, taskName: String?, executorsOwned: Bool) {
+        self.thread = thread
+        self.isMainThread = isMainThread
+        self.task = task
+        self.taskName = taskName
+        self.executorsOwned = executorsOwned
+    }
+
+    /// What came from where, the likely causes, and what to do.
+    public var description: String {
+        let job = task.map { "task \($0)" + (taskName.map { " '\($0)'" } ?? "") + " was resumed" } ?? "a job was enqueued"
+        let source = isMainThread ? "the main thread" : thread.map { "thread '\($0)'" } ?? "an unnamed thread"
+        var text = "\(job) from \(source), which the harness does not control"
+        if executorsOwned {
+            text += ": a thread the scenario started, Dispatch or a callback resumed it; resume it from the scenario's threads and tasks"
+        } else if isMainThread {
+            text += ": a MainActor hop; explore with `isolation: .process` to run MainActor jobs under the harness"
+        } else {
+            text += ": in the test's own process the platform's executors run what a Task {} started on an actor or a"
+                + " Task.detached enqueues, a Task.sleep of such a task on the real clock among them, and Dispatch's work;"
+                + " explore with `isolation: .process` to run Task {}, Task.detached, their sleeps and MainActor jobs"
+                + " under the harness"
+        }
+        return text
+    }
 }

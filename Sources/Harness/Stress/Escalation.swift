@@ -177,7 +177,7 @@ extension ExecutionFailure {
     /// searching on is pointless.
     var showsCodeOutsideTheSeam: Bool {
         switch self {
-        case .stalled, .nondeterminism: true
+        case .stalled, .nondeterminism, .escaped: true
         default: false
         }
     }
