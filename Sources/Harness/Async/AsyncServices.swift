@@ -151,8 +151,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         if let controller = Seam.currentController as? Execution, controller === execution { return true }
         var buffer = [CChar](repeating: 0, count: 64)
         let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
-        let thread = named ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
-        execution.noteForeignJob(ForeignJob(thread: thread, isMainThread: Thread.isMainThread, taskRuntimeID: jobTaskID(job)))
+        let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let thread = named ? String(decoding: name, as: UTF8.self) : nil
+        execution.noteForeignJob(
+            ForeignJob(thread: thread, isMainThread: Thread.isMainThread, taskRuntimeID: jobTaskID(job))
+        )
         return false
     }
 
@@ -184,6 +187,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Takes the held tasks that have ended out of ``heldTasks``, for the caller to release
     /// outside the mutex (releasing a task may run deinitializers). Called under the mutex.
     private func takeEndedTasks() -> [RuntimeTask] {
+        guard heldTasks.contains(where: { $0.task.isComplete }) else { return [] }
         let ended = heldTasks.filter { $0.task.isComplete }
         heldTasks.removeAll { $0.task.isComplete }
         return ended.map(\.task)

@@ -53,11 +53,14 @@ struct RuntimeTask {
     /// innermost first: where it goes on once resumed, then where each caller goes on.
     /// Read only while the task is suspended.
     var resumePoints: [UInt] {
-        var points = [UInt(bitPattern: pointer.load(fromByteOffset: Offset.resumeFunction, as: UnsafeRawPointer?.self))]
-        var context = pointer.load(fromByteOffset: Offset.resumeContext, as: UnsafeRawPointer?.self)
+        func address(_ base: UnsafeRawPointer, _ offset: Int) -> UnsafeRawPointer? {
+            base.load(fromByteOffset: offset, as: UnsafeRawPointer?.self)
+        }
+        var points = [UInt(bitPattern: address(pointer, Offset.resumeFunction))]
+        var context = address(pointer, Offset.resumeContext)
         while let frame = context, points.count < 64 {
-            points.append(UInt(bitPattern: frame.load(fromByteOffset: Offset.contextResumeParent, as: UnsafeRawPointer?.self)))
-            context = frame.load(fromByteOffset: Offset.contextParent, as: UnsafeRawPointer?.self)
+            points.append(UInt(bitPattern: address(frame, Offset.contextResumeParent)))
+            context = address(frame, Offset.contextParent)
         }
         return points.filter { $0 != 0 }
     }

@@ -170,18 +170,20 @@ public struct JobEscape: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// What came from where, the likely causes, and what to do.
     public var description: String {
-        let job = task.map { "task \($0)" + (taskName.map { " '\($0)'" } ?? "") + " was resumed" } ?? "a job was enqueued"
+        let named = taskName.map { " '\($0)'" } ?? ""
+        let job = task.map { "task \($0)\(named) was resumed" } ?? "a job was enqueued"
         let source = isMainThread ? "the main thread" : thread.map { "thread '\($0)'" } ?? "an unnamed thread"
         var text = "\(job) from \(source), which the harness does not control"
         if executorsOwned {
-            text += ": a thread the scenario started, Dispatch or a callback resumed it; resume it from the scenario's threads and tasks"
+            text += ": a thread the scenario started, Dispatch or a callback resumed it;"
+                + " resume it from the scenario's threads and tasks"
         } else if isMainThread {
             text += ": a MainActor hop; explore with `isolation: .process` to run MainActor jobs under the harness"
         } else {
-            text += ": in the test's own process the platform's executors run what a Task {} started on an actor or a"
-                + " Task.detached enqueues, a Task.sleep of such a task on the real clock among them, and Dispatch's work;"
-                + " explore with `isolation: .process` to run Task {}, Task.detached, their sleeps and MainActor jobs"
-                + " under the harness"
+            text += ": in the test's own process the platform's executors run what a Task {} started on an actor"
+                + " or a Task.detached enqueues, a Task.sleep of such a task on the real clock among them, and"
+                + " Dispatch's work; explore with `isolation: .process` to run Task {}, Task.detached, their sleeps"
+                + " and MainActor jobs under the harness"
         }
         return text
     }

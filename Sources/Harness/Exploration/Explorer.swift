@@ -184,7 +184,13 @@ struct Explorer {
             var search: any SchedulingStrategy = BoundedExhaustive(preemptionBound: bound)
             for index in 0..<Self.shrinkingSearchBudget {
                 guard search.beginExecution(index) else { break }
-                let candidate = execute(search, following: nil, naming: naming, execution: failure.token.execution, shrinking: true)
+                let candidate = execute(
+                    search,
+                    following: nil,
+                    naming: naming,
+                    execution: failure.token.execution,
+                    shrinking: true
+                )
                 if failsTheSameWay(candidate), candidate.preemptions < (shrunk?.preemptions ?? failure.preemptions) {
                     shrunk = candidate
                     break search

@@ -226,7 +226,9 @@ struct ExecutionModelTests {
         _ = driver.model.exit(0)
         #expect(driver.decide(running: nil) == .stuck)
         driver.model.failStuck(blockedTasks: [])
-        #expect(driver.model.failure == .threadsStillRunning(waits: ["T1 waits on condition#1, which nobody will signal"]))
+        #expect(driver.model.failure == .threadsStillRunning(waits: [
+            "T1 waits on condition#1, which nobody will signal"
+        ]))
     }
 
     @Test("tasks that wait for good while only the harness's own waits are left are a deadlock of tasks, without them")
@@ -236,7 +238,8 @@ struct ExecutionModelTests {
         try driver.take(0, .lock(Objects.m, recursive: false))
         try driver.take(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
         #expect(driver.decide(running: nil) == .stuck)
-        let blocked = BlockedTask(task: 1, name: "peer", waitsAt: CodePlace(file: "Peer.swift", line: 9, function: "f()"), startedIn: nil)
+        let place = CodePlace(file: "Peer.swift", line: 9, function: "f()")
+        let blocked = BlockedTask(task: 1, name: "peer", waitsAt: place, startedIn: nil)
         driver.model.failStuck(blockedTasks: [blocked])
         #expect(driver.model.failure == .tasksDeadlocked(tasks: [blocked]))
     }
