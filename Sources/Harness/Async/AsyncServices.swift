@@ -244,8 +244,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         timersChanged.broadcast()
     }
 
-    /// Whether a task has started and not ended; read only by the running thread.
-    var hasOutstandingTasks: Bool { outstandingTasks > 0 }
+    /// Whether a task the scenario started, or a held one, has not ended; read only by the
+    /// running thread.
+    var hasUnendedTasks: Bool { outstandingTasks > 0 || heldTasks.contains { !$0.task.isComplete } }
 
     /// Runs jobs until the executor is done: queued jobs in the order the strategy picks, or,
     /// on the main lane, `MainActor` jobs in the order they came.

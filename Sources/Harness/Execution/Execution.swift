@@ -418,13 +418,15 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// scenario did not wait for, left on a continuation nobody resumes) fail the execution.
     func closeServices() {
         guard let asyncServices else { return }
-        let blocked = blockedTasks()
-        if !blocked.isEmpty { failAtNextDecision(.tasksDeadlocked(tasks: blocked)) }
+        if asyncServices.hasUnendedTasks, escape() == nil {
+            failAtNextDecision(.tasksDeadlocked(tasks: blockedTasks()))
+        }
         asyncServices.close()
     }
 
     /// The execution's tasks that have not ended, as a deadlock lists them: numbered, named,
-    /// and where in the code under test each waits. Call when no other thread or task runs.
+    /// and where in the code under test each waits. Call when no other thread or task runs,
+    /// and no job escaped (a task running outside the harness is not suspended).
     private func blockedTasks() -> [BlockedTask] {
         (asyncServices?.unendedTasks ?? []).map { task in
             let number = taskNumber(runtimeID: task.runtimeID) + 1
@@ -659,10 +661,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             case .allFinished:
                 return .allFinished
             case .stuck:
-                let blocked = blockedTasks()
-                let tasksWait = !blocked.isEmpty || asyncServices?.hasOutstandingTasks == true
+                let tasksWait = asyncServices?.hasUnendedTasks == true
                 if tasksWait, awaitForeignJob() { continue }
-                model.failStuck(blockedTasks: blocked)
+                model.failStuck(blockedTasks: tasksWait ? blockedTasks() : [])
                 return .failed
             case .failed:
                 return .failed
