@@ -2,8 +2,9 @@
 public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertible {
     /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
     case invariant(message: String, thread: Int, file: String, line: UInt)
-    /// No thread could run while some had not finished; `waits` says who waits for what, and
-    /// `cycle` names a lock-order cycle when there is one.
+    /// No thread could run while some had not finished; `waits` says who waits for what (the
+    /// scenario's threads: the harness's own threads and waits are left out), and `cycle`
+    /// names a lock-order cycle when there is one.
     case deadlock(waits: [String], cycle: [Int]?)
     /// No thread or task could go on while tasks had not ended, and no job or timer was left
     /// to wake them: the tasks wait for each other (actors waiting through continuations,
