@@ -15,8 +15,8 @@ struct HarnessTaskDeadlockTests {
 
     static let isolations: [ExplorationIsolation] = [.none, .process]
 
-    /// Explores `scenario` expecting a deadlock of tasks in the first schedule; returns its
-    /// blocked tasks and the report's text.
+    /// Explores `scenario` expecting a deadlock of tasks in the first schedule, replays its
+    /// token the same way; returns its blocked tasks and the report's text.
     static func blockedTasks(
         _ name: String,
         isolation: ExplorationIsolation,
@@ -34,6 +34,11 @@ struct HarnessTaskDeadlockTests {
         for harnessWord in ["AsyncServices", "Harness/", "GlobalEnqueueHook"] {
             #expect(!failure.message.contains(harnessWord), "the report names the harness: \(failure.message)")
         }
+        var replay = ExplorationOptions(replay: failure.token, keepsFailures: false)
+        replay.isolation = isolation
+        let replayed = try Harness.run(name, options: replay, scenario).failure
+        #expect(replayed?.reason == failure.reason, "the token did not reproduce the deadlock")
+        #expect(replayed?.trace == failure.trace, "the token did not replay the same schedule")
         return (tasks, failure.message)
     }
 
