@@ -54,8 +54,9 @@ extension ExecutionModel {
 
     /// Says who waits for what when nothing can run: tasks that wait for good, when no
     /// thread of the scenario's waits; otherwise a deadlock, with the waits-for cycle when
-    /// there is one, or, once T0 has finished, threads left running. The harness's own
-    /// threads and waits (its lanes, T0 waiting for tasks) are left out.
+    /// there is one, or, once T0 has finished, threads left running, their waits followed by
+    /// the tasks'. The harness's own threads and waits (its lanes, T0 waiting for tasks) are
+    /// left out.
     mutating func stuckFailure(blockedTasks: [BlockedTask]) -> ExecutionFailure {
         var waits: [String] = []
         var waitsFor: [Int: Int] = [:]
@@ -81,6 +82,7 @@ extension ExecutionModel {
         if waits.isEmpty, !blockedTasks.isEmpty {
             return .tasksDeadlocked(tasks: blockedTasks)
         }
+        waits += blockedTasks.map(\.description)
         if threads[0].isFinished {
             return .threadsStillRunning(waits: waits)
         }

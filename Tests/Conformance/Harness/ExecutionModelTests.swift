@@ -244,6 +244,21 @@ struct ExecutionModelTests {
         #expect(driver.model.failure == .tasksDeadlocked(tasks: [blocked]))
     }
 
+    @Test("when a thread of the scenario's waits too, the deadlock lists its wait, then the tasks'")
+    func threadsAndTasksDeadlocked() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+        _ = driver.model.exit(0)
+        #expect(driver.decide(running: nil) == .stuck)
+        let blocked = BlockedTask(task: 1, name: nil, waitsAt: nil, startedIn: nil)
+        driver.model.failStuck(blockedTasks: [blocked])
+        #expect(driver.model.failure == .threadsStillRunning(waits: [
+            "T1 waits on condition#1, which nobody will signal",
+            "task 1 waits (where is unknown: no debug information)",
+        ]))
+    }
+
     @Test("every thread finished ends the execution")
     func allFinished() throws {
         var driver = try ModelDriver(threads: 2)
