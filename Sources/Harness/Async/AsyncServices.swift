@@ -48,6 +48,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private var timers: [Timer] = []
     private var timersAdded = 0
     private var outstandingTasks = 0
+    /// The tasks whose jobs came here, held until they end (``RuntimeTask``), in the order
+    /// they first came: when nothing is left to run, those that have not ended wait for good.
+    private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
     private var closed = false
     private var threads: [SeamThread] = []
     private var timerThreadStarted = false
@@ -102,9 +105,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Queues `job` for a lane, or for the main lane when it is a `MainActor` job; the
     /// calling thread must be one of the execution's.
     func enqueue(_ job: UnownedJob, onMainActor: Bool) {
-        guard isCalledByExecution() else { return }
+        guard isCalledByExecution(job) else { return }
         let queued = mutex.withLock {
             let named = identity(of: job)
+            hold(job)
             if onMainActor {
                 mainJobs.append((job, named))
             } else {
@@ -127,15 +131,15 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// arrives, microseconds after the sleep began, and whole milliseconds keep those
     /// microseconds out of the schedule, so a replay queues the job at the same virtual time.
     func enqueue(_ job: UnownedJob, after delay: Duration, measured: Bool) {
-        guard isCalledByExecution() else { return }
+        guard isCalledByExecution(job) else { return }
         let wait = measured ? Self.wholeMillisecondsAtLeast(delay) : max(delay, .zero)
         addTimer(at: Seam.now().advanced(by: wait)) { [self] in enqueue(job, onMainActor: false) }
     }
 
     /// Fails the execution: a job was delayed on a clock whose durations are not `Duration`,
     /// which the harness cannot put on its virtual clock. The job does not run.
-    func rejectDelayedJob<C: Clock>(on clock: C) {
-        guard isCalledByExecution() else { return }
+    func rejectDelayedJob<C: Clock>(_ job: UnownedJob, on clock: C) {
+        guard isCalledByExecution(job) else { return }
         execution.failAtNextDecision(.nondeterminism(
             "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on ContinuousClock, SuspendingClock or SeamClock"
         ))
@@ -143,9 +147,15 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// A job that arrives from a thread the execution does not control escaped it: it is
     /// reported (the execution fails at its next decision) and not run.
-    private func isCalledByExecution() -> Bool {
+    private func isCalledByExecution(_ job: UnownedJob) -> Bool {
         if let controller = Seam.currentController as? Execution, controller === execution { return true }
-        execution.noteForeignJob(from: Self.describeCurrentThread())
+        var buffer = [CChar](repeating: 0, count: 64)
+        let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
+        let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let thread = named ? String(decoding: name, as: UTF8.self) : nil
+        execution.noteForeignJob(
+            ForeignJob(thread: thread, isMainThread: Thread.isMainThread, taskRuntimeID: jobTaskID(job))
+        )
         return false
     }
 
@@ -164,13 +174,30 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         return JobIdentity(task: execution.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
     }
 
-    /// Names the calling (uncontrolled) thread for a report: its name, and whether it is the
-    /// main thread.
-    private static func describeCurrentThread() -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
-        let name = named ? "'\(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))'" : "an unnamed thread"
-        return Thread.isMainThread ? "the main thread (\(name)): a MainActor or main-queue escape" : "thread \(name)"
+    /// Holds the task `job` runs, the first time one of its jobs comes. Called under the
+    /// mutex.
+    private func hold(_ job: UnownedJob) {
+        let runtimeID = jobTaskID(job)
+        guard runtimeID != 0, !heldTasks.contains(where: { $0.runtimeID == runtimeID }),
+            let task = RuntimeTask.retaining(job)
+        else { return }
+        heldTasks.append((runtimeID, task))
+    }
+
+    /// Takes the held tasks that have ended out of ``heldTasks``, for the caller to release
+    /// outside the mutex (releasing a task may run deinitializers). Called under the mutex.
+    private func takeEndedTasks() -> [RuntimeTask] {
+        guard heldTasks.contains(where: { $0.task.isComplete }) else { return [] }
+        let ended = heldTasks.filter { $0.task.isComplete }
+        heldTasks.removeAll { $0.task.isComplete }
+        return ended.map(\.task)
+    }
+
+    /// The held tasks that have not ended, in the order they first came, with where each
+    /// would go on; read only by the running thread while no other thread or task runs, so
+    /// each of them is suspended.
+    var unendedTasks: [(runtimeID: UInt64, resumePoints: [UInt])] {
+        heldTasks.filter { !$0.task.isComplete }.map { ($0.runtimeID, $0.task.resumePoints) }
     }
 
     /// Waits until the executor is quiet: every task the scenario started has ended, and
@@ -195,6 +222,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             }
             execution.joinedHarnessThread(thread)
         }
+        for held in heldTasks { held.task.release() }
+        heldTasks = []
     }
 
     /// Whether nothing is left to run or to wake: no task the scenario started is running, no
@@ -215,8 +244,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         timersChanged.broadcast()
     }
 
-    /// Whether a task has started and not ended; read only by the running thread.
-    var hasOutstandingTasks: Bool { outstandingTasks > 0 }
+    /// Whether a task the scenario started, or a held one, has not ended; read only by the
+    /// running thread.
+    var hasUnendedTasks: Bool { outstandingTasks > 0 || heldTasks.contains { !$0.task.isComplete } }
 
     /// Runs jobs until the executor is done: queued jobs in the order the strategy picks, or,
     /// on the main lane, `MainActor` jobs in the order they came.
@@ -245,10 +275,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } else {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
-            let quiet = mutex.withLock {
+            let (quiet, ended) = mutex.withLock {
                 jobsRunning -= 1
-                return isQuiet
+                return (isQuiet, takeEndedTasks())
             }
+            for task in ended { task.release() }
             if quiet { wakeQuietWaiters() }
             execution.laneWillTakeJob()
         }
@@ -307,7 +338,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 extension AsyncServices: SchedulingExecutor {
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
         let job = UnownedJob(job)
-        guard let delay = delay as? Duration else { return rejectDelayedJob(on: clock) }
+        guard let delay = delay as? Duration else { return rejectDelayedJob(job, on: clock) }
         enqueue(job, after: delay, measured: false)
     }
 
@@ -316,7 +347,7 @@ extension AsyncServices: SchedulingExecutor {
         if let instant = instant as? SeamInstant {
             return enqueue(job, after: Seam.now().duration(to: instant), measured: false)
         }
-        guard let delay = clock.now.duration(to: instant) as? Duration else { return rejectDelayedJob(on: clock) }
+        guard let delay = clock.now.duration(to: instant) as? Duration else { return rejectDelayedJob(job, on: clock) }
         enqueue(job, after: delay, measured: true)
     }
 }

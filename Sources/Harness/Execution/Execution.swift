@@ -31,6 +31,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         var cpu: Int32? = nil
         /// Lane threads that run the scenario's task jobs.
         var executorLanes = 2
+        /// How long (real time) a stuck execution whose tasks wait gives a job from outside
+        /// the harness to arrive, so that the escape is reported rather than the deadlock it
+        /// leaves (``awaitForeignJob()``).
+        var foreignJobGrace: Duration = .seconds(1)
     }
 
     private enum Decision {
@@ -66,7 +70,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @exclusivity(unchecked) private var exiting: Set<Int> = []
     private let activity: ActivityCounter
     private let foreignJob = Atomic<Bool>(false)
-    private let foreignJobOrigin = Mutex<String?>(nil)
+    private let foreignJobOrigin = Mutex<ForeignJob?>(nil)
     @exclusivity(unchecked) private var asyncServices: AsyncServices?
     private let runningThread = Atomic<Int>(0)
     /// Stored (releasing) by every thread as it leaves the harness for its own code, and
@@ -87,8 +91,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
 
     /// The steps taken so far; complete once ``run(_:)`` returned.
     @exclusivity(unchecked) private(set) var trace: [TraceStep] = []
-    /// Why the execution failed, if it did.
-    var failure: ExecutionFailure? { model.failure }
+    /// Why the execution failed, if it did: a job that escaped it first, whenever it came,
+    /// since what failed after it may be its doing. Read once the execution has ended.
+    var failure: ExecutionFailure? { escape().map(ExecutionFailure.escaped) ?? model.failure }
     /// The decisions taken: which thread or job ran, and who could have gone on.
     var decisions: [ScheduleDecision] { model.decisions }
     /// How many decisions ran another thread while the running one could go on.
@@ -408,9 +413,26 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// The execution's task executor, if something started it.
     var startedServices: AsyncServices? { asyncServices }
 
-    /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends.
+    /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends, once
+    /// every task has ended or waits for good. Tasks that wait for good (a `Task {}` the
+    /// scenario did not wait for, left on a continuation nobody resumes) fail the execution.
     func closeServices() {
-        asyncServices?.close()
+        guard let asyncServices else { return }
+        if asyncServices.hasUnendedTasks, escape() == nil {
+            failAtNextDecision(.tasksDeadlocked(tasks: blockedTasks()))
+        }
+        asyncServices.close()
+    }
+
+    /// The execution's tasks that have not ended, as a deadlock lists them: numbered, named,
+    /// and where in the code under test each waits. Call when no other thread or task runs,
+    /// and no job escaped (a task running outside the harness is not suspended).
+    private func blockedTasks() -> [BlockedTask] {
+        (asyncServices?.unendedTasks ?? []).map { task in
+            let number = taskNumber(runtimeID: task.runtimeID) + 1
+            let places = ResumePointSymbols.userPlaces(of: task.resumePoints)
+            return BlockedTask(task: number, name: taskNames[number], waitsAt: places.first, startedIn: places.last)
+        }
     }
 
     /// The scheduling point of a thread that has just queued `job` on the scenario's
@@ -471,13 +493,16 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         }
     }
 
-    /// When nothing can run while tasks are outstanding, one of them may be waiting for work
-    /// outside the harness: gives a job enqueued from elsewhere up to a second (real time;
-    /// Dispatch's pool can take that long to grow on Linux) to show up, so the escape is reported as such rather than as a deadlock. Returns
-    /// whether one did (the next decision then fails).
+    /// When nothing can run while tasks wait, one of them may be waiting for work outside the
+    /// harness: gives a job enqueued from elsewhere up to the limits' grace (real time; the
+    /// platform's executors can take a second to run it) to show up, so the escape is
+    /// reported as such rather than as a deadlock. Returns whether one did (the next decision
+    /// then fails). A job later than that leaves the deadlock the escape caused reported,
+    /// with the task and where it waits.
     private func awaitForeignJob() -> Bool {
         guard asyncServices != nil else { return false }
-        for _ in 0..<1_000 {
+        let (seconds, attoseconds) = limits.foreignJobGrace.components
+        for _ in 0..<(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) {
             if foreignJob.load(ordering: .acquiring) { return true }
             _ = cshim_sleep_until_monotonic(cshim_monotonic_now_ns() + 1_000_000)
         }
@@ -487,9 +512,23 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// A job was enqueued from a thread this execution does not control: it escaped the
     /// harness (`Task {}`, `Task.detached`, `MainActor`, a foreign thread). Safe to call
     /// from any thread; the execution fails at its next decision.
-    func noteForeignJob(from origin: String) {
-        foreignJobOrigin.withLock { $0 = $0 ?? origin }
+    func noteForeignJob(_ job: ForeignJob) {
+        foreignJobOrigin.withLock { $0 = $0 ?? job }
         foreignJob.store(true, ordering: .releasing)
+    }
+
+    /// The first job that escaped the execution, if one did, with its task as the execution
+    /// numbers and names it. Call from the running thread, or once the execution has ended.
+    private func escape() -> JobEscape? {
+        guard foreignJob.load(ordering: .acquiring), let job = foreignJobOrigin.withLock({ $0 }) else { return nil }
+        let task = job.taskRuntimeID == 0 ? nil : taskNumbers[job.taskRuntimeID].map { $0 + 1 }
+        return JobEscape(
+            thread: job.thread,
+            isMainThread: job.isMainThread,
+            task: task,
+            taskName: task.flatMap { taskNames[$0] },
+            executorsOwned: ProcessExecutors.areTaken
+        )
     }
 
     /// Fails the execution because a task's body threw `error`, without ending the lane
@@ -611,12 +650,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// on its way.
     private func decide(running: Int?) -> Decision {
         while true {
-            if foreignJob.load(ordering: .acquiring), failure == nil {
-                let origin = foreignJobOrigin.withLock { $0 } ?? "an unknown thread"
-                model.noteFailure(.nondeterminism(
-                    "a job was enqueued from \(origin), which the harness does not control: an escape through Task {}, Task.detached, MainActor, Dispatch or a foreign thread"
-                        + (ProcessExecutors.areTaken ? "" : "; explore with `isolation: .process` to run Task {}, Task.detached and MainActor jobs under the harness")
-                ))
+            if model.failure == nil, let escape = escape() {
+                model.noteFailure(.escaped(escape))
             }
             let decision = model.decide(running: running, offeringEarlyTimeout: limits.timeoutsRaceProgress || replay?.isFollowing == true) { candidates, running, describe in
                 choose(among: candidates, running: running, describe: describe)
@@ -629,8 +664,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             case .allFinished:
                 return .allFinished
             case .stuck:
-                if awaitForeignJob() { continue }
-                model.failStuck(tasksAreSuspended: asyncServices?.hasOutstandingTasks == true)
+                let tasksWait = asyncServices?.hasUnendedTasks == true
+                if tasksWait, awaitForeignJob() { continue }
+                model.failStuck(blockedTasks: tasksWait ? blockedTasks() : [])
                 return .failed
             case .failed:
                 return .failed
@@ -744,4 +780,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             taskNames[task + 1] = name
         }
     }
+}
+
+/// A job enqueued from a thread an execution does not control, as the thread saw it.
+struct ForeignJob: Sendable {
+    /// The thread's name, `nil` when it has none.
+    let thread: String?
+    let isMainThread: Bool
+    /// The runtime's ID of the job's task, 0 for a job of no task.
+    let taskRuntimeID: UInt64
 }

@@ -2,9 +2,15 @@
 public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertible {
     /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
     case invariant(message: String, thread: Int, file: String, line: UInt)
-    /// No thread could run while some had not finished; `waits` says who waits for what, and
-    /// `cycle` names a lock-order cycle when there is one.
+    /// No thread could run while some had not finished; `waits` says who waits for what (the
+    /// scenario's threads: the harness's own threads and waits are left out), and `cycle`
+    /// names a lock-order cycle when there is one.
     case deadlock(waits: [String], cycle: [Int]?)
+    /// No thread or task could go on while tasks had not ended, and no job or timer was left
+    /// to wake them: the tasks wait for each other (actors waiting through continuations,
+    /// a task awaiting one that awaits it) or for a continuation nobody resumes. `tasks`
+    /// lists each, in the order the execution first saw them.
+    case tasksDeadlocked(tasks: [BlockedTask])
     /// The scenario's body returned and its threads could not all finish.
     case threadsStillRunning(waits: [String])
     /// The execution took more steps than its bound: a livelock or an endless loop.
@@ -20,6 +26,10 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     case tooManyThreads(Int)
     /// Something the harness does not schedule took part in the execution.
     case nondeterminism(String)
+    /// A job of the execution came from a thread the harness does not control: work escaped
+    /// it, and what the scenario saw afterwards (a check failing, tasks waiting) may be the
+    /// escape's doing. It takes precedence over any other failure of the execution.
+    case escaped(JobEscape)
     /// A thread crashed the process (under ``ExplorationIsolation/process``, the child
     /// process): `signal` ended it, and `cause` holds the runtime's fatal message and the
     /// crashing thread's frames outside the harness, as far as the process printed them.
@@ -35,6 +45,9 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
                 text += "\n  lock-order cycle: " + (cycle + [cycle[0]]).map { "T\($0)" }.joined(separator: " → ")
             }
             return text
+        case .tasksDeadlocked(let tasks):
+            return "deadlock: tasks wait for good, with nothing left to wake them\n"
+                + tasks.map { "  \($0)" }.joined(separator: "\n")
         case let .threadsStillRunning(waits):
             return "threads still running when the scenario ended\n" + waits.map { "  " + $0 }.joined(separator: "\n")
         case let .stepBoundExceeded(bound):
@@ -52,6 +65,8 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
             return "the scenario started more than \(limit) threads"
         case .nondeterminism(let detail):
             return "nondeterminism: \(detail)"
+        case .escaped(let escape):
+            return "escape: \(escape)"
         case let .crashed(signal, cause):
             return "a thread crashed (signal \(signal))" + (cause.isEmpty ? "" : "\n" + cause)
         }
@@ -66,13 +81,107 @@ extension ExecutionFailure {
     var shrinkingKey: String? {
         switch self {
         case let .invariant(_, _, file, line): "check \(file):\(line)"
-        case .deadlock: "deadlock"
+        case .deadlock, .tasksDeadlocked: "deadlock"
         case .threadsStillRunning: "threads still running"
         case .stepBoundExceeded: "step bound"
         case let .threadThrew(_, error): "threw \(error)"
         case let .taskThrew(error): "task threw \(error)"
         case .tooManyThreads: "too many threads"
-        case .stalled, .nondeterminism, .crashed: nil
+        case .stalled, .nondeterminism, .escaped, .crashed: nil
         }
+    }
+}
+
+/// A task that waits for good, as a ``ExecutionFailure/tasksDeadlocked(tasks:)`` lists it.
+public struct BlockedTask: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The task's number in ``TraceStep/task`` (from 1).
+    public let task: Int
+    /// The name the task was given, or where ``Scenario/task(name:file:line:_:)`` started
+    /// it; `nil` for a task started with `Task {}` or `Task.detached`.
+    public let name: String?
+    /// Where in the code under test the task waits: the innermost of its suspended frames
+    /// there; `nil` when no frame is (no debug information).
+    public let waitsAt: CodePlace?
+    /// The outermost of its suspended frames in the code under test: the body it was started
+    /// with, when that is there.
+    public let startedIn: CodePlace?
+
+    public init(task: Int, name: String?, waitsAt: CodePlace?, startedIn: CodePlace?) {
+        self.task = task
+        self.name = name
+        self.waitsAt = waitsAt
+        self.startedIn = startedIn
+    }
+
+    /// `task 2 'name' waits at File.swift:18 in Type.method(), in the body at File.swift:30`.
+    public var description: String {
+        var text = "task \(task)" + (name.map { " '\($0)'" } ?? "")
+        text += waitsAt.map { " waits at \($0)" } ?? " waits (where is unknown: no debug information)"
+        if let startedIn, startedIn != waitsAt { text += ", started in \(startedIn)" }
+        return text
+    }
+}
+
+/// A place in the code under test: a file name, a line and the function there.
+public struct CodePlace: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The file's name, without its directory.
+    public let file: String
+    public let line: Int
+    /// The function, as the source spells it (`Peer.handshake()`, `closure #1 in run()`).
+    public let function: String
+
+    public init(file: String, line: Int, function: String) {
+        self.file = file
+        self.line = line
+        self.function = function
+    }
+
+    /// `File.swift:18 in Type.method()`.
+    public var description: String { "\(file):\(line) in \(function)" }
+}
+
+/// Work that escaped an execution: a job enqueued from a thread the harness does not
+/// control, as ``ExecutionFailure/escaped(_:)`` reports it.
+public struct JobEscape: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The thread the job came from, as the system names it (`oot.default-qos` is a thread of
+    /// the platform's global executor); `nil` for a thread without a name.
+    public let thread: String?
+    /// Whether it came from the main thread: a `MainActor` job, or the main queue's.
+    public let isMainThread: Bool
+    /// The task whose job it was (its number in ``TraceStep/task``, from 1), when the
+    /// execution had seen the task before.
+    public let task: Int?
+    /// That task's name, when it has one.
+    public let taskName: String?
+    /// Whether the harness owned the process's executors (``ExplorationIsolation/process``):
+    /// then only a thread the scenario's code started, or Dispatch, could have sent it.
+    public let executorsOwned: Bool
+
+    public init(thread: String?, isMainThread: Bool, task: Int?, taskName: String?, executorsOwned: Bool) {
+        self.thread = thread
+        self.isMainThread = isMainThread
+        self.task = task
+        self.taskName = taskName
+        self.executorsOwned = executorsOwned
+    }
+
+    /// What came from where, the likely causes, and what to do.
+    public var description: String {
+        let named = taskName.map { " '\($0)'" } ?? ""
+        let job = task.map { "task \($0)\(named) was resumed" } ?? "a job was enqueued"
+        let source = isMainThread ? "the main thread" : thread.map { "thread '\($0)'" } ?? "an unnamed thread"
+        var text = "\(job) from \(source), which the harness does not control"
+        if executorsOwned {
+            text += ": a thread the scenario started, Dispatch or a callback resumed it;"
+                + " resume it from the scenario's threads and tasks"
+        } else if isMainThread {
+            text += ": a MainActor hop; explore with `isolation: .process` to run MainActor jobs under the harness"
+        } else {
+            text += ": in the test's own process the platform's executors run what a Task {} started on an actor"
+                + " or a Task.detached enqueues, a Task.sleep of such a task on the real clock among them, and"
+                + " Dispatch's work; explore with `isolation: .process` to run Task {}, Task.detached, their sleeps"
+                + " and MainActor jobs under the harness"
+        }
+        return text
     }
 }

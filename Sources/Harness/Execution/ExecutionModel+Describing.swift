@@ -52,38 +52,52 @@ extension ExecutionModel {
         return operation.kind.description
     }
 
-    /// Says who waits for what when nothing can run: a deadlock, with the waits-for cycle
-    /// when there is one, or, once T0 has finished, threads left running.
-    /// `tasksAreSuspended` adds that tasks wait, perhaps for work from outside the harness.
-    mutating func stuckFailure(tasksAreSuspended: Bool) -> ExecutionFailure {
+    /// Says who waits for what when nothing can run: tasks that wait for good, when no
+    /// thread of the scenario's waits; otherwise a deadlock, with the waits-for cycle when
+    /// there is one, or, once T0 has finished, threads left running, their waits followed by
+    /// the tasks'. The harness's own threads and waits (its lanes, T0 waiting for tasks) are
+    /// left out.
+    mutating func stuckFailure(blockedTasks: [BlockedTask]) -> ExecutionFailure {
         var waits: [String] = []
         var waitsFor: [Int: Int] = [:]
-        for index in threads.indices {
+        for index in threads.indices where !isHarnessWait(of: index) {
             switch threads[index].state {
             case .ready(.lock(let mutex, _), let location), .ready(.reacquire(let mutex), let location):
                 let owner = owner(of: mutex)
                 if let owner { waitsFor[index] = owner }
-                waits.append("T\(index) waits to lock \(name(mutex, "mutex")) held by \(owner.map { "T\($0)" } ?? "nobody")\(Self.place(location))")
+                let holder = owner.map { "T\($0)" } ?? "nobody"
+                waits.append("T\(index) waits to lock \(name(mutex, "mutex")) held by \(holder)\(Self.place(location))")
             case .ready(.join(let target), let location):
                 waitsFor[index] = target
                 waits.append("T\(index) waits to join T\(target)\(Self.place(location))")
             case .waiting(let condition, _, _, let location):
-                waits.append("T\(index) waits on \(name(condition, "condition")), which nobody will signal\(Self.place(location))")
+                let object = name(condition, "condition")
+                waits.append("T\(index) waits on \(object), which nobody will signal\(Self.place(location))")
             case .ready(let operation, let location):
                 waits.append("T\(index) waits to \(operation.kind)\(Self.place(location))")
             case .running, .finished:
                 break
             }
         }
-        if tasksAreSuspended {
-            waits.append(
-                "tasks are suspended: one waiting for work outside the harness (Task {}, Task.detached, MainActor, Dispatch) is an escape"
-            )
+        if waits.isEmpty, !blockedTasks.isEmpty {
+            return .tasksDeadlocked(tasks: blockedTasks)
         }
+        waits += blockedTasks.map(\.description)
         if threads[0].isFinished {
             return .threadsStillRunning(waits: waits)
         }
         return .deadlock(waits: waits, cycle: Self.cycle(in: waitsFor))
+    }
+
+    /// Whether `thread` is the harness's own (a lane, the timer thread) or waits on the
+    /// harness's own synchronization (T0 waiting for tasks to end).
+    private func isHarnessWait(of thread: Int) -> Bool {
+        if threads[thread].isExecutorThread { return true }
+        switch threads[thread].state {
+        case .waiting(let condition, _, _, _): return isInternal(condition)
+        case .ready(.lock(let mutex, _), _), .ready(.reacquire(let mutex), _): return isInternal(mutex)
+        default: return false
+        }
     }
 
     private static func place(_ location: SeamLocation?) -> String {

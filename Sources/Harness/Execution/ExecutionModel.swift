@@ -162,6 +162,11 @@ struct ExecutionModel {
         internalObjects.formUnion(objects)
     }
 
+    /// Whether `object` is the harness's own synchronization (``noteInternalObjects(_:)``).
+    func isInternal(_ object: ObjectIdentifier) -> Bool {
+        !internalObjects.isEmpty && internalObjects.contains(object)
+    }
+
     // MARK: Events of a thread
 
     /// `thread` arrives at a scheduling point to perform `operation`, with cancellation
@@ -308,11 +313,11 @@ struct ExecutionModel {
         phase = .windingDown
     }
 
-    /// Fails a ``Decision/stuck`` execution: as a deadlock, or, once T0 has finished, as
-    /// threads left running; `tasksAreSuspended` says whether tasks wait for work that may
-    /// come from outside the harness.
-    mutating func failStuck(tasksAreSuspended: Bool) {
-        failure = stuckFailure(tasksAreSuspended: tasksAreSuspended)
+    /// Fails a ``Decision/stuck`` execution: as a deadlock of tasks when only `blockedTasks`
+    /// and the harness's own threads wait, otherwise as a deadlock of threads, or, once T0
+    /// has finished, as threads left running.
+    mutating func failStuck(blockedTasks: [BlockedTask]) {
+        failure = stuckFailure(blockedTasks: blockedTasks)
         phase = .windingDown
     }
 

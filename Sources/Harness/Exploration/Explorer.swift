@@ -110,7 +110,15 @@ struct Explorer {
     /// given (until the code leaves them). An execution whose coroutines needed OS threads
     /// runs again on OS threads, as do the exploration's executions after it: the schedule
     /// is the same either way.
-    private func execute(_ strategy: any SchedulingStrategy, following steps: [EncodedStep]?, naming: ScheduleNaming, execution index: Int) -> Execution {
+    /// Runs one execution. A shrinking one re-runs a failure already told apart from an
+    /// escape, so it gives no grace to jobs from outside the harness.
+    private func execute(
+        _ strategy: any SchedulingStrategy,
+        following steps: [EncodedStep]?,
+        naming: ScheduleNaming,
+        execution index: Int,
+        shrinking: Bool = false
+    ) -> Execution {
         let crashText = resources.crashText(execution: index) {
             crashReport.text(scenario: scenario, tokenPrefix: naming.tokenText(execution: $0), testID: testID)
         }
@@ -118,7 +126,7 @@ struct Explorer {
             let execution = Execution(
                 strategy: strategy,
                 replay: steps.map(ReplayFollower.init(steps:)),
-                limits: limits,
+                limits: limits(shrinking: shrinking),
                 threadPool: threadPool,
                 coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
                 activity: activity,
@@ -159,7 +167,13 @@ struct Explorer {
         while removed {
             removed = false
             for point in script.preemptionPoints {
-                let candidate = execute(ScriptedSchedule(script.removingPreemption(point)), following: nil, naming: naming, execution: failure.token.execution)
+                let candidate = execute(
+                    ScriptedSchedule(script.removingPreemption(point)),
+                    following: nil,
+                    naming: naming,
+                    execution: failure.token.execution,
+                    shrinking: true
+                )
                 guard failsTheSameWay(candidate) else { continue }
                 script = ScheduleScript(candidate.decisions)
                 shrunk = candidate
@@ -171,7 +185,13 @@ struct Explorer {
             var search: any SchedulingStrategy = BoundedExhaustive(preemptionBound: bound)
             for index in 0..<Self.shrinkingSearchBudget {
                 guard search.beginExecution(index) else { break }
-                let candidate = execute(search, following: nil, naming: naming, execution: failure.token.execution)
+                let candidate = execute(
+                    search,
+                    following: nil,
+                    naming: naming,
+                    execution: failure.token.execution,
+                    shrinking: true
+                )
                 if failsTheSameWay(candidate), candidate.preemptions < (shrunk?.preemptions ?? failure.preemptions) {
                     shrunk = candidate
                     break search
@@ -197,9 +217,12 @@ struct Explorer {
     /// How many schedules shrinking's exhaustive search runs at each preemption bound.
     static let shrinkingSearchBudget = 200
 
-    /// The execution limits the options set.
-    private var limits: Execution.Limits {
+    /// The execution limits the options set. Jobs from outside the harness get a second in
+    /// the test's own process, where the platform's executors run what escapes; a tenth of
+    /// one where the harness owns the executors, and none while shrinking.
+    private func limits(shrinking: Bool) -> Execution.Limits {
         var limits = Execution.Limits()
+        limits.foreignJobGrace = shrinking ? .zero : ProcessExecutors.areTaken ? .milliseconds(100) : .seconds(1)
         limits.maxSteps = options.maxSteps
         limits.maxThreads = options.maxThreads
         limits.spuriousWakeups = options.spuriousWakeups

@@ -4,7 +4,8 @@ import Primitives
 ///
 /// A scenario's body runs on thread T0. Threads it spawns are numbered in spawn order
 /// and joined automatically when the body returns; a thread that cannot finish then is a
-/// failure (threads still running).
+/// failure (threads still running), and so is a task that waits for good then (a deadlock
+/// of tasks, ``ExecutionFailure/tasksDeadlocked(tasks:)``).
 ///
 /// The same body runs under the deterministic scheduler and under stress (``mode``); under
 /// stress, spawns, tasks and joins go to the stress iteration.

@@ -23,6 +23,11 @@ public struct TraceLane: Hashable, Sendable, Comparable, CustomStringConvertible
         TraceLane(identity: .thread(number), name: nil)
     }
 
+    /// The lane of task `number` (from 1, as ``TraceStep/task`` numbers tasks), unnamed.
+    public static func task(_ number: Int) -> TraceLane {
+        TraceLane(identity: .task(number), name: nil)
+    }
+
     /// The lane that took `step`; `taskNames` names tasks by their number from 1.
     public init(of step: TraceStep, taskNames: [Int: String] = [:]) {
         if let task = step.task {

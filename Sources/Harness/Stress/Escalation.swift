@@ -156,7 +156,8 @@ struct Escalation<Outcome: Hashable & Sendable> {
             file == failedFile && line == failedLine
         case let (.threw(error), .threadThrew(_, thrown)), let (.threw(error), .taskThrew(thrown)):
             error == thrown
-        case (.hung, .deadlock), (.hung, .threadsStillRunning), (.hung, .stepBoundExceeded), (.hung, .stalled):
+        case (.hung, .deadlock), (.hung, .tasksDeadlocked), (.hung, .threadsStillRunning), (.hung, .stepBoundExceeded),
+            (.hung, .stalled):
             true
         default:
             false
@@ -177,7 +178,7 @@ extension ExecutionFailure {
     /// searching on is pointless.
     var showsCodeOutsideTheSeam: Bool {
         switch self {
-        case .stalled, .nondeterminism: true
+        case .stalled, .nondeterminism, .escaped: true
         default: false
         }
     }

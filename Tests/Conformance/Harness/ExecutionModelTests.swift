@@ -256,7 +256,7 @@ struct ExecutionModelTests {
         driver.arrive(0, .lock(Objects.n, recursive: false), at: SeamLocation(fileID: "Module/Bank.swift", line: 7))
         driver.arrive(1, .lock(Objects.m, recursive: false))
         #expect(driver.decide(running: 1) == .stuck)
-        driver.model.failStuck(tasksAreSuspended: false)
+        driver.model.failStuck(blockedTasks: [])
         #expect(driver.model.failure == .deadlock(
             waits: ["T0 waits to lock mutex#2 held by T1 at Bank.swift:7", "T1 waits to lock mutex#1 held by T0"],
             cycle: [0, 1]
@@ -264,17 +264,44 @@ struct ExecutionModelTests {
         #expect(driver.model.isWindingDown)
     }
 
-    @Test("threads left when T0 has finished are reported as still running, with suspended tasks when there are some")
+    @Test("threads left when T0 has finished are reported as still running")
     func threadsStillRunning() throws {
         var driver = try ModelDriver(threads: 2)
         try driver.take(1, .lock(Objects.m, recursive: false))
         try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
         _ = driver.model.exit(0)
         #expect(driver.decide(running: nil) == .stuck)
-        driver.model.failStuck(tasksAreSuspended: true)
+        driver.model.failStuck(blockedTasks: [])
+        #expect(driver.model.failure == .threadsStillRunning(waits: [
+            "T1 waits on condition#1, which nobody will signal"
+        ]))
+    }
+
+    @Test("tasks that wait for good while only the harness's own waits are left are a deadlock of tasks, without them")
+    func tasksDeadlocked() throws {
+        var driver = try ModelDriver(threads: 1)
+        driver.model.noteInternalObjects([Objects.c, Objects.m])
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        try driver.take(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+        #expect(driver.decide(running: nil) == .stuck)
+        let place = CodePlace(file: "Peer.swift", line: 9, function: "f()")
+        let blocked = BlockedTask(task: 1, name: "peer", waitsAt: place, startedIn: nil)
+        driver.model.failStuck(blockedTasks: [blocked])
+        #expect(driver.model.failure == .tasksDeadlocked(tasks: [blocked]))
+    }
+
+    @Test("when a thread of the scenario's waits too, the deadlock lists its wait, then the tasks'")
+    func threadsAndTasksDeadlocked() throws {
+        var driver = try ModelDriver(threads: 2)
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+        _ = driver.model.exit(0)
+        #expect(driver.decide(running: nil) == .stuck)
+        let blocked = BlockedTask(task: 1, name: nil, waitsAt: nil, startedIn: nil)
+        driver.model.failStuck(blockedTasks: [blocked])
         #expect(driver.model.failure == .threadsStillRunning(waits: [
             "T1 waits on condition#1, which nobody will signal",
-            "tasks are suspended: one waiting for work outside the harness (Task {}, Task.detached, MainActor, Dispatch) is an escape",
+            "task 1 waits (where is unknown: no debug information)",
         ]))
     }
 

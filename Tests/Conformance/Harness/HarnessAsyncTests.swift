@@ -96,7 +96,7 @@ struct HarnessAsyncTests {
         #expect(report.failure == nil)
     }
 
-    @Test("a job enqueued from a thread the harness does not control is reported as nondeterminism")
+    @Test("a job enqueued from a thread the harness does not control is reported as an escape, naming the thread")
     func escapeIsReported() throws {
         let report = try Harness.run("escape", options: ExplorationOptions(schedules: 1)) { scenario in
             let suspending = SeamAtomic(false)
@@ -116,8 +116,13 @@ struct HarnessAsyncTests {
             while !suspending.load() { Seam.yield() }
             release.signal()
         }
-        let failure = try #require(report.failure)
-        #expect("\(failure.reason)".contains("nondeterminism: a job was enqueued from thread 'escapee'"))
+        guard case .escaped(let escape)? = report.failure?.reason else {
+            Issue.record("expected an escape, got \(String(describing: report.failure?.reason))")
+            return
+        }
+        #expect(escape.thread == "escapee")
+        #expect(escape.task == 1)
+        #expect(!escape.isMainThread)
     }
 
     @Test("a check that fails inside a task fails the execution")

@@ -64,7 +64,13 @@ extension FailurePicture {
                 guard let lane = stepLanes.first(where: { line.hasPrefix($0.label + " ") }) else { return nil }
                 return Note(lane: lane, kind: .blocked, text: String(line.dropFirst(lane.label.count + 1)))
             }
-        case .stepBoundExceeded, .taskThrew, .tooManyThreads, .nondeterminism, .crashed:
+        case .tasksDeadlocked(let tasks):
+            return tasks.map { blocked in
+                let lane = TraceLane.task(blocked.task)
+                let place = blocked.waitsAt.map { "waits for good at \($0)" } ?? "waits for good"
+                return Note(lane: stepLanes.first { $0 == lane } ?? lane, kind: .blocked, text: place)
+            }
+        case .stepBoundExceeded, .taskThrew, .tooManyThreads, .nondeterminism, .escaped, .crashed:
             return []
         }
     }

@@ -1,0 +1,77 @@
+import Foundation
+import Runtime
+import Synchronization
+
+/// The places in the code under test where suspended tasks go on: resume points
+/// (``RuntimeTask/resumePoints``) symbolicated with the toolchain's `Runtime` module, which
+/// reads the binaries' debug information. Frames in the harness's own sources, and frames
+/// without a source location (the standard library, the runtime, compiler-generated thunks),
+/// are left out.
+enum ResumePointSymbols {
+    /// Every resume point symbolicated so far, with its place or `nil` when it is not in
+    /// the code under test. Process-wide because addresses are the process's; a deadlock is
+    /// re-run while its schedule is shrunk, and reading debug information is slow.
+    private static let places = Mutex<[UInt: CodePlace?]>([:])
+
+    /// The places of `points` in the code under test, in the order of `points`.
+    static func userPlaces(of points: [UInt]) -> [CodePlace] {
+        let unknown = places.withLock { known in points.filter { known[$0] == nil } }
+        if !unknown.isEmpty {
+            let found = symbolicate(unknown)
+            places.withLock { known in
+                for (point, place) in zip(unknown, found) { known[point] = .some(place) }
+            }
+        }
+        return places.withLock { known in points.compactMap { known[$0] ?? nil } }
+    }
+
+    /// The directory of the harness's sources, whose frames are the harness's own.
+    private static let harnessSources = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().path + "/"
+
+    /// Symbolicates `points` as the async frames of one backtrace: the `Runtime` module
+    /// symbolicates only a `Backtrace`, which it builds from its compact format
+    /// (`docs/CompactBacktraceFormat.md` in the Swift repository): a header byte for
+    /// version 0 with 64-bit words, an `async` instruction with an absolute 8-byte address
+    /// per point, and `end`.
+    private static func symbolicate(_ points: [UInt]) -> [CodePlace?] {
+        var bytes: [UInt8] = [0x02]
+        for point in points {
+            bytes.append(0x3F)
+            bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(point) >> UInt64($0 * 8)) }
+        }
+        bytes.append(0)
+        let encoded = Data(bytes).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        let json = #"{"architecture":"\#(architecture)","backtrace":"\#(encoded)"}"#
+        guard let backtrace = try? JSONDecoder().decode(Backtrace.self, from: Data(json.utf8)),
+            let symbolicated = backtrace.symbolicated(with: ImageMap.capture(), options: [.showSourceLocations])
+        else { return points.map { _ in nil } }
+        let frames = symbolicated.frames.filter { frame in
+            if case .asyncResumePoint = frame.captured { return true }
+            return false
+        }
+        guard frames.count == points.count else { return points.map { _ in nil } }
+        return frames.map { frame in
+            guard let symbol = frame.symbol, let location = symbol.sourceLocation, location.line > 0,
+                location.path.hasPrefix("/"), !location.path.hasPrefix(harnessSources)
+            else { return nil }
+            return CodePlace(
+                file: URL(fileURLWithPath: location.path).lastPathComponent,
+                line: location.line,
+                function: functionName(symbol.name)
+            )
+        }
+    }
+
+    /// The architecture the backtrace is for: this process's.
+    private static let architecture = (try? Backtrace.capture(limit: 1).architecture) ?? "x86_64"
+
+    /// A resume function's name as its source spells it: `Peer.handshake()` for
+    /// `(1) await resume partial function for Peer.handshake() async -> ()`.
+    private static func functionName(_ symbol: String) -> String {
+        var name = Substring(symbol)
+        if let range = name.range(of: " function for ") { name = name[range.upperBound...] }
+        if let range = name.range(of: " async") { name = name[..<range.lowerBound] }
+        return String(name)
+    }
+}

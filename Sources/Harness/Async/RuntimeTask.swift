@@ -1,0 +1,67 @@
+/// A task of the concurrency runtime, held (retained) by the harness so it can tell, once
+/// nothing runs, whether the task has ended or waits, and where.
+///
+/// The runtime exports neither, so both are read from the task's memory, at the offsets of
+/// the Swift 6.3 runtime on 64-bit platforms (`AsyncTask` in the runtime's `ABI/Task.h`,
+/// mirrored for debuggers in `RemoteInspection/RuntimeInternals.h`): the job's task ID, the
+/// function and async context the task resumes in, and the `IsComplete` flag of its status.
+/// Each task is checked as it is taken: its ID's low bits must be where the job keeps them,
+/// and its status must say it has not ended (it is being enqueued); a task that fails the
+/// check is not held, and the harness knows of it only what its jobs show.
+struct RuntimeTask {
+    private let pointer: UnsafeMutableRawPointer
+
+    /// Offsets into `AsyncTask` and `AsyncContext`, 64-bit.
+    private enum Offset {
+        static let idLowBits = 36
+        static let resumeFunction = 56
+        static let resumeContext = 64
+        static let statusFlags = 96
+        static let contextParent = 0
+        static let contextResumeParent = 8
+    }
+
+    /// The `IsComplete` flag of `ActiveTaskStatus`.
+    private static let isCompleteFlag: UInt32 = 0x2000
+
+    /// Holds the task `job` runs, if it runs one and has the layout this type reads; `nil`
+    /// for a job of no task (an actor draining its queue). Call as the job is enqueued.
+    static func retaining(_ job: UnownedJob) -> RuntimeTask? {
+        let taskID = jobTaskID(job)
+        guard taskID != 0 else { return nil }
+        let task = RuntimeTask(pointer: unsafeBitCast(job, to: UnsafeMutableRawPointer.self))
+        let idLowBits = task.pointer.load(fromByteOffset: Offset.idLowBits, as: UInt32.self)
+        guard idLowBits == UInt32(truncatingIfNeeded: taskID), !task.isComplete else { return nil }
+        _ = task.object.retain()
+        return task
+    }
+
+    /// Lets the task go; call once, and use the value no more.
+    func release() {
+        object.release()
+    }
+
+    /// The task as the Swift object it is (a native heap object), for retaining it.
+    private var object: Unmanaged<AnyObject> { Unmanaged.fromOpaque(pointer) }
+
+    /// Whether the task has ended (its body returned or threw).
+    var isComplete: Bool {
+        pointer.load(fromByteOffset: Offset.statusFlags, as: UInt32.self) & Self.isCompleteFlag != 0
+    }
+
+    /// The entry points of the resume functions of the suspended task's async frames,
+    /// innermost first: where it goes on once resumed, then where each caller goes on.
+    /// Read only while the task is suspended.
+    var resumePoints: [UInt] {
+        func address(_ base: UnsafeRawPointer, _ offset: Int) -> UnsafeRawPointer? {
+            base.load(fromByteOffset: offset, as: UnsafeRawPointer?.self)
+        }
+        var points = [UInt(bitPattern: address(pointer, Offset.resumeFunction))]
+        var context = address(pointer, Offset.resumeContext)
+        while let frame = context, points.count < 64 {
+            points.append(UInt(bitPattern: address(frame, Offset.contextResumeParent)))
+            context = address(frame, Offset.contextParent)
+        }
+        return points.filter { $0 != 0 }
+    }
+}
