@@ -84,6 +84,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// Threads the harness spawned for the scenario and its tasks that their owner has not
     /// joined yet.
     @exclusivity(unchecked) private var unjoinedHarnessThreads: [SeamThread] = []
+    /// Every seam object the execution's threads used, kept alive until it ends (see
+    /// ``identity(of:)``).
+    @exclusivity(unchecked) private var seenObjects = ObjectMap<AnyObject>()
 
     /// The steps taken so far; complete once ``run(_:)`` returned.
     @exclusivity(unchecked) private(set) var trace: [TraceStep] = []
@@ -225,16 +228,16 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     // MARK: SeamController
 
     func lock(_ mutex: SeamMutex, at location: SeamLocation) {
-        point(.lock(ObjectIdentifier(mutex), recursive: mutex.kind == .recursive), location)
+        point(.lock(identity(of: mutex), recursive: mutex.kind == .recursive), location)
     }
 
     func tryLock(_ mutex: SeamMutex, at location: SeamLocation) -> Bool {
-        point(.tryLock(ObjectIdentifier(mutex), recursive: mutex.kind == .recursive), location)
+        point(.tryLock(identity(of: mutex), recursive: mutex.kind == .recursive), location)
         return model.tryLockResult
     }
 
     func unlock(_ mutex: SeamMutex, at location: SeamLocation) {
-        point(.unlock(ObjectIdentifier(mutex)), location)
+        point(.unlock(identity(of: mutex)), location)
     }
 
     func wait(
@@ -244,7 +247,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         at location: SeamLocation
     ) -> SeamWaitResult {
         let me = point(
-            .wait(condition: ObjectIdentifier(condition), mutex: ObjectIdentifier(mutex), deadline: deadline?.nanoseconds),
+            .wait(condition: identity(of: condition), mutex: identity(of: mutex), deadline: deadline?.nanoseconds),
             location
         )
         let result = model.threads[me].waitResult
@@ -253,15 +256,27 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     }
 
     func signal(_ condition: SeamCondition, at location: SeamLocation) {
-        point(.signal(ObjectIdentifier(condition)), location)
+        point(.signal(identity(of: condition)), location)
     }
 
     func broadcast(_ condition: SeamCondition, at location: SeamLocation) {
-        point(.broadcast(ObjectIdentifier(condition)), location)
+        point(.broadcast(identity(of: condition)), location)
     }
 
-    func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation) {
-        point(.atomic(cell, access), location)
+    func willAccessAtomic(_ cell: AnyObject, _ access: SeamAtomicAccess, at location: SeamLocation) {
+        point(.atomic(identity(of: cell), access), location)
+    }
+
+    /// The identity that names `object` (a mutex, a condition, an atomic cell) for the rest of
+    /// the execution, which keeps the object alive until it ends. An object freed meanwhile
+    /// would leave its address to the next one allocated at it, which would then share its
+    /// name, its owner and its timeline in the fingerprint; which object gets a freed address
+    /// depends on the allocator's state in the process, so the same seed gave different
+    /// interleaving counts in different processes. Called by the running thread.
+    private func identity(of object: AnyObject) -> ObjectIdentifier {
+        let identity = ObjectIdentifier(object)
+        seenObjects.insertIfAbsent(identity, object)
+        return identity
     }
 
     func threadWillSpawn(at location: SeamLocation) -> SeamThreadID {

@@ -35,6 +35,10 @@ extension Harness {
     static let childCaseVariable = "HARNESS_CHILD_CASE"
     static let childOptionsVariable = "HARNESS_CHILD_OPTIONS"
 
+    /// The Swift runtime's switch for hashing with a fixed seed instead of one drawn per
+    /// process; set in every isolated child.
+    static let deterministicHashingVariable = "SWIFT_DETERMINISTIC_HASHING"
+
     /// Names the running test case the same way in the parent and in the child: its
     /// arguments (their values and Swift Testing's IDs), without the addresses a
     /// description may hold.
@@ -79,6 +83,10 @@ extension Harness {
             throw .isolatedChildFailed(scenario: scenario, detail: "its options could not be encoded for the child: \(error)")
         }
         environment[HarnessEnvironment.inheritedRandomSeedVariable] = String(HarnessEnvironment.randomSeed, radix: 16)
+        // The scenario's own `Set`s and `Dictionary`s (a striped map indexed by `hashValue`)
+        // iterate in an order seeded per process unless this is set: with it, the child runs
+        // the same schedules, and counts the same interleavings, as every other child.
+        environment[deterministicHashingVariable] = "1"
         if cshim_sanitizer() != CSHIM_SANITIZER_NONE {
             // Swift's crash backtracer forks a helper from the crashing child; under TSan the
             // fork fails an internal check (the child exits 66), under ASan the helper hangs:
