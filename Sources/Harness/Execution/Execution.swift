@@ -75,11 +75,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// thread. Without it ThreadSanitizer reported the stall's write of `failure` as racing
     /// with the stalled thread's last step.
     private let leftHarness = Atomic<Int>(0)
-    /// Each thread's OS handle, to read a stalled thread's stack. Guarded by a pthread mutex
-    /// (new threads record theirs at once): a contended `Synchronization.Mutex` hands over
-    /// where ThreadSanitizer cannot see it, and it reported these writes as racing.
+    /// The OS thread each thread runs on (a coroutine's host), to read a stalled thread's
+    /// state, CPU time and stack. Guarded by a pthread mutex (new threads record theirs at
+    /// once): a contended `Synchronization.Mutex` hands over where ThreadSanitizer cannot
+    /// see it, and it reported these writes as racing.
     private let threadHandlesMutex = SeamMutex()
-    private var threadHandles: [Int: UInt] = [:]
+    private var threadHandles: [Int: (handle: UInt, systemID: UInt64)] = [:]
     private let done = Atomic<Bool>(false)
     /// Threads the harness spawned for the scenario and its tasks that their owner has not
     /// joined yet.
@@ -187,25 +188,35 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         }
     }
 
-    /// Waits for the execution to end; fails it as stalled once no step was taken for the
-    /// stall timeout (checked a few times a second, so the stall is reported on time).
+    /// Waits for the execution to end; fails it as stalled once the running thread, taking
+    /// no step, has been blocked or busy for the stall timeout (``StallWatch``; checked a few
+    /// times a second, so the stall is reported on time). A check that finds it runnable
+    /// counts as a sign of life for an isolated child's heartbeat.
     private func waitUntilDone() {
         let slice = min(limits.stallTimeout, .milliseconds(250))
-        var lastProgress = activity.steps
-        var lastChange = ContinuousClock.now
+        let start = ContinuousClock.now
+        var watch = StallWatch(timeout: limits.stallTimeout)
         while !handoff.awaitFinish(timeout: slice) {
-            let current = activity.steps
-            if current != lastProgress {
-                lastProgress = current
-                lastChange = .now
-            } else if ContinuousClock.now - lastChange >= limits.stallTimeout {
+            let thread = runningThread.load(ordering: .relaxed)
+            let osThread = threadHandlesMutex.withLockDirectly { threadHandles[thread] }
+            let verdict = watch.check(
+                steps: activity.steps,
+                thread: thread,
+                activity: osThread.flatMap { ThreadActivity.read(systemID: $0.systemID) },
+                now: ContinuousClock.now - start
+            )
+            switch verdict {
+            case .progressed, .waiting:
+                continue
+            case .runnable:
+                activity.noteRunnable()
+            case .stalled(let stall):
                 _ = leftHarness.load(ordering: .acquiring)
-                let thread = runningThread.load(ordering: .relaxed)
-                let diagnosis = threadHandlesMutex.withLockDirectly { threadHandles[thread] }.flatMap(StallDiagnosis.init(thread:))
+                let stack = osThread.flatMap { StallDiagnosis(thread: $0.handle) }
                 model.noteStall(.stalled(
                     thread: thread,
-                    seconds: limits.stallTimeout.seconds,
-                    diagnosis: (diagnosis?.explanation ?? "blocked outside the seam: in code the harness does not control") + lastPlace(of: thread)
+                    seconds: stall.seconds,
+                    diagnosis: StallDiagnosis.explanation(of: stall, stack: stack) + lastPlace(of: thread)
                 ))
                 return
             }
@@ -300,7 +311,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                     _ = cshim_pin_current_thread_to_cpu(cpu)
                 }
             }
-            threadHandlesMutex.withLockDirectly { threadHandles[me] = cshim_current_thread_handle() }
+            let osThread = (handle: cshim_current_thread_handle(), systemID: cshim_current_thread_system_id())
+            threadHandlesMutex.withLockDirectly { threadHandles[me] = osThread }
             handoff.park(me)
             if aborting { exitForAbort(me) }
             _ = perform(me)

@@ -13,8 +13,8 @@ public enum ExplorationIsolation: String, Sendable, Hashable, Codable {
     /// process's default and main executors, so `Task {}`, `Task.detached`, `MainActor` jobs
     /// and system-clock sleeps of the scenario run under it. Costs a process launch per
     /// exploration (tens of milliseconds). The child ends when the test's process does,
-    /// and is killed when it shows no progress for the stall timeout plus
-    /// ``Harness/childGraceSeconds``.
+    /// and is killed when it shows no sign of life (a step, or its running thread runnable)
+    /// for the stall timeout plus ``Harness/childGraceSeconds``.
     case process
 }
 
