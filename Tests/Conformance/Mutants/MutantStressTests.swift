@@ -36,14 +36,6 @@ enum MutantUnderStress {
         escalation: EscalationOptions(stallTimeout: .seconds(20), maxTargets: 1)
     )
 
-    /// The schedule a trace followed: who took each step, what it did, where and with which
-    /// choice. Leaves out the names of the objects: the harness names an object on first
-    /// sight by its identity, and a freed object's address can come back as another object
-    /// of the same kind, so a name can differ between two runs of one schedule.
-    static func schedule(_ trace: [TraceStep]) -> [String] {
-        trace.map { "\($0.thread.map(String.init) ?? "-") \($0.kind) \($0.choice.map(String.init) ?? "-") \($0.location.map(String.init(describing:)) ?? "-")" }
-    }
-
     /// Runs mutant `defect` under stress, escalates, replays each token found, and ends the
     /// process: successfully when everything held, otherwise after recording an issue (which
     /// the parent test reports) that says what did not, with the stress report.
@@ -62,7 +54,7 @@ enum MutantUnderStress {
                     continue
                 }
                 let replayed = try Harness.replayStress(mutant.name, token: failure.token, test)
-                if replayed.failure?.reason != failure.reason || replayed.failure.map({ schedule($0.trace) }) != schedule(failure.trace) {
+                if replayed.failure?.reason != failure.reason || replayed.failure?.trace != failure.trace {
                     problems.append("replaying \(failure.token) did not fail identically: \(String(describing: replayed.failure?.reason))")
                 }
             }
