@@ -110,7 +110,7 @@ struct StressEngineTests {
     )
     func hangEscalatesToDeadlock() async throws {
         let options = StressOptions(timeBudget: .seconds(5), threads: 1, hangTimeout: .milliseconds(300))
-        let report = try await Harness.runStress("nested reads", options: options, StressScenarios.nestedReadsDeadlock)
+        let report = try await Harness.runStress("lock-order inversion", options: options, StressScenarios.lockOrderInversion)
         #expect(report.stop == .hang)
         #expect(report.forbidden.map(\.outcome) == [.hung(seconds: 0.3)])
         let failure = try #require(report.escalations.first?.result.failure, "\(report.text)")

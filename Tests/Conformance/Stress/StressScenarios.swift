@@ -1,4 +1,3 @@
-import Fixtures
 import Harness
 import Primitives
 import Synchronization
@@ -128,8 +127,27 @@ enum StressScenarios {
         case failed
     }
 
-    /// Seed defect 15: a read nested in a read, while a write waits, deadlocks.
-    static let nestedReadsDeadlock = StressTest(ReadWriteScenarios.nestedReads { SeedReadWriteCoordinator() })
+    /// Two threads take two mutexes in opposite orders. Under stress each, holding its first,
+    /// waits until the other holds its own: every iteration deadlocks. Under the scheduler a
+    /// deadlock needs a preemption between a thread's two locks.
+    static let lockOrderInversion = StressTest { scenario in
+        let underStress = scenario.mode == .stress
+        let first = SeamMutex()
+        let second = SeamMutex()
+        let holding = SeamAtomic(0)
+        for (outer, inner) in [(first, second), (second, first)] {
+            scenario.spawn {
+                outer.withLock {
+                    if underStress {
+                        holding.add(1)
+                        spin(until: holding, reaches: 2)
+                    }
+                    inner.withLock {}
+                }
+            }
+        }
+        scenario.joinAll()
+    }
 
     /// The spawned threads record whether the root thread had finished spawning when they
     /// started: with the start gate they always had.
