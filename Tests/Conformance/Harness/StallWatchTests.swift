@@ -17,7 +17,8 @@ struct StallWatchTests {
         var watch = StallWatch(timeout: timeout)
         return (0...Int(seconds * 4)).map { quarter in
             let now = Double(quarter) / 4
-            return watch.check(steps: steps(now), thread: 1, activity: thread(now), now: .milliseconds(Int64(now * 1_000)))
+            let time = Duration.milliseconds(Int64(now * 1_000))
+            return watch.check(steps: steps(now), thread: 1, activity: thread(now), now: time)
         }.dropFirst().map { $0 }
     }
 
@@ -53,7 +54,9 @@ struct StallWatchTests {
     @Test("time runnable without a CPU does not count towards a blocked thread's timeout")
     func starvationPausesTheCount() {
         // Blocked for 10 s, starved for 100 s, blocked again: stalled 10 s into the second wait.
-        let verdicts = Self.verdicts(for: 120) { now in (10..<110).contains(now) ? Self.runnable(cpu: 1) : Self.waiting() }
+        let verdicts = Self.verdicts(for: 120) { now in
+            (10..<110).contains(now) ? Self.runnable(cpu: 1) : Self.waiting()
+        }
         #expect(verdicts.firstIndex { $0 != .waiting && $0 != .runnable } == 119 * 4 + 3)
         #expect(verdicts.last == .stalled(.blocked(seconds: 20)))
     }

@@ -90,7 +90,8 @@ struct StressEngineTests {
 
     @Test("a history that is not linearizable is a forbidden outcome, escalated to the same failed check")
     func notLinearizable() async throws {
-        let report = try await Harness.runStress("split dequeue", options: StressOptions(iterations: 100, timeBudget: nil), StressScenarios.splitDequeue)
+        let options = StressOptions(iterations: 100, timeBudget: nil)
+        let report = try await Harness.runStress("split dequeue", options: options, StressScenarios.splitDequeue)
         let escalation = try #require(report.escalations.first, "\(report.text)")
         guard case .checkFailed(let message, _, _) = escalation.target else {
             Issue.record("not a failed check: \(escalation.target)")
@@ -110,7 +111,8 @@ struct StressEngineTests {
     )
     func hangEscalatesToDeadlock() async throws {
         let options = StressOptions(timeBudget: .seconds(5), threads: 1, hangTimeout: .milliseconds(300))
-        let report = try await Harness.runStress("lock-order inversion", options: options, StressScenarios.lockOrderInversion)
+        let test = StressScenarios.lockOrderInversion
+        let report = try await Harness.runStress("lock-order inversion", options: options, test)
         #expect(report.stop == .hang)
         #expect(report.forbidden.map(\.outcome) == [.hung(seconds: 0.3)])
         let failure = try #require(report.escalations.first?.result.failure, "\(report.text)")
@@ -157,7 +159,8 @@ struct StressEngineTests {
     func escalationStrategies() async throws {
         let escalation = EscalationOptions(strategies: [.pct(depth: 2)], schedules: 200)
         let options = StressOptions(iterations: 100, timeBudget: nil, escalation: escalation)
-        let report = try await Harness.runStress("lost increments by pct", options: options, StressScenarios.alternatelyLostIncrements())
+        let test = StressScenarios.alternatelyLostIncrements()
+        let report = try await Harness.runStress("lost increments by pct", options: options, test)
         guard case .found(_, let strategy, _) = report.escalations.first?.result else {
             Issue.record("no schedule found: \(report.text)")
             return

@@ -8,7 +8,8 @@ struct StressReplayCommandTests {
 
     @Test("a stress failure prints its histogram and a command that replays the escalated schedule under the harness")
     func replayCommandReplays() throws {
-        let found = try TestProcess.run(["--filter", "StressDemoFailures/lostUpdateUnderStress"], environment: Self.demo)
+        let filter = "StressDemoFailures/lostUpdateUnderStress"
+        let found = try TestProcess.run(["--filter", filter], environment: Self.demo)
         #expect(found.status != 0)
         let histogram = [
             "  count  class        outcome  meaning",

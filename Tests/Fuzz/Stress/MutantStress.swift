@@ -20,16 +20,23 @@ import Testing
 @Suite(
     "Stress: the mutants on real threads, caught by stress alone",
     .serialized,
-    .disabled(if: RuntimeSanitizer.thread, "the mutants hang and leak threads on purpose, which ThreadSanitizer reports at exit")
+    .disabled(
+        if: RuntimeSanitizer.thread,
+        "the mutants hang and leak threads on purpose, which ThreadSanitizer reports at exit"
+    )
 )
 struct MutantStress {
     /// The mutants stress alone caught in every measured run, by a wide margin: hundreds of
     /// forbidden iterations a run, or a hang in the first.
     static let alwaysCaught: Set<Int> = [4, 5, 7, 12, 13, 0, 15]
 
-    @Test("stress alone catches the mutants it caught in every measured run", arguments: Mutant.all.filter { alwaysCaught.contains($0.defect) })
+    @Test(
+        "stress alone catches the mutants it caught in every measured run",
+        arguments: Mutant.all.filter { alwaysCaught.contains($0.defect) }
+    )
     func caught(mutant: Mutant) async {
-        await #expect(processExitsWith: .success, "stress alone did not catch \(mutant)") { [defect = mutant.defect as Int] in
+        let defect = mutant.defect
+        await #expect(processExitsWith: .success, "stress alone did not catch \(mutant)") { [defect = defect as Int] in
             let mutant = Mutant.all.first { $0.defect == defect }!
             let options = StressOptions(timeBudget: .seconds(1), hangTimeout: .seconds(2), escalation: nil)
             let report = try await Harness.runStress(mutant.name, options: options, StressTest(mutant.scenario))

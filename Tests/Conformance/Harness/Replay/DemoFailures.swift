@@ -91,7 +91,9 @@ struct DemoCampaign {
     func limiterBound(strategy: Strategy, seed: UInt64) {
         Harness.explore(
             "demo limiter [\(strategy), seed \(seed)]",
-            options: ExplorationOptions(strategy: strategy, schedules: 100, seed: seed, isolation: .process, threads: .coroutines),
+            options: ExplorationOptions(
+                strategy: strategy, schedules: 100, seed: seed, isolation: .process, threads: .coroutines
+            ),
             AsyncScenarios.limiterBoundUnderCancellation { LiveConcurrencyLimiter(concurrency: 2) }
         )
     }

@@ -189,9 +189,10 @@ struct ReplayCommandTests {
     /// The summary of running the tests `filter` matches in a child process with
     /// `environment`, which must pass.
     private static func campaign(filter: String, environment: [String: String]) throws -> [CampaignEntry] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("harness-campaign-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("harness-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        let outcome = try TestProcess.run(["--filter", filter], environment: environment.merging(["HARNESS_REPORT": file.path]) { $1 })
+        let reporting = environment.merging(["HARNESS_REPORT": file.path]) { $1 }
+        let outcome = try TestProcess.run(["--filter", filter], environment: reporting)
         #expect(outcome.status == 0, "\(outcome.output)")
         #expect(outcome.output.contains("harness campaign: "))
         return try JSONDecoder().decode([CampaignEntry].self, from: Data(contentsOf: file))
@@ -202,8 +203,8 @@ struct ReplayCommandTests {
     private static func counts(_ entries: [CampaignEntry]) -> [String] {
         entries.map { entry in
             let bound = entry.pctMissBound.map { "\($0)" } ?? "-"
-            return "\(entry.scenario) \(entry.strategy) \(entry.seed) \(entry.schedules) \(entry.distinctInterleavings) "
-                + "\(entry.growing) \(bound) \(entry.failed)"
+            return "\(entry.scenario) \(entry.strategy) \(entry.seed) \(entry.schedules) "
+                + "\(entry.distinctInterleavings) \(entry.growing) \(bound) \(entry.failed)"
         }.sorted()
     }
 
