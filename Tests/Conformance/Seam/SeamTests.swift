@@ -200,7 +200,7 @@ struct SeamTests {
             let thread = try Seam.spawnThread { [note = StoresWhenReleased()] in
                 while !spawned.load() { Seam.yield() }
                 Seam.yield()
-                _ = note
+                withExtendedLifetime(note) {}
             }.get()
             spawned.store(true)
             try thread.join()
