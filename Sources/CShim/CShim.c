@@ -5,6 +5,7 @@
 #include "CShim.h"
 
 #if defined(__APPLE__)
+#include <mach/mach.h>
 #include <sys/event.h>
 #endif
 
@@ -626,6 +627,58 @@ void cshim_allow_stack_capture(void) {
 uintptr_t cshim_current_thread_handle(void) {
     return (uintptr_t)pthread_self();
 }
+
+#if defined(__linux__)
+uint64_t cshim_current_thread_system_id(void) {
+    return (uint64_t)syscall(SYS_gettid);
+}
+
+int cshim_thread_activity(uint64_t system_id, int *runnable, uint64_t *cpu_ns) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/task/%llu/stat", (unsigned long long)system_id);
+    FILE *file = fopen(path, "re");
+    if (file == NULL) {
+        return -1;
+    }
+    char line[1024];
+    size_t length = fread(line, 1, sizeof(line) - 1, file);
+    fclose(file);
+    line[length] = '\0';
+    // "tid (name) state ppid … utime stime …": the name may hold spaces and parentheses, so
+    // the fields start after the last ')'; utime and stime are the 12th and 13th after it.
+    char *fields = strrchr(line, ')');
+    char state = 0;
+    unsigned long long user = 0, system = 0;
+    if (fields == NULL
+        || sscanf(fields + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu", &state, &user, &system) != 3) {
+        errno = EINVAL;
+        return -1;
+    }
+    long ticks_per_second = sysconf(_SC_CLK_TCK);
+    *runnable = state == 'R';
+    *cpu_ns = (user + system) * (1000000000ull / (uint64_t)(ticks_per_second > 0 ? ticks_per_second : 100));
+    return 0;
+}
+#elif defined(__APPLE__)
+uint64_t cshim_current_thread_system_id(void) {
+    return (uint64_t)pthread_mach_thread_np(pthread_self());
+}
+
+int cshim_thread_activity(uint64_t system_id, int *runnable, uint64_t *cpu_ns) {
+    thread_basic_info_data_t info;
+    mach_msg_type_number_t count = THREAD_BASIC_INFO_COUNT;
+    if (thread_info((thread_act_t)system_id, THREAD_BASIC_INFO, (thread_info_t)&info, &count) != KERN_SUCCESS) {
+        errno = ESRCH;
+        return -1;
+    }
+    *runnable = info.run_state == TH_STATE_RUNNING;
+    *cpu_ns = ((uint64_t)info.user_time.seconds + (uint64_t)info.system_time.seconds) * 1000000000ull
+        + ((uint64_t)info.user_time.microseconds + (uint64_t)info.system_time.microseconds) * 1000ull;
+    return 0;
+}
+#else
+#error "cshim_thread_activity: unsupported platform"
+#endif
 
 int cshim_capture_thread_stack(uintptr_t thread, void **frames, int capacity, int timeout_ms) {
     pthread_once(&cshim_stack_handler_once, cshim_install_stack_handler);

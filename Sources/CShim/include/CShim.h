@@ -253,6 +253,17 @@ uintptr_t cshim_current_thread_handle(void);
 /// milliseconds or the signal could not be sent. One capture at a time, process-wide.
 int cshim_capture_thread_stack(uintptr_t thread, void **frames, int capacity, int timeout_ms);
 
+/// The calling OS thread as `cshim_thread_activity` names it: its kernel thread ID on Linux,
+/// its Mach thread port on Darwin.
+uint64_t cshim_current_thread_system_id(void);
+
+/// What the OS thread `system_id` (from `cshim_current_thread_system_id`) is doing: whether
+/// the kernel would run it now (`*runnable`: running, or ready and waiting for a CPU; not
+/// when it sleeps, waits or is stopped) and the CPU time it has used, user and system, in
+/// nanoseconds (`*cpu_ns`; on Linux in steps of a clock tick, 10 ms). Returns 0, or -1 with
+/// `errno` set when the thread cannot be read (it has exited).
+int cshim_thread_activity(uint64_t system_id, int *runnable, uint64_t *cpu_ns);
+
 /// The name of the function holding `address` as the dynamic linker knows it (mangled for
 /// Swift), or NULL; valid while its image stays loaded.
 const char *cshim_symbol_name(void *address);

@@ -78,7 +78,8 @@ extension Knob {
     )
     public static let stallTimeout = Knob(
         name: "HARNESS_STALL_TIMEOUT",
-        meaning: "seconds a thread may run without reaching a scheduling point",
+        meaning: "seconds a thread may spend blocked or busy without reaching a scheduling point "
+            + "(waiting for a CPU does not count)",
         accepts: "0.01–86,400",
         defaultValue: "20",
         readBy: explorers

@@ -79,15 +79,19 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// thread. Without it ThreadSanitizer reported the stall's write of `failure` as racing
     /// with the stalled thread's last step.
     private let leftHarness = Atomic<Int>(0)
-    /// Each thread's OS handle, to read a stalled thread's stack. Guarded by a pthread mutex
-    /// (new threads record theirs at once): a contended `Synchronization.Mutex` hands over
-    /// where ThreadSanitizer cannot see it, and it reported these writes as racing.
+    /// The OS thread each thread runs on (a coroutine's host), to read a stalled thread's
+    /// state, CPU time and stack. Guarded by a pthread mutex (new threads record theirs at
+    /// once): a contended `Synchronization.Mutex` hands over where ThreadSanitizer cannot
+    /// see it, and it reported these writes as racing.
     private let threadHandlesMutex = SeamMutex()
-    private var threadHandles: [Int: UInt] = [:]
+    private var threadHandles: [Int: (handle: UInt, systemID: UInt64)] = [:]
     private let done = Atomic<Bool>(false)
     /// Threads the harness spawned for the scenario and its tasks that their owner has not
     /// joined yet.
     @exclusivity(unchecked) private var unjoinedHarnessThreads: [SeamThread] = []
+    /// Every seam object the execution's threads used, kept alive until it ends (see
+    /// ``identity(of:)``).
+    @exclusivity(unchecked) private var seenObjects = ObjectMap<AnyObject>()
 
     /// The steps taken so far; complete once ``run(_:)`` returned.
     @exclusivity(unchecked) private(set) var trace: [TraceStep] = []
@@ -189,25 +193,35 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         }
     }
 
-    /// Waits for the execution to end; fails it as stalled once no step was taken for the
-    /// stall timeout (checked a few times a second, so the stall is reported on time).
+    /// Waits for the execution to end; fails it as stalled once the running thread, taking
+    /// no step, has been blocked or busy for the stall timeout (``StallWatch``; checked a few
+    /// times a second, so the stall is reported on time). A check that finds it runnable
+    /// counts as a sign of life for an isolated child's heartbeat.
     private func waitUntilDone() {
         let slice = min(limits.stallTimeout, .milliseconds(250))
-        var lastProgress = activity.steps
-        var lastChange = ContinuousClock.now
+        let start = ContinuousClock.now
+        var watch = StallWatch(timeout: limits.stallTimeout)
         while !handoff.awaitFinish(timeout: slice) {
-            let current = activity.steps
-            if current != lastProgress {
-                lastProgress = current
-                lastChange = .now
-            } else if ContinuousClock.now - lastChange >= limits.stallTimeout {
+            let thread = runningThread.load(ordering: .relaxed)
+            let osThread = threadHandlesMutex.withLockDirectly { threadHandles[thread] }
+            let verdict = watch.check(
+                steps: activity.steps,
+                thread: thread,
+                activity: osThread.flatMap { ThreadActivity.read(systemID: $0.systemID) },
+                now: ContinuousClock.now - start
+            )
+            switch verdict {
+            case .progressed, .waiting:
+                continue
+            case .runnable:
+                activity.noteRunnable()
+            case .stalled(let stall):
                 _ = leftHarness.load(ordering: .acquiring)
-                let thread = runningThread.load(ordering: .relaxed)
-                let diagnosis = threadHandlesMutex.withLockDirectly { threadHandles[thread] }.flatMap(StallDiagnosis.init(thread:))
+                let stack = osThread.flatMap { StallDiagnosis(thread: $0.handle) }
                 model.noteStall(.stalled(
                     thread: thread,
-                    seconds: limits.stallTimeout.seconds,
-                    diagnosis: (diagnosis?.explanation ?? "blocked outside the seam: in code the harness does not control") + lastPlace(of: thread)
+                    seconds: stall.seconds,
+                    diagnosis: StallDiagnosis.explanation(of: stall, stack: stack) + lastPlace(of: thread)
                 ))
                 return
             }
@@ -230,16 +244,16 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     // MARK: SeamController
 
     func lock(_ mutex: SeamMutex, at location: SeamLocation) {
-        point(.lock(ObjectIdentifier(mutex), recursive: mutex.kind == .recursive), location)
+        point(.lock(identity(of: mutex), recursive: mutex.kind == .recursive), location)
     }
 
     func tryLock(_ mutex: SeamMutex, at location: SeamLocation) -> Bool {
-        point(.tryLock(ObjectIdentifier(mutex), recursive: mutex.kind == .recursive), location)
+        point(.tryLock(identity(of: mutex), recursive: mutex.kind == .recursive), location)
         return model.tryLockResult
     }
 
     func unlock(_ mutex: SeamMutex, at location: SeamLocation) {
-        point(.unlock(ObjectIdentifier(mutex)), location)
+        point(.unlock(identity(of: mutex)), location)
     }
 
     func wait(
@@ -249,7 +263,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         at location: SeamLocation
     ) -> SeamWaitResult {
         let me = point(
-            .wait(condition: ObjectIdentifier(condition), mutex: ObjectIdentifier(mutex), deadline: deadline?.nanoseconds),
+            .wait(condition: identity(of: condition), mutex: identity(of: mutex), deadline: deadline?.nanoseconds),
             location
         )
         let result = model.threads[me].waitResult
@@ -258,15 +272,27 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     }
 
     func signal(_ condition: SeamCondition, at location: SeamLocation) {
-        point(.signal(ObjectIdentifier(condition)), location)
+        point(.signal(identity(of: condition)), location)
     }
 
     func broadcast(_ condition: SeamCondition, at location: SeamLocation) {
-        point(.broadcast(ObjectIdentifier(condition)), location)
+        point(.broadcast(identity(of: condition)), location)
     }
 
-    func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation) {
-        point(.atomic(cell, access), location)
+    func willAccessAtomic(_ cell: AnyObject, _ access: SeamAtomicAccess, at location: SeamLocation) {
+        point(.atomic(identity(of: cell), access), location)
+    }
+
+    /// The identity that names `object` (a mutex, a condition, an atomic cell) for the rest of
+    /// the execution, which keeps the object alive until it ends. An object freed meanwhile
+    /// would leave its address to the next one allocated at it, which would then share its
+    /// name, its owner and its timeline in the fingerprint; which object gets a freed address
+    /// depends on the allocator's state in the process, so the same seed gave different
+    /// interleaving counts in different processes. Called by the running thread.
+    private func identity(of object: AnyObject) -> ObjectIdentifier {
+        let identity = ObjectIdentifier(object)
+        seenObjects.insertIfAbsent(identity, object)
+        return identity
     }
 
     func threadWillSpawn(at location: SeamLocation) -> SeamThreadID {
@@ -290,7 +316,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                     _ = cshim_pin_current_thread_to_cpu(cpu)
                 }
             }
-            threadHandlesMutex.withLockDirectly { threadHandles[me] = cshim_current_thread_handle() }
+            let osThread = (handle: cshim_current_thread_handle(), systemID: cshim_current_thread_system_id())
+            threadHandlesMutex.withLockDirectly { threadHandles[me] = osThread }
             handoff.park(me)
             if aborting { exitForAbort(me) }
             _ = perform(me)

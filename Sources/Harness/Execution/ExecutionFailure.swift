@@ -19,8 +19,9 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     case threadThrew(thread: Int, error: String)
     /// A task the scenario started threw.
     case taskThrew(error: String)
-    /// A thread did not reach a scheduling point for too long: blocked outside the seam.
-    /// `diagnosis` says where, read from its stack, and what to use instead.
+    /// A thread did not reach a scheduling point for too long: blocked outside the seam, or
+    /// busy there on a CPU, for `seconds` (time it was runnable but given no CPU does not
+    /// count). `diagnosis` says which and where, read from its stack, and what to use instead.
     case stalled(thread: Int, seconds: Double, diagnosis: String)
     /// More threads than the harness can control at once.
     case tooManyThreads(Int)

@@ -44,6 +44,11 @@ struct ObjectMap<Value> {
         }
     }
 
+    /// Stores `value` for `key` unless `key` has a value already.
+    mutating func insertIfAbsent(_ key: ObjectIdentifier, _ value: @autoclosure () -> Value) {
+        if position(of: key) == nil { _ = insert(key, value()) }
+    }
+
     func contains(_ key: ObjectIdentifier) -> Bool {
         position(of: key) != nil
     }

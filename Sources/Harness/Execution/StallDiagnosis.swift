@@ -20,7 +20,21 @@ struct StallDiagnosis {
         self.frames = frames
     }
 
-    /// The sentence for the report: where the thread waits and why that stalls it.
+    /// The sentence for the report of `stall`: for a blocked thread where it waits and why
+    /// that stalls it, for a busy one where it computes; from `stack` when its stack could
+    /// be read.
+    static func explanation(of stall: StallWatch.Stall, stack: StallDiagnosis?) -> String {
+        switch stall {
+        case .blocked:
+            return stack?.explanation ?? "blocked outside the seam: in code the harness does not control"
+        case .busy:
+            let place = stack?.frames.first { !isHarnessOrRuntime($0) }.map { " (in \($0))" } ?? ""
+            return "busy outside the seam\(place): computing on a CPU, not waiting: an endless loop, or a spin on "
+                + "state the harness does not see; spin with Seam.yield, or wait on a SeamCondition"
+        }
+    }
+
+    /// The sentence for the report of a blocked thread: where it waits and why that stalls it.
     var explanation: String {
         let caller = frames.first { frame in !Self.isHarnessOrRuntime(frame) && Self.blocker(in: frame) == nil }
         let place = caller.map { " (called from \($0))" } ?? ""

@@ -29,10 +29,12 @@ public struct ExplorationOptions: Sendable, Codable {
     /// When nothing else can run the clock moves on regardless, so an hour's sleep still
     /// ends at once.
     public var timeoutsRaceProgress: Bool
-    /// How long a thread may run without reaching a scheduling point before the execution
-    /// fails as stalled (real time). The stall is reported when this much time has passed
-    /// without a step. A stalled thread cannot be reclaimed in the test's process; under
-    /// ``ExplorationIsolation/process`` the child process ends with it.
+    /// How long a thread may go without reaching a scheduling point before the execution
+    /// fails as stalled: real time in which it was blocked (not runnable), plus CPU time it
+    /// used (busy). Time in which it was runnable but had no CPU does not count, so a loaded
+    /// machine delays a stall report but does not cause one. A stalled thread cannot be
+    /// reclaimed in the test's process; under ``ExplorationIsolation/process`` the child
+    /// process ends with it.
     public var stallTimeout: Duration
     /// A token to replay instead of exploring.
     public var replay: ReplayToken?

@@ -50,13 +50,13 @@ enum ChildChannel {
         }
     }
 
-    /// Writes a heartbeat every second in which `activity` moved.
+    /// Writes a heartbeat every second in which `activity` showed a sign of life.
     static func sendHeartbeats(while activity: ActivityCounter) {
         Thread.detachNewThread {
-            var last = activity.steps
+            var last = activity.signsOfLife
             while true {
                 Thread.sleep(forTimeInterval: 1)
-                let current = activity.steps
+                let current = activity.signsOfLife
                 if current != last {
                     last = current
                     write(heartbeat)

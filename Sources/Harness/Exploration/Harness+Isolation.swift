@@ -13,8 +13,8 @@ public enum ExplorationIsolation: String, Sendable, Hashable, Codable {
     /// process's default and main executors, so `Task {}`, `Task.detached`, `MainActor` jobs
     /// and system-clock sleeps of the scenario run under it. Costs a process launch per
     /// exploration (tens of milliseconds). The child ends when the test's process does,
-    /// and is killed when it shows no progress for the stall timeout plus
-    /// ``Harness/childGraceSeconds``.
+    /// and is killed when it shows no sign of life (a step, or its running thread runnable)
+    /// for the stall timeout plus ``Harness/childGraceSeconds``.
     case process
 }
 
@@ -34,6 +34,10 @@ extension Harness {
     /// replay of the token it found) without running the earlier one.
     static let childCaseVariable = Knob.ChildProcess.testCase
     static let childOptionsVariable = Knob.ChildProcess.options
+
+    /// The Swift runtime's switch for hashing with a fixed seed instead of one drawn per
+    /// process; set in every isolated child.
+    static let deterministicHashingVariable = "SWIFT_DETERMINISTIC_HASHING"
 
     /// Names the running test case the same way in the parent and in the child: its
     /// arguments (their values and Swift Testing's IDs), without the addresses a
@@ -79,6 +83,10 @@ extension Harness {
             throw .isolatedChildFailed(scenario: scenario, detail: "its options could not be encoded for the child: \(error)")
         }
         environment[HarnessEnvironment.inheritedRandomSeedVariable] = String(HarnessEnvironment.randomSeed, radix: 16)
+        // The scenario's own `Set`s and `Dictionary`s (a striped map indexed by `hashValue`)
+        // iterate in an order seeded per process unless this is set: with it, the child runs
+        // the same schedules, and counts the same interleavings, as every other child.
+        environment[deterministicHashingVariable] = "1"
         if cshim_sanitizer() != CSHIM_SANITIZER_NONE {
             // Swift's crash backtracer forks a helper from the crashing child; under TSan the
             // fork fails an internal check (the child exits 66), under ASan the helper hangs:

@@ -43,7 +43,7 @@ final class StressController: SeamPassthroughController, @unchecked Sendable {
         super.join(thread, at: location)
     }
 
-    override func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation) {
+    override func willAccessAtomic(_ cell: AnyObject, _ access: SeamAtomicAccess, at location: SeamLocation) {
         guard access == .load else { return }
         rootMayWait()
         if iteration.isAbandoned { idle(at: location) }

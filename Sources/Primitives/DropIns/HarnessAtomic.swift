@@ -36,7 +36,7 @@ public struct HarnessAtomic<Value: AtomicRepresentable>: ~Copyable {
     borrowing func willAccess(_ access: SeamAtomicAccess, file: StaticString, line: UInt) {
         if let controller = Seam.controllerForCurrentThread() {
             let cell = identity.model { SeamAtomicIdentity() }
-            controller.willAccessAtomic(ObjectIdentifier(cell), access, at: SeamLocation(fileID: file, line: line))
+            controller.willAccessAtomic(cell, access, at: SeamLocation(fileID: file, line: line))
         }
     }
 }

@@ -68,7 +68,7 @@ public final class SeamAtomic<Value: SeamAtomicValue>: @unchecked Sendable {
     @inlinable
     func willAccess(_ access: SeamAtomicAccess, file: StaticString, line: UInt) {
         if let controller = Seam.controllerForCurrentThread() {
-            controller.willAccessAtomic(ObjectIdentifier(self), access, at: SeamLocation(fileID: file, line: line))
+            controller.willAccessAtomic(self, access, at: SeamLocation(fileID: file, line: line))
         }
     }
 }

@@ -140,8 +140,10 @@ public protocol SeamController: AnyObject, Sendable {
 
     /// Called just before an atomic operation on `cell`; the seam then performs it. Under
     /// a scheduler that runs one thread at a time, the operation is indivisible from the
-    /// other threads' point of view.
-    func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation)
+    /// other threads' point of view. `cell` is the object that stands for the cell: a
+    /// controller that tells cells apart by `ObjectIdentifier` keeps it alive for as long as
+    /// it does, so that no cell allocated meanwhile at the same address is taken for it.
+    func willAccessAtomic(_ cell: AnyObject, _ access: SeamAtomicAccess, at location: SeamLocation)
 
     /// Called in the parent before it creates an OS thread; returns the new thread's identity.
     func threadWillSpawn(at location: SeamLocation) -> SeamThreadID

@@ -42,7 +42,7 @@ open class SeamPassthroughController: SeamController, @unchecked Sendable {
         condition.broadcastDirectly()
     }
 
-    open func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation) {}
+    open func willAccessAtomic(_ cell: AnyObject, _ access: SeamAtomicAccess, at location: SeamLocation) {}
 
     open func threadWillSpawn(at location: SeamLocation) -> SeamThreadID {
         SeamThreadID(rawValue: Int(truncatingIfNeeded: nextThread.cell.add(1, ordering: .relaxed).oldValue))

@@ -312,15 +312,28 @@ private func threadBody(_ argument: UnsafeMutableRawPointer?) {
     Unmanaged<ThreadStart>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.run() }
 }
 
-/// Ends a thread's body: tells its controller, clears the seam's slot, then tells the joiner
-/// of a hosted body.
+/// Ends a thread's body: releases it, tells its controller, clears the seam's slot, then
+/// tells the joiner of a hosted body.
 private func threadCleanup(_ argument: UnsafeMutableRawPointer?) {
-    let start = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue()
-    let (slot, completion) = (start.slot, start.completion)
+    let (slot, completion) = releaseThreadStart(argument!)
     if let slot {
         slot.controller.threadWillExit(slot.thread)
         cshim_seam_set_current(nil)
         cshim_seam_deactivate()
     }
     completion?.signal()
+}
+
+/// Releases the thread's ``ThreadStart``, and with it the body and what the body captured,
+/// and returns what the rest of the cleanup needs. It runs before the controller hears that
+/// the thread exits, while the thread still runs under it: a deinit the release sets off (a
+/// worker whose last reference the body held, stopping its thread through the seam) is then
+/// this thread's step, at the same point of every run. Released after the controller had
+/// handed control on, it raced with the next thread, and a deinit ran in one run as a step
+/// of the thread and in another outside the harness, or in a later execution. Never inlined,
+/// so that the release stays here, before the controller is told.
+@inline(never)
+private func releaseThreadStart(_ argument: UnsafeMutableRawPointer) -> (ControllerSlot?, SeamThreadCompletion?) {
+    let start = Unmanaged<ThreadStart>.fromOpaque(argument).takeRetainedValue()
+    return (start.slot, start.completion)
 }

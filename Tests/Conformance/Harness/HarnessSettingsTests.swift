@@ -176,4 +176,20 @@ struct HarnessStallTests {
         let failure = try #require(report.failure)
         #expect("\(failure.reason)".contains("a real sleep; use Seam.sleep, or Task.sleep on SeamClock"), "\(failure.reason)")
     }
+
+    @Test("a thread spinning outside the seam is reported as busy, once it has used the timeout's CPU time")
+    func busyStall() throws {
+        let report = try Harness.run("stall in a spin", options: Self.options) { _ in
+            let released = Synchronization.Atomic(false)
+            while !released.load(ordering: .relaxed) {}
+        }
+        let failure = try #require(report.failure)
+        guard case .stalled(_, let seconds, let diagnosis) = failure.reason else {
+            Issue.record("expected a stall, got \(failure.reason)")
+            return
+        }
+        #expect(seconds >= 0.5)
+        #expect(diagnosis.hasPrefix("busy outside the seam"), "\(diagnosis)")
+        #expect(diagnosis.contains("an endless loop, or a spin on state the harness does not see"), "\(diagnosis)")
+    }
 }

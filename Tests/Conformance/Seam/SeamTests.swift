@@ -189,6 +189,32 @@ struct SeamTests {
             SeamMutex().unlock()
         }
     }
+
+    @Test("what a thread's body captured is released on the thread, under its controller, before it exits")
+    func bodyReleasedBeforeExit() throws {
+        let recorder = RecordingController()
+        try recorder.record {
+            let spawned = SeamAtomic(false)
+            // The body holds the only reference to `note` once the spawning call has returned
+            // and let go of the body: the thread waits for that.
+            let thread = try Seam.spawnThread { [note = StoresWhenReleased()] in
+                while !spawned.load() { Seam.yield() }
+                Seam.yield()
+                withExtendedLifetime(note) {}
+            }.get()
+            spawned.store(true)
+            try thread.join()
+        }
+        let steps = recorder.operations.filter { $0.thread == SeamThreadID(rawValue: 1) }.map(\.kind)
+        #expect(steps.suffix(3) == [.yield, .atomic, .exit], "\(steps)")
+    }
+}
+
+/// Stores to a seam atomic when it goes away: a deinit that is a seam operation.
+private final class StoresWhenReleased: Sendable {
+    private let cell = SeamAtomic(0)
+
+    deinit { cell.store(1) }
 }
 
 /// A plain counter shared between threads that synchronize some other way.

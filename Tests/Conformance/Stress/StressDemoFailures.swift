@@ -1,4 +1,3 @@
-import Fixtures
 import Harness
 import Testing
 
@@ -8,17 +7,9 @@ import Testing
 struct StressDemoFailures {
     @Test func lostUpdateUnderStress() async {
         await Harness.stress(
-            "demo sleepy increments",
-            options: StressOptions(iterations: 200, timeBudget: .seconds(2)),
-            StressScenarios.sleepyIncrements
-        )
-    }
-
-    @Test func mutantBoxUnderStress() async {
-        await Harness.stress(
-            "demo mutant 10 racing updates",
-            options: StressOptions(timeBudget: .seconds(1)),
-            AtomicBoxStressTests.racingUpdates { SeedAtomicBox(0) }
+            "demo lost increments",
+            options: StressOptions(iterations: 20, timeBudget: nil),
+            StressScenarios.alternatelyLostIncrements()
         )
     }
 

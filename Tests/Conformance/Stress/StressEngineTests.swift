@@ -46,15 +46,17 @@ struct StressEngineTests {
 
     @Test("a returned forbidden outcome is escalated, and its token replays the same failure")
     func returnedOutcomeEscalates() async throws {
-        let options = StressOptions(iterations: 200, timeBudget: .seconds(2), escalation: EscalationOptions(schedules: 500))
-        let report = try await Harness.runStress("sleepy increments", options: options, StressScenarios.sleepyIncrements)
+        let options = StressOptions(iterations: 200, timeBudget: nil, escalation: EscalationOptions(schedules: 500))
+        let test = StressScenarios.alternatelyLostIncrements()
+        let report = try await Harness.runStress("lost increments", options: options, test)
         #expect(report.forbidden.map(\.outcome) == [.returned(1)])
+        #expect(report.count(of: .returned(1)) == 100 && report.count(of: .returned(2)) == 100)
         let escalation = try #require(report.escalations.first)
         #expect(escalation.target == .returned(1))
         let failure = try #require(escalation.result.failure, "\(report.text)")
         #expect(report.text.contains(failure.replayCommand))
 
-        let replayed = try Harness.replayStress("sleepy increments", token: failure.token, StressScenarios.sleepyIncrements)
+        let replayed = try Harness.replayStress("lost increments", token: failure.token, test)
         let again = try #require(replayed.failure, "replaying \(failure.token) did not fail")
         #expect(again.reason == failure.reason)
         #expect(again.trace == failure.trace)
@@ -88,7 +90,8 @@ struct StressEngineTests {
 
     @Test("a history that is not linearizable is a forbidden outcome, escalated to the same failed check")
     func notLinearizable() async throws {
-        let report = try await Harness.runStress("split dequeue", options: StressOptions(iterations: 100, timeBudget: .seconds(2)), StressScenarios.splitDequeue)
+        let options = StressOptions(iterations: 100, timeBudget: nil)
+        let report = try await Harness.runStress("split dequeue", options: options, StressScenarios.splitDequeue)
         let escalation = try #require(report.escalations.first, "\(report.text)")
         guard case .checkFailed(let message, _, _) = escalation.target else {
             Issue.record("not a failed check: \(escalation.target)")
@@ -108,7 +111,8 @@ struct StressEngineTests {
     )
     func hangEscalatesToDeadlock() async throws {
         let options = StressOptions(timeBudget: .seconds(5), threads: 1, hangTimeout: .milliseconds(300))
-        let report = try await Harness.runStress("nested reads", options: options, StressScenarios.nestedReadsDeadlock)
+        let test = StressScenarios.lockOrderInversion
+        let report = try await Harness.runStress("lock-order inversion", options: options, test)
         #expect(report.stop == .hang)
         #expect(report.forbidden.map(\.outcome) == [.hung(seconds: 0.3)])
         let failure = try #require(report.escalations.first?.result.failure, "\(report.text)")
@@ -184,8 +188,9 @@ struct StressEngineTests {
     @Test("the escalation searches with the strategies it is given")
     func escalationStrategies() async throws {
         let escalation = EscalationOptions(strategies: [.pct(depth: 2)], schedules: 200)
-        let options = StressOptions(iterations: 100, timeBudget: .seconds(2), escalation: escalation)
-        let report = try await Harness.runStress("sleepy increments by pct", options: options, StressScenarios.sleepyIncrements)
+        let options = StressOptions(iterations: 100, timeBudget: nil, escalation: escalation)
+        let test = StressScenarios.alternatelyLostIncrements()
+        let report = try await Harness.runStress("lost increments by pct", options: options, test)
         guard case .found(_, let strategy, _) = report.escalations.first?.result else {
             Issue.record("no schedule found: \(report.text)")
             return

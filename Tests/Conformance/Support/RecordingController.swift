@@ -76,7 +76,7 @@ final class RecordingController: SeamPassthroughController, @unchecked Sendable 
         super.broadcast(condition, at: location)
     }
 
-    override func willAccessAtomic(_ cell: ObjectIdentifier, _ access: SeamAtomicAccess, at location: SeamLocation) {
+    override func willAccessAtomic(_ cell: AnyObject, _ access: SeamAtomicAccess, at location: SeamLocation) {
         note(.atomic, location)
     }
 

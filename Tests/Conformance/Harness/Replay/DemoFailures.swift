@@ -87,4 +87,18 @@ struct DemoCampaign {
             HarnessScenarios.lockedIncrements
         )
     }
+
+    /// The limiter's bound under cancellation, as its fuzz suite explores it: its tasks free
+    /// atomic cells during each execution, which once made its counts differ from one process
+    /// to the next, and so the shards' sum from the unsharded run.
+    @Test(arguments: [Strategy.portfolio, .exhaustive(preemptionBound: 2)], [UInt64(1), 2])
+    func limiterBound(strategy: Strategy, seed: UInt64) {
+        Harness.explore(
+            "demo limiter [\(strategy), seed \(seed)]",
+            options: ExplorationOptions(
+                strategy: strategy, schedules: 100, seed: seed, isolation: .process, threads: .coroutines
+            ),
+            AsyncScenarios.limiterBoundUnderCancellation { LiveConcurrencyLimiter(concurrency: 2) }
+        )
+    }
 }

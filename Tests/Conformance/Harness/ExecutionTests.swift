@@ -1,0 +1,22 @@
+import Harness
+import Primitives
+import Testing
+
+/// What one execution guarantees of the objects its threads use.
+@Suite("Harness: one execution")
+struct ExecutionTests {
+    @Test("an object freed during an execution lends its address to no other: each new cell gets a name of its own")
+    func freedObjectsKeepTheirNames() throws {
+        let report = try Harness.run("fresh cells", options: ExplorationOptions(schedules: 1)) { _ in
+            // Each cell is freed before the next is allocated, at the same address unless
+            // the execution keeps it alive.
+            for _ in 0..<3 {
+                SeamAtomic(0).store(1)
+            }
+            Harness.check(false, "the failure carries the trace")
+        }
+        let trace = try #require(report.failure).trace
+        let cells = trace.filter { $0.location?.fileID == "Conformance/ExecutionTests.swift" }.compactMap(\.target)
+        #expect(cells == ["atomic#1", "atomic#2", "atomic#3"])
+    }
+}
