@@ -52,6 +52,19 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private var threads: [SeamThread] = []
     private var timerThreadStarted = false
     private var mainLaneStarted = false
+    /// Whether a task made elsewhere (``startTask(name:createdBy:_:)``) is being created, and
+    /// its first job once it has arrived. A lock of the process's own, not a seam mutex: the
+    /// job arrives from a thread the execution does not control.
+    private let admission = Mutex(Admission.closed)
+
+    private enum Admission {
+        /// No task is being created elsewhere.
+        case closed
+        /// A task is being created elsewhere; its first job has not arrived.
+        case open
+        /// The first job of the task being created elsewhere.
+        case arrived(UnownedJob)
+    }
 
     init(execution: Execution) {
         self.execution = execution
@@ -80,7 +93,39 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// its body ends.
     func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         mutex.withLock { outstandingTasks += 1 }
-        return Task(name: name, executorPreference: self) { [self] in
+        return Task(name: name, executorPreference: self, operation: outstanding(name: name, body))
+    }
+
+    /// Starts a task as ``startTask(name:_:)`` does, but `create` makes it: given this executor
+    /// and the task's operation, it creates a task preferring the one and running the other,
+    /// and may do so in another task on a thread the execution does not control, so that the
+    /// new task inherits that task's task-local values, while the calling thread waits for
+    /// `create` to return. The task's first job, which arrives from there, is queued as the
+    /// calling thread's. Call from a controlled thread.
+    func startTask(
+        name: String,
+        createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Void,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) {
+        mutex.withLock { outstandingTasks += 1 }
+        admission.withLock { $0 = .open }
+        create(self, outstanding(name: name, body))
+        let first = admission.withLock { state in
+            defer { state = .closed }
+            guard case .arrived(let job) = state else { return UnownedJob?.none }
+            return job
+        }
+        guard let first else { preconditionFailure("the task '\(name)' was not created preferring the executor") }
+        enqueue(first, onMainActor: false)
+    }
+
+    /// The operation of a task counted in `outstandingTasks`: runs `body` as the task named
+    /// `name`, fails the execution with an error it throws, and ends the count.
+    private func outstanding(
+        name: String,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) -> @Sendable () async -> Void {
+        { [self] in
             execution.nameCurrentTask(name)
             do {
                 try await body()
@@ -96,7 +141,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        enqueue(UnownedJob(job), onMainActor: false)
+        let job = UnownedJob(job)
+        let admitted = admission.withLock { state in
+            guard case .open = state else { return false }
+            state = .arrived(job)
+            return true
+        }
+        if !admitted { enqueue(job, onMainActor: false) }
     }
 
     /// Queues `job` for a lane, or for the main lane when it is a `MainActor` job; the

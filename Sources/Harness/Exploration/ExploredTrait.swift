@@ -1,0 +1,161 @@
+import Primitives
+import Testing
+
+/// A trait that runs a test under the harness: the test's own body, `async` or not, runs as
+/// the root task of a scenario, once per schedule, and the test fails as
+/// ``Harness/explore(_:options:sourceLocation:_:)`` fails, with one issue carrying the shrunk
+/// schedule, the token and the replay command.
+///
+/// ```swift
+/// @Test(.explored(schedules: 500)) func searchShowsTheLatestQuery() async {
+///     let model = SearchModel()
+///     await model.type("swift", serverLatency: .milliseconds(300))
+///     await Harness.waitUntilQuiet()
+///     #expect(await model.shown == "results for swift")
+/// }
+/// ```
+///
+/// An `#expect` or `#require` that fails inside a schedule, or an error the body throws, fails
+/// that schedule at the issue's place; the issues of single schedules are listed as known
+/// issues, and only the exploration's failure fails the test. The scenario is named after the
+/// test, so the replay command selects it; the environment overrides the options as it does
+/// for `explore`. The test's tasks run on the harness's executor; `Task {}`, `Task.detached`,
+/// `MainActor` code and system-clock sleeps run under it only with `isolation: .process` (see
+/// ``ExplorationIsolation/process``). On a suite, it applies to each of the suite's tests.
+public struct ExploredTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The options every exploration of the test starts from.
+    public var options: ExplorationOptions
+
+    /// Applies to each test of a suite it is given to.
+    public var isRecursive: Bool { true }
+
+    /// Scopes test cases only: a suite's own scope runs once, as Swift Testing runs it.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Explores `function`, the test's body, on the threads of a dedicated executor, while
+    /// the test's task makes each schedule's root task, which so inherits the test's
+    /// task-local values (Swift Testing's current test and its issue handling).
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        // One worker explores, blocking it; the other makes the root tasks.
+        let workers = StressTaskPool(threads: 2)
+        defer { workers.close() }
+        let maker = TaskMaker()
+        let options = options
+        // Every root task has ended when the exploration returns, its last schedule wound down.
+        await withoutActuallyEscaping(function) { function in
+            await withTaskGroup { group in
+                group.addTask(executorPreference: workers) { maker.serve() }
+                group.addTask(executorPreference: workers) {
+                    defer { maker.close() }
+                    Harness.explore(options: options, sourceLocation: test.sourceLocation) { scenario in
+                        scenario.task(name: test.name, createdBy: maker.make) {
+                            try await Self.failingSchedule(at: test.sourceLocation, function)
+                        }
+                        scenario.joinAll()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs `function`, turning each issue it records, and an error it throws, into the
+    /// failure of the running execution at the issue's place, listed as a known issue. Off
+    /// the execution's threads an issue is recorded as it is, and an error is rethrown.
+    private static func failingSchedule(
+        at sourceLocation: SourceLocation,
+        _ function: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        try await withKnownIssue(isIntermittent: true, sourceLocation: sourceLocation) {
+            try await function()
+        } when: {
+            true
+        } matching: { issue in
+            let place = issue.sourceLocation ?? sourceLocation
+            return Harness.failRunningExecution("\(issue)", file: place.fileID, line: UInt(place.line))
+        }
+    }
+}
+
+extension Trait where Self == ExploredTrait {
+    /// Runs the test under the harness with default options (see ``ExploredTrait``).
+    public static var explored: Self { explored() }
+
+    /// Runs the test under the harness with `options` (see ``ExploredTrait``).
+    public static func explored(_ options: ExplorationOptions) -> Self { ExploredTrait(options: options) }
+
+    /// Runs the test under the harness for at most `schedules` schedules picked by `strategy`,
+    /// in this process or, with `isolation: .process`, in a child (see ``ExploredTrait``).
+    public static func explored(
+        schedules: Int = 200,
+        strategy: Strategy = .random,
+        seed: UInt64? = nil,
+        isolation: ExplorationIsolation = .process
+    ) -> Self {
+        ExploredTrait(options: ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed, isolation: isolation))
+    }
+}
+
+extension Harness {
+    /// Fails the running execution at its next decision, as a failed check at `file`:`line` on
+    /// the calling thread, without ending the thread (which may be recording an issue).
+    /// Returns whether the calling thread is one of an execution's.
+    static func failRunningExecution(_ message: String, file: String, line: UInt) -> Bool {
+        guard let execution = Seam.currentController as? Execution, let thread = Seam.currentThread else { return false }
+        execution.failAtNextDecision(.invariant(message: message, thread: thread.rawValue, file: file, line: line))
+        return true
+    }
+}
+
+/// Makes tasks in the task that serves it, on request from a thread that waits meanwhile: a
+/// task made there inherits the serving task's task-local values.
+final class TaskMaker: @unchecked Sendable {
+    private let lock = SeamMutex()
+    private let changed = SeamCondition()
+    private var request: (@Sendable () -> Void)?
+    private var requested = 0
+    private var served = 0
+    private var closed = false
+
+    /// Runs requests until ``close()``; call from the task whose task-local values the tasks
+    /// made inherit.
+    func serve() {
+        while let work = nextRequest() {
+            work()
+            lock.withLockDirectly { served += 1 }
+            changed.broadcastDirectly()
+        }
+    }
+
+    private func nextRequest() -> (@Sendable () -> Void)? {
+        lock.withLockDirectly {
+            changed.waitDirectly(on: lock, until: { request != nil || closed })
+            defer { request = nil }
+            return request
+        }
+    }
+
+    /// Makes a task preferring `executor` and running `operation` in the serving task, and
+    /// returns once it is made.
+    func make(_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) {
+        lock.withLockDirectly {
+            precondition(!closed, "a task was requested after the exploration ended")
+            requested += 1
+            let ticket = requested
+            request = { _ = Task(executorPreference: executor, operation: operation) }
+            changed.broadcastDirectly()
+            changed.waitDirectly(on: lock, until: { served >= ticket })
+        }
+    }
+
+    /// Lets ``serve()`` return.
+    func close() {
+        lock.withLockDirectly { closed = true }
+        changed.broadcastDirectly()
+    }
+}

@@ -1,0 +1,86 @@
+import Harness
+import Primitives
+import Testing
+
+/// A store whose reads and writes are separate actor calls: a task that reads, then writes,
+/// loses another's update in between (task-group lost update).
+actor HitCounter {
+    private(set) var hits = 0
+
+    func set(_ value: Int) { hits = value }
+
+    /// Counts a hit in one actor call (the fix).
+    func increment() { hits += 1 }
+}
+
+/// A log that a fire-and-forget `Task {}` appends to.
+actor EventLog {
+    private(set) var events: [String] = []
+
+    func append(_ event: String) { events.append(event) }
+}
+
+/// Ordinary Swift Testing tests of bugs people write with tasks and actors, each with its fix,
+/// with only `.explored` added. They fail on purpose, so a plain `swift test` skips them:
+/// ``ExploredTraitTests`` runs them in a child process.
+@Suite(.enabled(if: DemoGate.isOpen, "runs only in a child process of ExploredTraitTests"))
+struct ExploredDemos {
+    @Test(.explored(schedules: 500, seed: 1)) func overdraft() async {
+        let account = BankAccount(balance: 100, rechecks: false)
+        let audit = AuditLog()
+        async let first = account.withdraw(80, audit: audit)
+        async let second = account.withdraw(80, audit: audit)
+        _ = await (first, second)
+        #expect(await account.balance >= 0)
+    }
+
+    @Test(.explored(schedules: 500, seed: 1)) func overdraftFixed() async {
+        let account = BankAccount(balance: 100, rechecks: true)
+        let audit = AuditLog()
+        async let first = account.withdraw(80, audit: audit)
+        async let second = account.withdraw(80, audit: audit)
+        _ = await (first, second)
+        #expect(await account.balance >= 0)
+    }
+
+    @Test(.explored(schedules: 500, seed: 1)) func lostUpdate() async {
+        let counter = HitCounter()
+        await withTaskGroup { group in
+            for _ in 0..<2 {
+                group.addTask { await counter.set(await counter.hits + 1) }
+            }
+        }
+        #expect(await counter.hits == 2)
+    }
+
+    @Test(.explored(schedules: 500, seed: 1)) func lostUpdateFixed() async {
+        let counter = HitCounter()
+        await withTaskGroup { group in
+            for _ in 0..<2 {
+                group.addTask { await counter.increment() }
+            }
+        }
+        #expect(await counter.hits == 2)
+    }
+
+    @Test(.explored(schedules: 500, seed: 1)) func fireAndForget() async {
+        let log = EventLog()
+        Task { await log.append("saved") }
+        await log.append("shown")
+        #expect(await log.events == ["saved", "shown"])
+    }
+
+    @Test(.explored(schedules: 500, seed: 1)) func fireAndForgetFixed() async {
+        let log = EventLog()
+        await Task { await log.append("saved") }.value
+        await log.append("shown")
+        #expect(await log.events == ["saved", "shown"])
+    }
+
+    /// A test that is not `async`: its body runs as the root task all the same.
+    @Test(.explored(schedules: 50, seed: 1)) func synchronousBody() {
+        let value = SeamAtomic(0)
+        value.store(value.load() + 1)
+        #expect(value.load() == 1)
+    }
+}
