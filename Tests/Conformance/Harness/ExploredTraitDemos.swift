@@ -77,6 +77,13 @@ struct ExploredDemos {
         #expect(await log.events == ["saved", "shown"])
     }
 
+    /// An ordinary test, without the trait, beside those with it.
+    @Test func ordinaryBeside() async {
+        let log = EventLog()
+        await log.append("alone")
+        #expect(await log.events == ["alone"])
+    }
+
     /// A test that is not `async`: its body runs as the root task all the same.
     @Test(.explored(schedules: 50, seed: 1)) func synchronousBody() {
         let value = SeamAtomic(0)
