@@ -48,6 +48,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private var timers: [Timer] = []
     private var timersAdded = 0
     private var outstandingTasks = 0
+    /// Tasks in ``waitUntilOthersQuiet()``, each counted in `outstandingTasks` too.
+    private var othersQuietWaiters: [UnsafeContinuation<Void, Never>] = []
     private var closed = false
     private var threads: [SeamThread] = []
     private var timerThreadStarted = false
@@ -132,11 +134,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } catch {
                 execution.taskThrew(error)
             }
-            let quiet = mutex.withLock {
-                outstandingTasks -= 1
-                return isQuiet
-            }
-            if quiet { wakeQuietWaiters() }
+            settle { outstandingTasks -= 1 }
         }
     }
 
@@ -248,10 +246,37 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Suspends the calling task, one the scenario started, until every other task is quiet:
+    /// each task the scenario started has ended or waits here too, and no job is queued or
+    /// running, no timer set (so every `Task {}` the harness runs has ended or waits for good).
+    func waitUntilOthersQuiet() async {
+        await withUnsafeContinuation { continuation in
+            mutex.withLock { othersQuietWaiters.append(continuation) }
+        }
+    }
+
+    /// Applies `change` to the counts under the mutex; then wakes the waiters of
+    /// ``waitUntilQuiet()`` when the executor fell quiet, and resumes the tasks in
+    /// ``waitUntilOthersQuiet()`` when every other task is quiet.
+    private func settle(_ change: () -> Void) {
+        let (quiet, waiters) = mutex.withLock {
+            change()
+            let othersQuiet = isQuiet(besides: othersQuietWaiters.count)
+            defer { if othersQuiet { othersQuietWaiters = [] } }
+            return (isQuiet, othersQuiet ? othersQuietWaiters : [])
+        }
+        if quiet { wakeQuietWaiters() }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// Whether nothing is left to run or to wake: no task the scenario started is running, no
     /// job is queued or running, no timer is set. Read under the mutex.
-    private var isQuiet: Bool {
-        outstandingTasks == 0 && jobsRunning == 0 && jobs.isEmpty && mainJobs.isEmpty && timers.isEmpty
+    private var isQuiet: Bool { isQuiet(besides: 0) }
+
+    /// Whether nothing is left to run or to wake but `waiting` tasks the scenario started,
+    /// which are waiting in ``waitUntilOthersQuiet()``. Read under the mutex.
+    private func isQuiet(besides waiting: Int) -> Bool {
+        outstandingTasks == waiting && jobsRunning == 0 && jobs.isEmpty && mainJobs.isEmpty && timers.isEmpty
     }
 
     /// Whether the executor's threads may exit: closed, and quiet. Read under the mutex.
@@ -296,11 +321,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } else {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
-            let quiet = mutex.withLock {
-                jobsRunning -= 1
-                return isQuiet
-            }
-            if quiet { wakeQuietWaiters() }
+            settle { jobsRunning -= 1 }
             execution.laneWillTakeJob()
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Primitives
 import Testing
 
@@ -17,11 +18,17 @@ import Testing
 ///
 /// An `#expect` or `#require` that fails inside a schedule, or an error the body throws, fails
 /// that schedule at the issue's place; the issues of single schedules are listed as known
-/// issues, and only the exploration's failure fails the test. The scenario is named after the
-/// test, so the replay command selects it; the environment overrides the options as it does
-/// for `explore`. The test's tasks run on the harness's executor; `Task {}`, `Task.detached`,
-/// `MainActor` code and system-clock sleeps run under it only with `isolation: .process` (see
-/// ``ExplorationIsolation/process``). On a suite, it applies to each of the suite's tests.
+/// issues (in the child process, whose output is not shown), and only the exploration's failure
+/// fails the test. The scenario is named after the test, so the replay command selects it; the
+/// environment overrides the options as it does for `explore`.
+///
+/// The test always runs isolated, in a child process (``ExplorationIsolation/process``, whatever
+/// the options say; `HARNESS_ISOLATION=none` is an error): there the harness owns the process's
+/// executors, so `Task {}`, `Task.detached`, `MainActor` code and system-clock sleeps run under
+/// it, and a schedule the harness winds down, leaving its tasks suspended, ends with the child.
+/// (In the test's process such a task would outlive the test body it holds, which Swift
+/// Testing lends the trait only for the duration of the test.) On a suite, it applies to each
+/// of the suite's tests.
 public struct ExploredTrait: TestTrait, SuiteTrait, TestScoping {
     /// The options every exploration of the test starts from.
     public var options: ExplorationOptions
@@ -42,11 +49,22 @@ public struct ExploredTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        if let isolation = Knob.isolation.value(in: ProcessInfo.processInfo.environment),
+           isolation != ExplorationIsolation.process.rawValue {
+            let error = HarnessConfigurationError.invalid(
+                setting: Knob.isolation.name,
+                value: isolation,
+                expected: "process: a test with the .explored trait always runs in a child process"
+            )
+            return Harness.recordIssue("\(error)", sourceLocation: test.sourceLocation)
+        }
+        var isolated = options
+        isolated.isolation = .process
+        let options = isolated
         // One worker explores, blocking it; the other makes the root tasks.
         let workers = StressTaskPool(threads: 2)
         defer { workers.close() }
         let maker = TaskMaker()
-        let options = options
         // Every root task has ended when the exploration returns, its last schedule wound down.
         await withoutActuallyEscaping(function) { function in
             await withTaskGroup { group in
@@ -89,15 +107,10 @@ extension Trait where Self == ExploredTrait {
     /// Runs the test under the harness with `options` (see ``ExploredTrait``).
     public static func explored(_ options: ExplorationOptions) -> Self { ExploredTrait(options: options) }
 
-    /// Runs the test under the harness for at most `schedules` schedules picked by `strategy`,
-    /// in this process or, with `isolation: .process`, in a child (see ``ExploredTrait``).
-    public static func explored(
-        schedules: Int = 200,
-        strategy: Strategy = .random,
-        seed: UInt64? = nil,
-        isolation: ExplorationIsolation = .process
-    ) -> Self {
-        ExploredTrait(options: ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed, isolation: isolation))
+    /// Runs the test under the harness for at most `schedules` schedules picked by `strategy`
+    /// from `seed` (see ``ExploredTrait``).
+    public static func explored(schedules: Int = 200, strategy: Strategy = .random, seed: UInt64? = nil) -> Self {
+        ExploredTrait(options: ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed))
     }
 }
 
@@ -157,5 +170,20 @@ final class TaskMaker: @unchecked Sendable {
     func close() {
         lock.withLockDirectly { closed = true }
         changed.broadcastDirectly()
+    }
+}
+
+extension Harness {
+    /// Suspends the calling task until every other task of the execution has ended or waits for
+    /// good (synctest's `Wait`): the tasks the test or scenario started, their actor jobs and
+    /// `Task.sleep`s on the virtual clock, and, under ``ExplorationIsolation/process``, every
+    /// `Task {}` they started. So a test awaits its background work without polling or
+    /// `Task.yield` loops. Call it from a task the harness runs: the body of an
+    /// ``ExploredTrait`` test, or a scenario's task; several such tasks may wait at once and
+    /// are resumed together. Threads the scenario spawned are not waited for. Outside an
+    /// execution of the deterministic scheduler it returns at once.
+    public static func waitUntilQuiet() async {
+        guard let services = ProcessExecutors.servicesOfCallingThread() else { return }
+        await services.waitUntilOthersQuiet()
     }
 }

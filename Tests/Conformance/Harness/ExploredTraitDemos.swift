@@ -91,3 +91,56 @@ struct ExploredDemos {
         #expect(value.load() == 1)
     }
 }
+
+/// The README's search box, as a developer writes it: typing sends the query to the server in
+/// the background and shows the answer when it comes.
+actor SearchModel {
+    private(set) var shown = ""
+    private var latest = 0
+    /// Whether an answer to an older query is dropped (the fix).
+    let dropsStaleAnswers: Bool
+
+    init(dropsStaleAnswers: Bool = false) { self.dropsStaleAnswers = dropsStaleAnswers }
+
+    func type(_ query: String, serverLatency: Duration) {
+        latest += 1
+        let request = latest
+        Task {
+            try await Task.sleep(for: serverLatency)
+            self.show("results for \(query)", answering: request)
+        }
+    }
+
+    private func show(_ answer: String, answering request: Int) {
+        if dropsStaleAnswers, request != latest { return }
+        shown = answer
+    }
+}
+
+/// The README's async example, with only the trait added.
+@Suite(.enabled(if: DemoGate.isOpen, "runs only in a child process of ExploredTraitTests"))
+struct ExploredReadmeDemos {
+    @Test(.explored(schedules: 500, seed: 1)) func searchShowsTheLatestQuery() async {
+        let model = SearchModel()
+        await model.type("swi", serverLatency: .milliseconds(300))
+        await model.type("swift", serverLatency: .milliseconds(300))
+        await Harness.waitUntilQuiet()
+        #expect(await model.shown == "results for swift")
+    }
+
+    @Test(.explored(schedules: 500, seed: 1)) func searchShowsTheLatestQueryFixed() async {
+        let model = SearchModel(dropsStaleAnswers: true)
+        await model.type("swi", serverLatency: .milliseconds(300))
+        await model.type("swift", serverLatency: .milliseconds(300))
+        await Harness.waitUntilQuiet()
+        #expect(await model.shown == "results for swift")
+    }
+
+    /// A `MainActor` test: its body runs on the harness's main lane.
+    @MainActor @Test(.explored(schedules: 100, seed: 1)) func mainActorBody() async {
+        let model = SearchModel(dropsStaleAnswers: true)
+        await model.type("swift", serverLatency: .seconds(1))
+        await Harness.waitUntilQuiet()
+        #expect(await model.shown == "results for swift")
+    }
+}

@@ -17,12 +17,13 @@ struct ExploredTraitTests {
     }
 
     @Test("a buggy test fails with one issue whose printed replay command reproduces it", arguments: [
-        ("overdraft", "await account.balance >= 0"),
-        ("lostUpdate", "await counter.hits == 2"),
-        ("fireAndForget", "await log.events == [\"saved\", \"shown\"]"),
+        ("ExploredDemos", "overdraft", "await account.balance >= 0"),
+        ("ExploredDemos", "lostUpdate", "await counter.hits == 2"),
+        ("ExploredDemos", "fireAndForget", "await log.events == [\"saved\", \"shown\"]"),
+        ("ExploredReadmeDemos", "searchShowsTheLatestQuery", "await model.shown == \"results for swift\""),
     ])
-    func bugFailsOnceAndReplays(test: String, expectation: String) throws {
-        let found = try TestProcess.run(["--filter", "ExploredDemos/\(test)\\("], environment: Self.demo)
+    func bugFailsOnceAndReplays(suite: String, test: String, expectation: String) throws {
+        let found = try TestProcess.run(["--filter", "\(suite)/\(test)\\("], environment: Self.demo)
         #expect(found.status != 0)
         let line = try #require(Self.failureLine(of: test, in: found.output), "\(found.output)")
         #expect(line.hasSuffix("with 1 issue."), "\(found.output)")
@@ -36,14 +37,16 @@ struct ExploredTraitTests {
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 
-    @Test("a fixed test, async or not, passes having run every schedule of its budget", arguments: [
-        ("overdraftFixed", 500),
-        ("lostUpdateFixed", 500),
-        ("fireAndForgetFixed", 500),
-        ("synchronousBody", 50),
+    @Test("a fixed test, async or not, on the main actor or not, passes having run every schedule of its budget", arguments: [
+        ("ExploredDemos", "overdraftFixed", 500),
+        ("ExploredDemos", "lostUpdateFixed", 500),
+        ("ExploredDemos", "fireAndForgetFixed", 500),
+        ("ExploredDemos", "synchronousBody", 50),
+        ("ExploredReadmeDemos", "searchShowsTheLatestQueryFixed", 500),
+        ("ExploredReadmeDemos", "mainActorBody", 100),
     ])
-    func fixPassesEverySchedule(test: String, schedules: Int) throws {
-        let (outcome, entries) = try Self.campaign(filter: "ExploredDemos/\(test)\\(")
+    func fixPassesEverySchedule(suite: String, test: String, schedules: Int) throws {
+        let (outcome, entries) = try Self.campaign(filter: "\(suite)/\(test)\\(")
         #expect(outcome.status == 0, "\(outcome.output)")
         #expect(entries.map(\.scenario) == ["\(test)()"])
         #expect(entries.first?.schedules == schedules)
@@ -64,6 +67,16 @@ struct ExploredTraitTests {
         #expect(outcome.replayCommands.count == 3, "\(outcome.output)")
         #expect(entries.filter(\.failed).map(\.scenario).sorted() == ["fireAndForget()", "lostUpdate()", "overdraft()"])
         #expect(entries.count == 7)
+    }
+
+    @Test("HARNESS_ISOLATION=none is an error naming it: a test with the trait always runs in a child process")
+    func isolationNoneIsAnError() throws {
+        let outcome = try TestProcess.run(
+            ["--filter", "ExploredDemos/overdraftFixed\\("],
+            environment: Self.demo.merging(["HARNESS_ISOLATION": "none"]) { $1 }
+        )
+        #expect(outcome.status != 0)
+        #expect(outcome.output.contains("HARNESS_ISOLATION='none' is invalid"), "\(outcome.output)")
     }
 
     /// A child run of the tests `filter` selects, and its campaign summary.
