@@ -144,3 +144,17 @@ struct ExploredReadmeDemos {
         #expect(await model.shown == "results for swift")
     }
 }
+
+/// The trait on a suite: each of its tests is explored on its own.
+@Suite(.explored(schedules: 20, seed: 1), .enabled(if: DemoGate.isOpen, "runs only in a child process of ExploredTraitTests"))
+struct ExploredSuiteDemos {
+    @Test func first() async {
+        let counter = HitCounter()
+        await counter.increment()
+        #expect(await counter.hits == 1)
+    }
+
+    @Test func second() {
+        #expect(SeamAtomic(2).load() == 2)
+    }
+}

@@ -34,6 +34,7 @@ struct ExploredTraitTests {
         #expect(replayed.status != 0)
         #expect(replayed.testsRun == 1, "\(replayed.output)")
         #expect(replayed.output.contains("Expectation failed: \(expectation)"), "\(replayed.output)")
+        #expect(replayed.output.contains("reproduced exactly"), "\(replayed.output)")
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 
@@ -67,6 +68,14 @@ struct ExploredTraitTests {
         #expect(outcome.replayCommands.count == 3, "\(outcome.output)")
         #expect(entries.filter(\.failed).map(\.scenario).sorted() == ["fireAndForget()", "lostUpdate()", "overdraft()"])
         #expect(entries.count == 7)
+    }
+
+    @Test("on a suite, the trait explores each of its tests")
+    func suiteTrait() throws {
+        let (outcome, entries) = try Self.campaign(filter: "ExploredSuiteDemos/")
+        #expect(outcome.status == 0, "\(outcome.output)")
+        #expect(entries.map(\.scenario).sorted() == ["first()", "second()"])
+        #expect(entries.map(\.schedules) == [20, 20])
     }
 
     @Test("HARNESS_ISOLATION=none is an error naming it: a test with the trait always runs in a child process")
