@@ -146,7 +146,10 @@ struct ExploredReadmeDemos {
 }
 
 /// The trait on a suite: each of its tests is explored on its own.
-@Suite(.explored(schedules: 20, seed: 1), .enabled(if: DemoGate.isOpen, "runs only in a child process of ExploredTraitTests"))
+@Suite(
+    .explored(schedules: 20, seed: 1),
+    .enabled(if: DemoGate.isOpen, "runs only in a child process of ExploredTraitTests")
+)
 struct ExploredSuiteDemos {
     @Test func first() async {
         let counter = HitCounter()

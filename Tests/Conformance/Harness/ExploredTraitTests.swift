@@ -38,7 +38,7 @@ struct ExploredTraitTests {
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 
-    @Test("a fixed test, async or not, on the main actor or not, passes having run every schedule of its budget", arguments: [
+    @Test("a fixed test, async or not, on the main actor or not, passes having run its whole budget", arguments: [
         ("ExploredDemos", "overdraftFixed", 500),
         ("ExploredDemos", "lostUpdateFixed", 500),
         ("ExploredDemos", "fireAndForgetFixed", 500),
@@ -54,7 +54,7 @@ struct ExploredTraitTests {
         #expect(entries.first?.failed == false)
     }
 
-    @Test("tests with the trait run in parallel beside each other and ordinary tests; issues stay where they were raised")
+    @Test("tests with the trait run in parallel beside each other and ordinary tests; issues stay where raised")
     func parallelTestsKeepTheirIssues() throws {
         let (outcome, entries) = try Self.campaign(filter: "ExploredDemos/")
         #expect(outcome.status != 0)
@@ -90,9 +90,11 @@ struct ExploredTraitTests {
 
     /// A child run of the tests `filter` selects, and its campaign summary.
     private static func campaign(filter: String) throws -> (TestProcess.Outcome, [CampaignEntry]) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("harness-explored-\(UUID().uuidString).json")
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("harness-explored-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: file) }
-        let outcome = try TestProcess.run(["--filter", filter], environment: demo.merging(["HARNESS_REPORT": file.path]) { $1 })
+        let environment = demo.merging(["HARNESS_REPORT": file.path]) { $1 }
+        let outcome = try TestProcess.run(["--filter", filter], environment: environment)
         return (outcome, try JSONDecoder().decode([CampaignEntry].self, from: Data(contentsOf: file)))
     }
 }
