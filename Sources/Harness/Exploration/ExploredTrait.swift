@@ -65,7 +65,9 @@ public struct ExploredTrait: TestTrait, SuiteTrait, TestScoping {
         let workers = StressTaskPool(threads: 2)
         defer { workers.close() }
         let maker = TaskMaker()
-        // Every root task has ended when the exploration returns, its last schedule wound down.
+        // `function` does not outlive this scope: here the exploration runs in a child process,
+        // which never runs it; the child serves the exploration and exits inside `explore`, its
+        // wound-down schedules' root tasks still holding it.
         await withoutActuallyEscaping(function) { function in
             await withTaskGroup { group in
                 group.addTask(executorPreference: workers) { maker.serve() }
