@@ -33,12 +33,23 @@ public struct ExploredTrait: TestTrait, SuiteTrait, TestScoping {
     /// The options every exploration of the test starts from.
     public var options: ExplorationOptions
 
+    /// Tells this trait from another with the same options: of a suite's trait and a test's
+    /// own, only the test's applies.
+    private let identity = Identity()
+
+    private final class Identity: Sendable {}
+
+    init(options: ExplorationOptions) { self.options = options }
+
     /// Applies to each test of a suite it is given to.
     public var isRecursive: Bool { true }
 
-    /// Scopes test cases only: a suite's own scope runs once, as Swift Testing runs it.
+    /// Scopes test cases only, a suite's own scope running once, as Swift Testing runs it; and
+    /// only when it is the test's nearest `.explored` (Swift Testing lists a test's own traits
+    /// after those it inherits).
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        testCase == nil ? nil : self
+        let nearest = test.traits.last { $0 is ExploredTrait } as? ExploredTrait
+        return testCase == nil || nearest?.identity !== identity ? nil : self
     }
 
     /// Explores `function`, the test's body, on the threads of a dedicated executor, while

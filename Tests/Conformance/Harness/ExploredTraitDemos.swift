@@ -160,4 +160,9 @@ struct ExploredSuiteDemos {
     @Test func second() {
         #expect(SeamAtomic(2).load() == 2)
     }
+
+    /// A test with a trait of its own: that one applies, not the suite's.
+    @Test(.explored(schedules: 7, seed: 1)) func third() {
+        #expect(SeamAtomic(3).load() == 3)
+    }
 }
