@@ -51,10 +51,25 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// The tasks whose jobs came here, held until they end (``RuntimeTask``), in the order
     /// they first came: when nothing is left to run, those that have not ended wait for good.
     private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
+    /// Tasks in ``waitUntilOthersQuiet()``, each counted in `outstandingTasks` too.
+    private var othersQuietWaiters: [UnsafeContinuation<Void, Never>] = []
     private var closed = false
     private var threads: [SeamThread] = []
     private var timerThreadStarted = false
     private var mainLaneStarted = false
+    /// Whether a task made elsewhere (``startTask(name:createdBy:_:)``) is being created, and
+    /// its first job once it has arrived. A lock of the process's own, not a seam mutex: the
+    /// job arrives from a thread the execution does not control.
+    private let admission = Mutex(Admission.closed)
+
+    private enum Admission {
+        /// No task is being created elsewhere.
+        case closed
+        /// A task is being created elsewhere; its first job has not arrived.
+        case open
+        /// The first job of the task being created elsewhere.
+        case arrived(UnownedJob)
+    }
 
     init(execution: Execution) {
         self.execution = execution
@@ -83,23 +98,57 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// its body ends.
     func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         mutex.withLock { outstandingTasks += 1 }
-        return Task(name: name, executorPreference: self) { [self] in
+        return Task(name: name, executorPreference: self, operation: outstanding(name: name, body))
+    }
+
+    /// Starts a task as ``startTask(name:_:)`` does, but `create` makes it: given this executor
+    /// and the task's operation, it creates a task preferring the one and running the other,
+    /// and may do so in another task on a thread the execution does not control, so that the
+    /// new task inherits that task's task-local values, while the calling thread waits for
+    /// `create` to return. The task's first job, which arrives from there, is queued as the
+    /// calling thread's. Call from a controlled thread.
+    func startTask(
+        name: String,
+        createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Void,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) {
+        mutex.withLock { outstandingTasks += 1 }
+        admission.withLock { $0 = .open }
+        create(self, outstanding(name: name, body))
+        let first = admission.withLock { state in
+            defer { state = .closed }
+            guard case .arrived(let job) = state else { return UnownedJob?.none }
+            return job
+        }
+        guard let first else { preconditionFailure("the task '\(name)' was not created preferring the executor") }
+        enqueue(first, onMainActor: false)
+    }
+
+    /// The operation of a task counted in `outstandingTasks`: runs `body` as the task named
+    /// `name`, fails the execution with an error it throws, and ends the count.
+    private func outstanding(
+        name: String,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) -> @Sendable () async -> Void {
+        { [self] in
             execution.nameCurrentTask(name)
             do {
                 try await body()
             } catch {
                 execution.taskThrew(error)
             }
-            let quiet = mutex.withLock {
-                outstandingTasks -= 1
-                return isQuiet
-            }
-            if quiet { wakeQuietWaiters() }
+            settle { outstandingTasks -= 1 }
         }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        enqueue(UnownedJob(job), onMainActor: false)
+        let job = UnownedJob(job)
+        let admitted = admission.withLock { state in
+            guard case .open = state else { return false }
+            state = .arrived(job)
+            return true
+        }
+        if !admitted { enqueue(job, onMainActor: false) }
     }
 
     /// Queues `job` for a lane, or for the main lane when it is a `MainActor` job; the
@@ -226,10 +275,37 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         heldTasks = []
     }
 
+    /// Suspends the calling task, one the scenario started, until every other task is quiet:
+    /// each task the scenario started has ended or waits here too, and no job is queued or
+    /// running, no timer set (so every `Task {}` the harness runs has ended or waits for good).
+    func waitUntilOthersQuiet() async {
+        await withUnsafeContinuation { continuation in
+            mutex.withLock { othersQuietWaiters.append(continuation) }
+        }
+    }
+
+    /// Applies `change` to the counts under the mutex; then wakes the waiters of
+    /// ``waitUntilQuiet()`` when the executor fell quiet, and resumes the tasks in
+    /// ``waitUntilOthersQuiet()`` when every other task is quiet.
+    private func settle(_ change: () -> Void) {
+        let (quiet, waiters) = mutex.withLock {
+            change()
+            let othersQuiet = isQuiet(besides: othersQuietWaiters.count)
+            defer { if othersQuiet { othersQuietWaiters = [] } }
+            return (isQuiet, othersQuiet ? othersQuietWaiters : [])
+        }
+        if quiet { wakeQuietWaiters() }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// Whether nothing is left to run or to wake: no task the scenario started is running, no
     /// job is queued or running, no timer is set. Read under the mutex.
-    private var isQuiet: Bool {
-        outstandingTasks == 0 && jobsRunning == 0 && jobs.isEmpty && mainJobs.isEmpty && timers.isEmpty
+    private var isQuiet: Bool { isQuiet(besides: 0) }
+
+    /// Whether nothing is left to run or to wake but `waiting` tasks the scenario started,
+    /// which are waiting in ``waitUntilOthersQuiet()``. Read under the mutex.
+    private func isQuiet(besides waiting: Int) -> Bool {
+        outstandingTasks == waiting && jobsRunning == 0 && jobs.isEmpty && mainJobs.isEmpty && timers.isEmpty
     }
 
     /// Whether the executor's threads may exit: closed, and quiet. Read under the mutex.
@@ -275,12 +351,12 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } else {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
-            let (quiet, ended) = mutex.withLock {
+            var ended: [RuntimeTask] = []
+            settle {
                 jobsRunning -= 1
-                return (isQuiet, takeEndedTasks())
+                ended = takeEndedTasks()
             }
             for task in ended { task.release() }
-            if quiet { wakeQuietWaiters() }
             execution.laneWillTakeJob()
         }
     }

@@ -65,6 +65,20 @@ public final class Scenario: @unchecked Sendable {
         return ScenarioTask(task: execution.services().startTask(name: name ?? "\(place.fileName):\(line)", body))
     }
 
+    /// Starts a task as ``task(name:file:line:_:)`` does, but `create` makes it, perhaps in
+    /// another task, which the new one then inherits its task-local values from (see
+    /// `AsyncServices.startTask(name:createdBy:_:)`). Under the deterministic scheduler only.
+    func task(
+        name: String,
+        createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Void,
+        _ body: @escaping @Sendable () async throws -> Void
+    ) {
+        guard stress == nil, let execution = Seam.currentController as? Execution else {
+            preconditionFailure("a task made elsewhere is started outside an execution of the deterministic scheduler")
+        }
+        execution.services().startTask(name: name, createdBy: create, body)
+    }
+
     /// Joins every spawned thread not joined yet, and waits for every task started so far:
     /// those started with ``task(name:file:line:)`` to end, and those started with `Task {}`
     /// or `Task.detached` that the harness runs (every one under

@@ -2,7 +2,7 @@ import Harness
 import Primitives
 import Testing
 
-/// The README's worked example for actors, `Task {}` and `Task.sleep`, as it is written
+/// The README's worked example for actors, `Task {}` and `Task.sleep`, in its scenario form as written
 /// there: the search model that shows whichever answer lands last is found showing a stale
 /// one (its 300 ms of server latency take no wall time), the one that drops stale answers
 /// passes.
