@@ -14,6 +14,9 @@ struct Explorer {
     /// What a crash prints: the replay command, or (in an isolated child) a line the
     /// parent reads.
     var crashReport = CrashReportText.forPerson
+    /// The file the running schedule is recorded in, shared with an isolated child's parent,
+    /// which reads it after the child died; `nil`: memory of the process's own.
+    var scheduleRecordFile: String?
     /// The code of the generated scenario explored, carried by every token it records
     /// (``ReplayToken/generatedScenario``); `nil` for a scenario written by hand.
     var generatedScenario: String?
@@ -113,6 +116,7 @@ struct Explorer {
         let crashText = resources.crashText(execution: index) {
             crashReport.text(scenario: scenario, tokenPrefix: naming.tokenText(execution: $0), testID: testID)
         }
+        let record = resources.scheduleRecord(stepCapacity: Execution.stepByteCapacity(limits), file: scheduleRecordFile)
         while true {
             let execution = Execution(
                 strategy: strategy,
@@ -121,6 +125,8 @@ struct Explorer {
                 threadPool: threadPool,
                 coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
                 activity: activity,
+                record: record,
+                tokenPrefix: naming.tokenText(execution: String(index)),
                 crashPrefix: crashText.prefix,
                 crashSuffix: crashText.suffix
             )
@@ -275,6 +281,8 @@ private final class ExplorationResources: @unchecked Sendable {
     /// The stacks of scenario threads run as coroutines, reused from one execution to the
     /// next; `nil` once an execution needed OS threads.
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
+    /// Where the executions record their steps, one after another; made by the first.
+    private var record: ScheduleRecord?
     /// The crash text, made once with a stand-in for the execution's number and split there.
     private var crashTemplate: (prefix: [Substring], suffix: [Substring])?
     private static let executionStandIn: Character = "\u{2}"
@@ -291,5 +299,18 @@ private final class ExplorationResources: @unchecked Sendable {
         crashTemplate = template
         let number = String(index)
         return (template.prefix.joined(separator: number), template.suffix.joined(separator: number))
+    }
+
+    /// The record the executions take turns with, made on first use with room for
+    /// `stepCapacity` bytes of steps, in `file` when given.
+    func scheduleRecord(stepCapacity: Int, file: String?) -> ScheduleRecord {
+        if let record { return record }
+        do {
+            let made = try ScheduleRecord(stepCapacity: stepCapacity, sharedFile: file)
+            record = made
+            return made
+        } catch {
+            preconditionFailure("the harness could not make its schedule record\(file.map { " in \($0)" } ?? ""): \(error)")
+        }
     }
 }

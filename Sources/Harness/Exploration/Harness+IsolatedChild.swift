@@ -5,7 +5,8 @@ import Primitives
 /// parent on standard error as one line, and ends.
 extension Harness {
     /// Explores `scenario` in this child process, sends the report to the parent and exits;
-    /// dies with the parent meanwhile. The harness owns the process's executors here
+    /// dies with the parent meanwhile. Records the running schedule in the file the parent
+    /// named, which it reads should the child die without a report. The harness owns the process's executors here
     /// (``ProcessExecutors``), so every job of the scenario's tasks is its to schedule.
     static func serveParent(
         _ scenario: String,
@@ -19,6 +20,7 @@ extension Harness {
         }
         var explorer = Explorer(scenario: scenario, options: options, body: body, testID: testID)
         explorer.crashReport = .forParent
+        explorer.scheduleRecordFile = ProcessInfo.processInfo.environment[childRecordVariable]
         ChildChannel.sendHeartbeats(while: explorer.activity)
         let report = explorer.run()
         ChildChannel.send(report)

@@ -34,6 +34,9 @@ extension Harness {
     /// replay of the token it found) without running the earlier one.
     static let childCaseVariable = "HARNESS_CHILD_CASE"
     static let childOptionsVariable = "HARNESS_CHILD_OPTIONS"
+    /// The environment variable naming the file the child records its running schedule in
+    /// (``ScheduleRecord``), which the parent reads once the child has ended.
+    static let childRecordVariable = "HARNESS_CHILD_RECORD"
 
     /// Names the running test case the same way in the parent and in the child: its
     /// arguments (their values and Swift Testing's IDs), without the addresses a
@@ -76,8 +79,11 @@ extension Harness {
         do {
             environment[childOptionsVariable] = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
         } catch {
-            throw .isolatedChildFailed(scenario: scenario, detail: "its options could not be encoded for the child: \(error)")
+            throw .isolatedChildFailed(scenario: scenario, ending: .optionsNotEncoded(error: "\(error)"))
         }
+        let recordFile = FileManager.default.temporaryDirectory.appendingPathComponent("harness-child-\(UUID()).record").path
+        environment[childRecordVariable] = recordFile
+        defer { try? FileManager.default.removeItem(atPath: recordFile) }
         environment[HarnessEnvironment.inheritedRandomSeedVariable] = String(HarnessEnvironment.randomSeed, radix: 16)
         if cshim_sanitizer() != CSHIM_SANITIZER_NONE {
             // Swift's crash backtracer forks a helper from the crashing child; under TSan the
@@ -104,7 +110,7 @@ extension Harness {
         do {
             try process.run()
         } catch {
-            throw .isolatedChildFailed(scenario: scenario, detail: "the child process could not start: \(error)")
+            throw .isolatedChildFailed(scenario: scenario, ending: .notStarted(error: "\(error)"))
         }
         let timeout = options.stallTimeout.seconds + childGraceSeconds
         let transcript = ChildTranscript.read(errors.fileHandleForReading, killing: process, afterSilence: timeout)
@@ -113,42 +119,87 @@ extension Harness {
         if let report = transcript.report {
             return report
         }
-        if let token = transcript.crashToken, process.terminationReason == .uncaughtSignal {
-            let failure = HarnessFailure(
-                scenario: scenario,
-                reason: .crashed(signal: process.terminationStatus, cause: transcript.crashCause),
-                token: token,
-                trace: token.steps.map { TraceStep(thread: $0.thread, kind: $0.kind, target: nil, choice: $0.choice, location: nil) },
-                testID: testID
-            )
-            return ExplorationReport(
-                scenario: scenario,
-                strategy: options.strategy,
-                seed: token.seed,
-                schedulesRun: token.execution + 1,
-                exhausted: false,
-                failure: failure,
-                lastSchedule: token,
-                elapsed: ContinuousClock.now - start,
-                coverage: CoverageCounter(budget: options.schedules).summary
-            )
+        let lastSchedule = ScheduleRecord.lastSchedule(inFile: recordFile)
+        let ending = ChildExit(process, timedOut: transcript.timedOut, crashToken: transcript.crashToken, lastSchedule: lastSchedule)
+        switch ending {
+        case let .crashedInSchedule(signal, token):
+            let reason = ExecutionFailure.crashed(signal: signal, cause: transcript.crashCause)
+            return .childFailure(scenario, reason: reason, token: token, options: options, testID: testID, elapsed: ContinuousClock.now - start)
+        case let .killedInSchedule(signal, token):
+            return .childFailure(scenario, reason: .killed(signal: signal), token: token, options: options, testID: testID, elapsed: ContinuousClock.now - start)
+        case .timedOut:
+            throw .isolatedChildFailed(scenario: scenario, ending: .silent(seconds: timeout, lastSchedule: lastSchedule, tail: transcript.tail))
+        case .crashedOutsideScenario(let signal):
+            throw .isolatedChildFailed(scenario: scenario, ending: .crashed(signal: signal, lastSchedule: lastSchedule, cause: transcript.crashCause))
+        case .killedBeforeSchedule(let signal):
+            throw .isolatedChildFailed(scenario: scenario, ending: .killed(signal: signal, tail: transcript.tail))
+        case .exited(let status):
+            throw .isolatedChildFailed(scenario: scenario, ending: .exited(status: status, tail: transcript.tail))
         }
-        let detail: String
-        if transcript.timedOut {
-            detail = """
-                the child process showed no progress for \(timeout) s (the stall timeout plus \(childGraceSeconds) s) and was killed
-                \(transcript.tail)
-                """
-        } else if process.terminationReason == .uncaughtSignal {
-            detail = "the child process crashed (signal \(process.terminationStatus)) before a schedule began\n\(transcript.crashCause)"
+    }
+}
+
+/// How an isolated child ended that sent no report, told from its exit, what it wrote and
+/// its schedule record.
+private enum ChildExit {
+    /// A scenario thread crashed with `signal`, and the crash report gave the schedule's token.
+    case crashedInSchedule(signal: Int32, token: ReplayToken)
+    /// A signal from outside (not a crash signal) ended the child running the schedule of `token`.
+    case killedInSchedule(signal: Int32, token: ReplayToken)
+    /// The parent killed the child for showing no progress.
+    case timedOut
+    /// A crash signal ended the child with no crash report: the thread was not a scenario's.
+    case crashedOutsideScenario(signal: Int32)
+    /// A signal from outside ended the child before any schedule began.
+    case killedBeforeSchedule(signal: Int32)
+    /// The child exited by itself with `status`.
+    case exited(status: Int32)
+
+    init(_ process: Process, timedOut: Bool, crashToken: ReplayToken?, lastSchedule: ReplayToken?) {
+        let status = process.terminationStatus
+        if timedOut {
+            self = .timedOut
+        } else if process.terminationReason == .exit {
+            self = .exited(status: status)
+        } else if cshim_is_crash_signal(status) {
+            self = crashToken.map { .crashedInSchedule(signal: status, token: $0) } ?? .crashedOutsideScenario(signal: status)
         } else {
-            detail = "the child process exited with status \(process.terminationStatus) without a report\n\(transcript.tail)"
+            self = lastSchedule.map { .killedInSchedule(signal: status, token: $0) } ?? .killedBeforeSchedule(signal: status)
         }
-        throw .isolatedChildFailed(scenario: scenario, detail: detail)
     }
 }
 
 extension ExplorationReport {
+    /// The report of an isolated exploration whose child ended with `reason` while it ran the
+    /// schedule of `token`.
+    fileprivate static func childFailure(
+        _ scenario: String,
+        reason: ExecutionFailure,
+        token: ReplayToken,
+        options: ExplorationOptions,
+        testID: String,
+        elapsed: Duration
+    ) -> ExplorationReport {
+        let failure = HarnessFailure(
+            scenario: scenario,
+            reason: reason,
+            token: token,
+            trace: token.steps.map { TraceStep(thread: $0.thread, kind: $0.kind, target: nil, choice: $0.choice, location: nil) },
+            testID: testID
+        )
+        return ExplorationReport(
+            scenario: scenario,
+            strategy: options.strategy,
+            seed: token.seed,
+            schedulesRun: token.execution + 1,
+            exhausted: false,
+            failure: failure,
+            lastSchedule: token,
+            elapsed: elapsed,
+            coverage: CoverageCounter(budget: options.schedules).summary
+        )
+    }
+
     /// The report of an exploration an isolated child leaves out: the child serves another
     /// exploration of the same test, and ends once it has.
     static func notExplored(_ scenario: String, options: ExplorationOptions) -> ExplorationReport {

@@ -64,7 +64,7 @@ extension FailurePicture {
                 guard let lane = stepLanes.first(where: { line.hasPrefix($0.label + " ") }) else { return nil }
                 return Note(lane: lane, kind: .blocked, text: String(line.dropFirst(lane.label.count + 1)))
             }
-        case .stepBoundExceeded, .taskThrew, .tooManyThreads, .nondeterminism, .replayDiverged, .crashed:
+        case .stepBoundExceeded, .taskThrew, .tooManyThreads, .nondeterminism, .replayDiverged, .crashed, .killed:
             return []
         }
     }
