@@ -46,4 +46,14 @@ extension Trait where Self == ConditionTrait {
             "ThreadSanitizer enlarges stacks below 128 KiB plus the TLS size"
         )
     }
+
+    /// For a test whose scenario overflows its thread's stack. AddressSanitizer handles the
+    /// SIGSEGV itself after the harness's handler: it prints its own stack-overflow report and
+    /// exits with status 1, so the process does not die by the signal the test expects.
+    static var overflowsTheStack: Self {
+        .disabled(
+            if: BuildConfiguration.sanitizer == .address,
+            "AddressSanitizer reports a stack overflow itself and exits with status 1 instead of the signal"
+        )
+    }
 }
