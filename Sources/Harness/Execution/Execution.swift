@@ -135,7 +135,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             coroutines = nil
             handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
         }
-        precondition(record.stepCapacity >= Self.stepByteCapacity(limits), "the schedule record is too small for the limits")
+        precondition(record.stepCapacity >= Self.stepByteCapacity(limits),
+                     "the schedule record is too small for the limits")
         self.record = record
         record.begin(tokenPrefix: tokenPrefix)
         guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, record.pointer) else {

@@ -116,7 +116,10 @@ struct Explorer {
         let crashText = resources.crashText(execution: index) {
             crashReport.text(scenario: scenario, tokenPrefix: naming.tokenText(execution: $0), testID: testID)
         }
-        let record = resources.scheduleRecord(stepCapacity: Execution.stepByteCapacity(limits), file: scheduleRecordFile)
+        let record = resources.scheduleRecord(
+            stepCapacity: Execution.stepByteCapacity(limits),
+            file: scheduleRecordFile
+        )
         while true {
             let execution = Execution(
                 strategy: strategy,
@@ -310,7 +313,8 @@ private final class ExplorationResources: @unchecked Sendable {
             record = made
             return made
         } catch {
-            preconditionFailure("the harness could not make its schedule record\(file.map { " in \($0)" } ?? ""): \(error)")
+            let place = file.map { " in \($0)" } ?? ""
+            preconditionFailure("the harness could not make its schedule record\(place): \(error)")
         }
     }
 }

@@ -81,7 +81,8 @@ extension Harness {
         } catch {
             throw .isolatedChildFailed(scenario: scenario, ending: .optionsNotEncoded(error: "\(error)"))
         }
-        let recordFile = FileManager.default.temporaryDirectory.appendingPathComponent("harness-child-\(UUID()).record").path
+        let recordFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("harness-child-\(UUID()).record").path
         environment[childRecordVariable] = recordFile
         defer { try? FileManager.default.removeItem(atPath: recordFile) }
         environment[HarnessEnvironment.inheritedRandomSeedVariable] = String(HarnessEnvironment.randomSeed, radix: 16)
@@ -120,21 +121,32 @@ extension Harness {
             return report
         }
         let lastSchedule = ScheduleRecord.lastSchedule(inFile: recordFile)
-        let ending = ChildExit(process, timedOut: transcript.timedOut, crashToken: transcript.crashToken, lastSchedule: lastSchedule)
+        let ending = ChildExit(
+            process,
+            timedOut: transcript.timedOut,
+            crashToken: transcript.crashToken,
+            lastSchedule: lastSchedule
+        )
+        func failure(_ reason: ExecutionFailure, _ token: ReplayToken) -> ExplorationReport {
+            .childFailure(scenario, reason: reason, token: token, options: options, testID: testID, start: start)
+        }
+        func childFailed(_ ending: IsolatedChildEnding) -> HarnessError {
+            .isolatedChildFailed(scenario: scenario, ending: ending)
+        }
+        let tail = transcript.tail
         switch ending {
         case let .crashedInSchedule(signal, token):
-            let reason = ExecutionFailure.crashed(signal: signal, cause: transcript.crashCause)
-            return .childFailure(scenario, reason: reason, token: token, options: options, testID: testID, elapsed: ContinuousClock.now - start)
+            return failure(.crashed(signal: signal, cause: transcript.crashCause), token)
         case let .killedInSchedule(signal, token):
-            return .childFailure(scenario, reason: .killed(signal: signal), token: token, options: options, testID: testID, elapsed: ContinuousClock.now - start)
+            return failure(.killed(signal: signal), token)
         case .timedOut:
-            throw .isolatedChildFailed(scenario: scenario, ending: .silent(seconds: timeout, lastSchedule: lastSchedule, tail: transcript.tail))
+            throw childFailed(.silent(seconds: timeout, lastSchedule: lastSchedule, tail: tail))
         case .crashedOutsideScenario(let signal):
-            throw .isolatedChildFailed(scenario: scenario, ending: .crashed(signal: signal, lastSchedule: lastSchedule, cause: transcript.crashCause))
+            throw childFailed(.crashed(signal: signal, lastSchedule: lastSchedule, cause: transcript.crashCause))
         case .killedBeforeSchedule(let signal):
-            throw .isolatedChildFailed(scenario: scenario, ending: .killed(signal: signal, tail: transcript.tail))
+            throw childFailed(.killed(signal: signal, tail: tail))
         case .exited(let status):
-            throw .isolatedChildFailed(scenario: scenario, ending: .exited(status: status, tail: transcript.tail))
+            throw childFailed(.exited(status: status, tail: tail))
         }
     }
 }
@@ -162,29 +174,33 @@ private enum ChildExit {
         } else if process.terminationReason == .exit {
             self = .exited(status: status)
         } else if cshim_is_crash_signal(status) {
-            self = crashToken.map { .crashedInSchedule(signal: status, token: $0) } ?? .crashedOutsideScenario(signal: status)
+            self = crashToken.map { .crashedInSchedule(signal: status, token: $0) }
+                ?? .crashedOutsideScenario(signal: status)
         } else {
-            self = lastSchedule.map { .killedInSchedule(signal: status, token: $0) } ?? .killedBeforeSchedule(signal: status)
+            self = lastSchedule.map { .killedInSchedule(signal: status, token: $0) }
+                ?? .killedBeforeSchedule(signal: status)
         }
     }
 }
 
 extension ExplorationReport {
-    /// The report of an isolated exploration whose child ended with `reason` while it ran the
-    /// schedule of `token`.
+    /// The report of an isolated exploration begun at `start` whose child ended with `reason`
+    /// while it ran the schedule of `token`.
     fileprivate static func childFailure(
         _ scenario: String,
         reason: ExecutionFailure,
         token: ReplayToken,
         options: ExplorationOptions,
         testID: String,
-        elapsed: Duration
+        start: ContinuousClock.Instant
     ) -> ExplorationReport {
         let failure = HarnessFailure(
             scenario: scenario,
             reason: reason,
             token: token,
-            trace: token.steps.map { TraceStep(thread: $0.thread, kind: $0.kind, target: nil, choice: $0.choice, location: nil) },
+            trace: token.steps.map { step in
+                TraceStep(thread: step.thread, kind: step.kind, target: nil, choice: step.choice, location: nil)
+            },
             testID: testID
         )
         return ExplorationReport(
@@ -195,7 +211,7 @@ extension ExplorationReport {
             exhausted: false,
             failure: failure,
             lastSchedule: token,
-            elapsed: elapsed,
+            elapsed: ContinuousClock.now - start,
             coverage: CoverageCounter(budget: options.schedules).summary
         )
     }

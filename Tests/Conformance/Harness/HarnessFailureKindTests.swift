@@ -307,7 +307,8 @@ struct HarnessCrashTests {
 
     /// Explores a scenario whose thread overflows its stack, on `threads`.
     private static func overflowTheStack(threads: ScenarioThreads) {
-        _ = try? Harness.run("stack overflow", options: ExplorationOptions(schedules: 5, seed: 3, threads: threads)) { scenario in
+        let options = ExplorationOptions(schedules: 5, seed: 3, threads: threads)
+        _ = try? Harness.run("stack overflow", options: options) { scenario in
             let value = SeamAtomic(0)
             scenario.spawn {
                 value.store(1)
