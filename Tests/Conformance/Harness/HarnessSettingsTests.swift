@@ -170,6 +170,7 @@ struct HarnessStallTests {
 
     @Test("a seam operation inside a Synchronization.Mutex section names the mutex and where the thread started", .readsTheStackOfAThreadBlockedOutsideTSan)
     func mutexStall() throws {
+        let spawnLine = #line + 4
         let report = try Harness.run("stall in a mutex", options: Self.options) { scenario in
             let cache = Synchronization.Mutex(0)
             cache.withLock { _ in
@@ -184,7 +185,7 @@ struct HarnessStallTests {
         }
         #expect(thread == 1)
         #expect(diagnosis.contains("a Synchronization.Mutex, which the harness does not control; use SeamMutex"), "\(diagnosis)")
-        #expect(diagnosis.contains("it was started at HarnessSettingsTests.swift:133"), "\(diagnosis)")
+        #expect(diagnosis.contains("it was started at HarnessSettingsTests.swift:\(spawnLine)"), "\(diagnosis)")
     }
 
     @Test("a real sleep is named as one, with the virtual-time alternative")
