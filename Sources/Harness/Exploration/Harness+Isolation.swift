@@ -122,7 +122,8 @@ extension Harness {
         }
         let lastSchedule = ScheduleRecord.lastSchedule(inFile: recordFile)
         let ending = ChildExit(
-            process,
+            reason: process.terminationReason,
+            status: process.terminationStatus,
             timedOut: transcript.timedOut,
             crashToken: transcript.crashToken,
             lastSchedule: lastSchedule
@@ -147,38 +148,6 @@ extension Harness {
             throw childFailed(.killed(signal: signal, tail: tail))
         case .exited(let status):
             throw childFailed(.exited(status: status, tail: tail))
-        }
-    }
-}
-
-/// How an isolated child ended that sent no report, told from its exit, what it wrote and
-/// its schedule record.
-private enum ChildExit {
-    /// A scenario thread crashed with `signal`, and the crash report gave the schedule's token.
-    case crashedInSchedule(signal: Int32, token: ReplayToken)
-    /// A signal from outside (not a crash signal) ended the child running the schedule of `token`.
-    case killedInSchedule(signal: Int32, token: ReplayToken)
-    /// The parent killed the child for showing no progress.
-    case timedOut
-    /// A crash signal ended the child with no crash report: the thread was not a scenario's.
-    case crashedOutsideScenario(signal: Int32)
-    /// A signal from outside ended the child before any schedule began.
-    case killedBeforeSchedule(signal: Int32)
-    /// The child exited by itself with `status`.
-    case exited(status: Int32)
-
-    init(_ process: Process, timedOut: Bool, crashToken: ReplayToken?, lastSchedule: ReplayToken?) {
-        let status = process.terminationStatus
-        if timedOut {
-            self = .timedOut
-        } else if process.terminationReason == .exit {
-            self = .exited(status: status)
-        } else if cshim_is_crash_signal(status) {
-            self = crashToken.map { .crashedInSchedule(signal: status, token: $0) }
-                ?? .crashedOutsideScenario(signal: status)
-        } else {
-            self = lastSchedule.map { .killedInSchedule(signal: status, token: $0) }
-                ?? .killedBeforeSchedule(signal: status)
         }
     }
 }
