@@ -553,6 +553,7 @@ static void cshim_crash_handler(int signal_number) {
     }
 }
 
+// Process-wide: a signal's handler belongs to the process; the report it prints is the thread's own.
 static void cshim_install_crash_handlers(void) {
     struct sigaction action;
     memset(&action, 0, sizeof(action));
@@ -597,6 +598,7 @@ void cshim_crash_report_destroy(cshim_crash_report *report) {
 // little, and the runtime's backtracer, which runs after it on the same stack, more.
 #define CSHIM_SIGNAL_STACK_SIZE (64 * 1024)
 
+// Process-wide: one key names every thread's signal stack, and its destructor frees each as its thread ends.
 static pthread_key_t cshim_signal_stack_key;
 static int cshim_signal_stack_key_error;
 static pthread_once_t cshim_signal_stack_once = PTHREAD_ONCE_INIT;
