@@ -149,8 +149,9 @@ typedef struct {
 /// How many bytes a record of at most `step_capacity` bytes of steps takes.
 size_t cshim_schedule_record_size(size_t step_capacity);
 
-/// Lays out a record of `step_capacity` bytes of steps in zeroed memory of
-/// `cshim_schedule_record_size(step_capacity)` bytes, before any schedule began.
+/// Lays out a record of `step_capacity` bytes of steps in memory of
+/// `cshim_schedule_record_size(step_capacity)` bytes, before any schedule began. Only the
+/// counts are written: the bytes past them are never read.
 void cshim_schedule_record_init(cshim_schedule_record *record, size_t step_capacity);
 
 /// Begins a schedule whose token starts with `token_prefix`, with no step taken yet. A prefix

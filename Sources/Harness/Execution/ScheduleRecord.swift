@@ -25,7 +25,7 @@ final class ScheduleRecord: @unchecked Sendable {
             memory = try Self.mapShared(sharedFile, size: byteSize)
             isMapped = true
         } else {
-            guard let allocated = calloc(1, byteSize) else { throw POSIXError(.ENOMEM) }
+            guard let allocated = malloc(byteSize) else { throw POSIXError(.ENOMEM) }
             memory = allocated
             isMapped = false
         }

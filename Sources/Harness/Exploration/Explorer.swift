@@ -113,8 +113,10 @@ struct Explorer {
     /// runs again on OS threads, as do the exploration's executions after it: the schedule
     /// is the same either way.
     private func execute(_ strategy: any SchedulingStrategy, following steps: [EncodedStep]?, naming: ScheduleNaming, execution index: Int) -> Execution {
-        let crashText = resources.crashText(execution: index) {
-            crashReport.text(scenario: scenario, tokenPrefix: naming.tokenText(execution: $0), testID: testID)
+        let texts = resources.texts(execution: index) { number in
+            let tokenPrefix = naming.tokenText(execution: number)
+            let crash = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
+            return [tokenPrefix, crash.prefix, crash.suffix]
         }
         let record = resources.scheduleRecord(
             stepCapacity: Execution.stepByteCapacity(limits),
@@ -129,9 +131,9 @@ struct Explorer {
                 coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
                 activity: activity,
                 record: record,
-                tokenPrefix: naming.tokenText(execution: String(index)),
-                crashPrefix: crashText.prefix,
-                crashSuffix: crashText.suffix
+                tokenPrefix: texts[0],
+                crashPrefix: texts[1],
+                crashSuffix: texts[2]
             )
             run(execution)
             guard execution.needsOSThreads != nil, resources.coroutineStacks != nil else { return execution }
@@ -286,22 +288,19 @@ private final class ExplorationResources: @unchecked Sendable {
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
     /// Where the executions record their steps, one after another; made by the first.
     private var record: ScheduleRecord?
-    /// The crash text, made once with a stand-in for the execution's number and split there.
-    private var crashTemplate: (prefix: [Substring], suffix: [Substring])?
+    /// The texts that name an execution (its token without steps, its crash text), made once
+    /// with a stand-in for the execution's number and split there.
+    private var textTemplates: [[Substring]]?
     private static let executionStandIn: Character = "\u{2}"
 
-    /// The crash text of execution `index`; `make` makes it for an execution written as given.
-    func crashText(execution index: Int, _ make: (String) -> (prefix: String, suffix: String)) -> (prefix: String, suffix: String) {
-        let template = crashTemplate ?? {
-            let text = make(String(Self.executionStandIn))
-            return (
-                text.prefix.split(separator: Self.executionStandIn, omittingEmptySubsequences: false),
-                text.suffix.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
-            )
-        }()
-        crashTemplate = template
+    /// The texts that name execution `index`; `make` makes them for an execution written as given.
+    func texts(execution index: Int, _ make: (String) -> [String]) -> [String] {
+        let templates = textTemplates ?? make(String(Self.executionStandIn)).map { text in
+            text.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
+        }
+        textTemplates = templates
         let number = String(index)
-        return (template.prefix.joined(separator: number), template.suffix.joined(separator: number))
+        return templates.map { $0.joined(separator: number) }
     }
 
     /// The record the executions take turns with, made on first use with room for
