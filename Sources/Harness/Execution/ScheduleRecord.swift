@@ -6,6 +6,7 @@ import Foundation
 /// its record in a file its parent reads after the child died, however it died. The executions
 /// of one exploration take turns with one record, each beginning it anew.
 final class ScheduleRecord: @unchecked Sendable {
+    /// The record, for a crash report to print the steps from.
     let pointer: UnsafeMutablePointer<cshim_schedule_record>
     /// Where the steps' bytes go.
     let stepBytes: UnsafeMutablePointer<UInt8>
