@@ -10,7 +10,8 @@ enum ChildExit: Equatable {
     case killedInSchedule(signal: Int32, token: ReplayToken)
     /// The parent killed the child for showing no progress.
     case timedOut
-    /// A crash signal ended the child with no crash report: the thread was not a scenario's.
+    /// A crash signal ended the child and no scenario thread reported it (a crashing scenario
+    /// thread prints its schedule's token): the thread was not a scenario's.
     case crashedOutsideScenario(signal: Int32)
     /// A signal from outside ended the child before any schedule began.
     case killedBeforeSchedule(signal: Int32)

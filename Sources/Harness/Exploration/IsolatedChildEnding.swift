@@ -11,9 +11,10 @@ public enum IsolatedChildEnding: Sendable, Hashable, CustomStringConvertible {
     /// ``Harness/childGraceSeconds``) and the parent killed it; `lastSchedule` is the token
     /// of the schedule it was running (`nil`: none had begun), `tail` the last it wrote.
     case silent(seconds: Double, lastSchedule: ReplayToken?, tail: String)
-    /// The child crashed with `signal` on a thread that is not one of the scenario's, before
-    /// a schedule began (`lastSchedule` is `nil`) or after the schedule of `lastSchedule`
-    /// began; `cause` holds the runtime's message and the frames it printed.
+    /// The child crashed with `signal` and no scenario thread reported the crash (a crashing
+    /// scenario thread prints its schedule's token): a thread of the harness or of the test
+    /// crashed, before a schedule began (`lastSchedule` is `nil`) or after the schedule of
+    /// `lastSchedule` began. `cause` holds the runtime's message and the frames it printed.
     case crashed(signal: Int32, lastSchedule: ReplayToken?, cause: String)
     /// A signal from outside ended the child (SIGKILL: `kill -9`, the OOM killer) before a
     /// schedule began; `tail` is the last it wrote.
@@ -32,7 +33,7 @@ public enum IsolatedChildEnding: Sendable, Hashable, CustomStringConvertible {
                 + "\(Harness.childGraceSeconds) s) and was killed "
                 + "\(Self.when(lastSchedule, "while running schedule"))\n\(tail)"
         case let .crashed(signal, lastSchedule, cause):
-            "the child process crashed (signal \(signal)) on a thread outside the scenario's "
+            "the child process crashed (signal \(signal)) and no scenario thread reported it, "
                 + "\(Self.when(lastSchedule, "after the beginning of schedule"))\n\(cause)"
         case let .killed(signal, tail):
             "the child process was killed (signal \(signal)) from outside before a schedule began\n\(tail)"

@@ -95,7 +95,7 @@ struct HarnessIsolatedCrashTests {
 
     @Test(
         "a stack overflow in an isolated child comes back as a crash with its token",
-        .overflowsTheStack,
+        .overflowsTheStackOfAChild,
         arguments: [ScenarioThreads.os, .coroutines]
     )
     func stackOverflow(threads: ScenarioThreads) throws {

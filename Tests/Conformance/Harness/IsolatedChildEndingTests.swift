@@ -8,10 +8,10 @@ struct IsolatedChildEndingTests {
     func rendering() throws {
         let token = try ReplayToken(parsing: ChildTranscriptTests.token)
         let crashedEarly = "\(IsolatedChildEnding.crashed(signal: 11, lastSchedule: nil, cause: "Segmentation fault"))"
-        #expect(crashedEarly == "the child process crashed (signal 11) on a thread outside the scenario's "
+        #expect(crashedEarly == "the child process crashed (signal 11) and no scenario thread reported it, "
             + "before a schedule began\nSegmentation fault")
         let crashedLater = "\(IsolatedChildEnding.crashed(signal: 6, lastSchedule: token, cause: ""))"
-        #expect(crashedLater == "the child process crashed (signal 6) on a thread outside the scenario's "
+        #expect(crashedLater == "the child process crashed (signal 6) and no scenario thread reported it, "
             + "after the beginning of schedule 0 (its token: \(token))\n")
         #expect("\(IsolatedChildEnding.killed(signal: 9, tail: "last words"))"
             == "the child process was killed (signal 9) from outside before a schedule began\nlast words")
