@@ -472,15 +472,73 @@ static size_t cshim_base64url_length(size_t count) {
     return count / 3 * 4 + (count % 3 == 0 ? 0 : count % 3 + 1);
 }
 
+size_t cshim_schedule_record_size(size_t step_capacity) {
+    return sizeof(cshim_schedule_record) + step_capacity;
+}
+
+void cshim_schedule_record_init(cshim_schedule_record *record, size_t step_capacity) {
+    atomic_init(&record->byteCount, 0);
+    record->stepCapacity = step_capacity;
+    atomic_init(&record->tokenPrefixLength, 0);
+}
+
+bool cshim_schedule_record_begin(cshim_schedule_record *record, const char *token_prefix) {
+    atomic_store_explicit(&record->tokenPrefixLength, 0, memory_order_release);
+    atomic_store_explicit(&record->byteCount, 0, memory_order_release);
+    size_t length = strlen(token_prefix);
+    if (length >= CSHIM_TOKEN_PREFIX_CAPACITY) {
+        return false;
+    }
+    memcpy(record->tokenPrefix, token_prefix, length + 1);
+    atomic_store_explicit(&record->tokenPrefixLength, length, memory_order_release);
+    return true;
+}
+
+uint8_t *cshim_schedule_record_steps(cshim_schedule_record *record) {
+    return record->steps;
+}
+
+bool cshim_schedule_record_read(const void *bytes, size_t length, const char **token_prefix, size_t *prefix_length,
+                                const uint8_t **steps, size_t *byte_count) {
+    if (length < sizeof(cshim_schedule_record)) {
+        return false;
+    }
+    const cshim_schedule_record *record = bytes;
+    size_t prefixLength = atomic_load_explicit(&record->tokenPrefixLength, memory_order_acquire);
+    size_t count = atomic_load_explicit(&record->byteCount, memory_order_acquire);
+    if (prefixLength == 0 || prefixLength >= CSHIM_TOKEN_PREFIX_CAPACITY
+        || record->stepCapacity > length - sizeof(cshim_schedule_record) || count > record->stepCapacity) {
+        return false;
+    }
+    *token_prefix = record->tokenPrefix;
+    *prefix_length = prefixLength;
+    *steps = record->steps;
+    *byte_count = count;
+    return true;
+}
+
+bool cshim_is_crash_signal(int signal_number) {
+    for (size_t index = 0; index < CSHIM_CRASH_SIGNAL_COUNT; index++) {
+        if (cshim_crash_signals[index] == signal_number) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void cshim_crash_handler(int signal_number) {
     cshim_crash_report *report = cshim_thread_crash_report;
     if (report != NULL) {
-        size_t count = atomic_load_explicit(&report->byteCount, memory_order_relaxed);
-        if (count > report->stepCapacity) count = report->stepCapacity;
         size_t prefixLength = strlen(report->prefix);
         size_t suffixLength = strlen(report->suffix);
         memcpy(report->line, report->prefix, prefixLength);
-        size_t length = prefixLength + cshim_encode_base64url(report->steps, count, report->line + prefixLength);
+        size_t length = prefixLength;
+        cshim_schedule_record *record = report->record;
+        if (record != NULL) {
+            size_t count = atomic_load_explicit(&record->byteCount, memory_order_acquire);
+            if (count > record->stepCapacity) count = record->stepCapacity;
+            length += cshim_encode_base64url(record->steps, count, report->line + prefixLength);
+        }
         memcpy(report->line + length, report->suffix, suffixLength);
         cshim_write_all(report->line, length + suffixLength);
     }
@@ -496,12 +554,14 @@ static void cshim_crash_handler(int signal_number) {
     }
 }
 
+// Process-wide: a signal's handler belongs to the process; the report it prints is the thread's own.
 static void cshim_install_crash_handlers(void) {
     struct sigaction action;
     memset(&action, 0, sizeof(action));
     action.sa_handler = cshim_crash_handler;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_NODEFER;
+    // On the alternate stack: a stack overflow leaves no room for the handler on the thread's own.
+    action.sa_flags = SA_NODEFER | SA_ONSTACK;
     for (size_t index = 0; index < CSHIM_CRASH_SIGNAL_COUNT; index++) {
         sigaction(cshim_crash_signals[index], &action, &cshim_previous_actions[index]);
     }
@@ -511,21 +571,20 @@ void cshim_install_crash_reporter(void) {
     pthread_once(&cshim_crash_reporter_once, cshim_install_crash_handlers);
 }
 
-cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, const uint8_t *steps, size_t step_capacity) {
+cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, cshim_schedule_record *record) {
     cshim_crash_report *report = malloc(sizeof(cshim_crash_report));
     if (report == NULL) {
         return NULL;
     }
+    size_t stepCapacity = record != NULL ? record->stepCapacity : 0;
     report->prefix = strdup(prefix);
     report->suffix = strdup(suffix);
-    report->line = malloc(strlen(prefix) + cshim_base64url_length(step_capacity) + strlen(suffix) + 1);
+    report->line = malloc(strlen(prefix) + cshim_base64url_length(stepCapacity) + strlen(suffix) + 1);
     if (report->prefix == NULL || report->suffix == NULL || report->line == NULL) {
         cshim_crash_report_destroy(report);
         return NULL;
     }
-    report->steps = steps;
-    report->stepCapacity = step_capacity;
-    atomic_init(&report->byteCount, 0);
+    report->record = record;
     return report;
 }
 
@@ -536,8 +595,75 @@ void cshim_crash_report_destroy(cshim_crash_report *report) {
     free(report);
 }
 
-void cshim_set_thread_crash_report(cshim_crash_report *report) {
+// A fixed size rather than SIGSTKSZ, which new glibc makes a sysconf call: the handler needs
+// little, and the runtime's backtracer, which runs after it on the same stack, more.
+#define CSHIM_SIGNAL_STACK_SIZE (64 * 1024)
+
+// Process-wide: one key names every thread's signal stack, and its destructor frees each as its thread ends.
+static pthread_key_t cshim_signal_stack_key;
+static int cshim_signal_stack_key_error;
+static pthread_once_t cshim_signal_stack_once = PTHREAD_ONCE_INIT;
+
+/// Runs as a thread that was given a signal stack ends: it stops using it, then frees it.
+static void cshim_free_signal_stack(void *stack) {
+    stack_t disabled;
+    memset(&disabled, 0, sizeof(disabled));
+    disabled.ss_flags = SS_DISABLE;
+    if (sigaltstack(&disabled, NULL) == 0) {
+        free(stack);
+    }
+}
+
+static void cshim_create_signal_stack_key(void) {
+    cshim_signal_stack_key_error = pthread_key_create(&cshim_signal_stack_key, cshim_free_signal_stack);
+}
+
+/// Gives the calling thread an alternate signal stack unless it has one (its own from an
+/// earlier call, or one a sanitizer or the runtime installed). Returns 0 or an errno value.
+static int cshim_ensure_signal_stack(void) {
+    pthread_once(&cshim_signal_stack_once, cshim_create_signal_stack_key);
+    if (cshim_signal_stack_key_error != 0) {
+        return cshim_signal_stack_key_error;
+    }
+    if (pthread_getspecific(cshim_signal_stack_key) != NULL) {
+        return 0;
+    }
+    stack_t current;
+    if (sigaltstack(NULL, &current) != 0) {
+        return errno;
+    }
+    if ((current.ss_flags & SS_DISABLE) == 0) {
+        return 0;
+    }
+    void *memory = malloc(CSHIM_SIGNAL_STACK_SIZE);
+    if (memory == NULL) {
+        return ENOMEM;
+    }
+    stack_t stack;
+    memset(&stack, 0, sizeof(stack));
+    stack.ss_sp = memory;
+    stack.ss_size = CSHIM_SIGNAL_STACK_SIZE;
+    if (sigaltstack(&stack, NULL) != 0) {
+        int error = errno;
+        free(memory);
+        return error;
+    }
+    int error = pthread_setspecific(cshim_signal_stack_key, memory);
+    if (error != 0) {
+        cshim_free_signal_stack(memory);
+    }
+    return error;
+}
+
+int cshim_set_thread_crash_report(cshim_crash_report *report) {
+    if (report != NULL) {
+        int error = cshim_ensure_signal_stack();
+        if (error != 0) {
+            return error;
+        }
+    }
     cshim_thread_crash_report = report;
+    return 0;
 }
 
 // MARK: Child processes

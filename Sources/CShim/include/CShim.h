@@ -126,38 +126,86 @@ void cshim_unpark(cshim_parker *parker);
 
 // MARK: Crash reports
 
+/// How many bytes of a schedule record hold the token without its steps, the NUL included.
+#define CSHIM_TOKEN_PREFIX_CAPACITY 1024
+
+/// The schedule a process is running, as far as it got: the token without its steps, and the
+/// bytes of the steps taken so far. A crash report prints the steps from here; an isolated
+/// child keeps its record in a file it shares with its parent, which reads it once the
+/// child has died, however it died (no handler runs for SIGKILL). Lay out with
+/// `cshim_schedule_record_size` and `cshim_schedule_record_init`.
+typedef struct {
+    /// How many bytes of the steps are valid.
+    _Atomic size_t byteCount;
+    /// How many bytes the steps may take.
+    size_t stepCapacity;
+    /// The length of `tokenPrefix`: 0 before the first schedule began, and while one begins.
+    _Atomic size_t tokenPrefixLength;
+    char tokenPrefix[CSHIM_TOKEN_PREFIX_CAPACITY];
+    /// The steps' bytes follow.
+    uint8_t steps[];
+} cshim_schedule_record;
+
+/// How many bytes a record of at most `step_capacity` bytes of steps takes.
+size_t cshim_schedule_record_size(size_t step_capacity);
+
+/// Lays out a record of `step_capacity` bytes of steps in memory of
+/// `cshim_schedule_record_size(step_capacity)` bytes, before any schedule began. Only the
+/// counts are written: the bytes past them are never read.
+void cshim_schedule_record_init(cshim_schedule_record *record, size_t step_capacity);
+
+/// Begins a schedule whose token starts with `token_prefix`, with no step taken yet. A prefix
+/// longer than the record holds records the schedule without a token; returns whether it fit.
+bool cshim_schedule_record_begin(cshim_schedule_record *record, const char *token_prefix);
+
+/// Where the record's steps are written.
+uint8_t *cshim_schedule_record_steps(cshim_schedule_record *record);
+
+/// Reads the record a process that has ended left in the `length` bytes at `bytes` (aligned
+/// as malloc aligns): the token without its steps at `token_prefix`, `prefix_length` bytes
+/// long, and `byte_count` bytes of steps at `steps`. Returns false when no schedule began, or
+/// the bytes hold no whole record.
+bool cshim_schedule_record_read(const void *bytes, size_t length, const char **token_prefix, size_t *prefix_length,
+                                const uint8_t **steps, size_t *byte_count);
+
+/// Publishes how many bytes of the record's steps are valid.
+static inline void cshim_schedule_record_set_byte_count(cshim_schedule_record *record, size_t count) {
+    atomic_store_explicit(&record->byteCount, count, memory_order_release);
+}
+
 /// What a crash handler prints for the execution a controlled thread belongs to: `prefix`,
-/// the schedule so far (its bytes printed as unpadded base64url), then `suffix`, composed in
-/// `line` and written with one `write`, so that other threads' output (a test runner's)
-/// does not land inside it.
+/// the record's steps so far (their bytes printed as unpadded base64url), then `suffix`,
+/// composed in `line` and written with one `write`, so that other threads' output (a test
+/// runner's) does not land inside it.
 typedef struct {
     const char *prefix;
     const char *suffix;
-    const uint8_t *steps;
-    size_t stepCapacity;
+    cshim_schedule_record *record;
     char *line;
-    _Atomic size_t byteCount;
 } cshim_crash_report;
 
-/// Installs, once per process, handlers for SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE and
-/// SIGABRT that print the calling thread's crash report (if any) to standard error, then
-/// restore the previous handler and re-raise the signal.
+/// Installs, once per process, handlers for the crash signals (`cshim_is_crash_signal`)
+/// that print the calling thread's crash report (if any) to standard error, then restore the
+/// previous handler and re-raise the signal. They run on the thread's alternate signal stack
+/// when it has one, so a thread that overflowed its stack reports too.
 void cshim_install_crash_reporter(void);
 
-/// Creates a crash report, copying `prefix` and `suffix`, for a schedule of at most
-/// `step_capacity` bytes at `steps`; NULL if memory ran out.
-cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, const uint8_t *steps, size_t step_capacity);
+/// Whether the crash reporter handles `signal_number`: SIGILL, SIGTRAP, SIGSEGV, SIGBUS,
+/// SIGFPE and SIGABRT, the signals a thread's own fault or trap raises.
+bool cshim_is_crash_signal(int signal_number);
+
+/// Creates a crash report, copying `prefix` and `suffix`, printing the steps of `record`
+/// (which may be NULL: no steps); NULL if memory ran out.
+cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, cshim_schedule_record *record);
 
 /// Frees a report made by `cshim_crash_report_create`.
 void cshim_crash_report_destroy(cshim_crash_report *report);
 
-/// Publishes how many bytes of `report`'s schedule are valid.
-static inline void cshim_crash_report_set_byte_count(cshim_crash_report *report, size_t count) {
-    atomic_store_explicit(&report->byteCount, count, memory_order_relaxed);
-}
-
-/// Sets the crash report of the calling thread (NULL: none).
-void cshim_set_thread_crash_report(cshim_crash_report *report);
+/// Sets the crash report of the calling thread (NULL: none). With a report, first gives the
+/// thread an alternate signal stack of its own if it has none (freed when the thread ends),
+/// so that the crash handler runs on a thread whose stack overflowed. Returns 0, or the
+/// errno value of the call that failed (the report is then not set).
+int cshim_set_thread_crash_report(cshim_crash_report *report);
 
 // MARK: The runtime seam's fast path
 

@@ -203,7 +203,9 @@ extension Knob {
         static let options = "HARNESS_CHILD_OPTIONS"
         /// The parent's seed for `HARNESS_SEED=random`.
         static let randomSeed = "HARNESS_CHILD_RANDOM_SEED"
+        /// The file the child records its running schedule in, for the parent to read.
+        static let record = "HARNESS_CHILD_RECORD"
 
-        static let all: Set<String> = [scenario, testCase, options, randomSeed]
+        static let all: Set<String> = [scenario, testCase, options, randomSeed, record]
     }
 }

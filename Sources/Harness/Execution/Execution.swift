@@ -46,8 +46,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     private let limits: Limits
     @exclusivity(unchecked) private var strategy: any SchedulingStrategy
     private let crashReport: UnsafeMutablePointer<cshim_crash_report>
-    private let stepBytes: UnsafeMutablePointer<UInt8>
-    private let stepByteCapacity: Int
+    /// Where the steps' bytes go, for the crash report and an isolated child's parent; held
+    /// while a thread of the execution may still write to it.
+    private let record: ScheduleRecord
     @exclusivity(unchecked) private var stepByteCount = 0
     @exclusivity(unchecked) private var replay: ReplayFollower?
     private let handoff: any HandoffBackend
@@ -107,10 +108,11 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// Whether the execution failed and its threads are winding down.
     private var aborting: Bool { model.isWindingDown }
 
-    /// Creates an execution that counts its steps on `activity`; should one of its threads
-    /// crash, the process prints `crashPrefix`, the schedule so far in base64url, and
-    /// `crashSuffix`. Its scenario threads run as coroutines on stacks from
-    /// `coroutineStacks` where this build can switch coroutines, on OS threads otherwise.
+    /// Creates an execution that counts its steps on `activity` and records them in
+    /// `record`, begun for the token `tokenPrefix`; should one of its threads crash, the
+    /// process prints `crashPrefix`, the schedule so far in base64url, and `crashSuffix`. Its
+    /// scenario threads run as coroutines on stacks from `coroutineStacks` where this build
+    /// can switch coroutines, on OS threads otherwise.
     init(
         strategy: any SchedulingStrategy,
         replay: ReplayFollower?,
@@ -118,6 +120,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         threadPool: SeamThreadPool,
         coroutineStacks: CoroutineStacks?,
         activity: ActivityCounter,
+        record: ScheduleRecord,
+        tokenPrefix: String,
         crashPrefix: String,
         crashSuffix: String
     ) {
@@ -140,9 +144,11 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             coroutines = nil
             handoff = FutexHandoff(threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping)
         }
-        stepByteCapacity = 3 * (limits.maxSteps + 2 * limits.maxThreads + 16)
-        stepBytes = .allocate(capacity: stepByteCapacity)
-        guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, stepBytes, stepByteCapacity) else {
+        precondition(record.stepCapacity >= Self.stepByteCapacity(limits),
+                     "the schedule record is too small for the limits")
+        self.record = record
+        record.begin(tokenPrefix: tokenPrefix)
+        guard let report = cshim_crash_report_create(crashPrefix, crashSuffix, record.pointer) else {
             preconditionFailure("the harness ran out of memory creating an execution")
         }
         crashReport = report
@@ -152,7 +158,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
 
     deinit {
         cshim_crash_report_destroy(crashReport)
-        stepBytes.deallocate()
+    }
+
+    /// How many bytes the steps of an execution under `limits` may take: three for each step
+    /// the limits allow, with room to spare for the threads winding down past the bound.
+    static func stepByteCapacity(_ limits: Limits) -> Int {
+        3 * (limits.maxSteps + 2 * limits.maxThreads + 16)
     }
 
     /// Where the code first left the replayed schedule, once the execution has ended;
@@ -309,7 +320,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             let me = thread.rawValue
             // Once per OS thread: the coroutines after the first share the host's.
             if me == 0 || coroutines?.runsAsCoroutine(me) != true {
-                cshim_set_thread_crash_report(crashReport)
+                let error = cshim_set_thread_crash_report(crashReport)
+                precondition(error == 0, "the harness could not give a thread its crash report: errno \(error)")
                 cshim_allow_stack_capture()
                 // Every thread, as a pooled one may have been pinned elsewhere before.
                 if let cpu = limits.cpu {
@@ -767,12 +779,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             replay?.check(encoded, at: trace.count, summary: traceStep.summary)
         }
         trace.append(traceStep)
-        if stepByteCount + encoded.byteCount <= stepByteCapacity {
+        if stepByteCount + encoded.byteCount <= record.stepCapacity {
             encoded.forEachByte { byte in
-                stepBytes[stepByteCount] = byte
+                record.stepBytes[stepByteCount] = byte
                 stepByteCount += 1
             }
-            cshim_crash_report_set_byte_count(crashReport, stepByteCount)
+            record.setByteCount(stepByteCount)
         }
         activity.noteStep()
     }

@@ -35,6 +35,11 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     /// process): `signal` ended it, and `cause` holds the runtime's fatal message and the
     /// crashing thread's frames outside the harness, as far as the process printed them.
     case crashed(signal: Int32, cause: String)
+    /// A signal from outside ended the isolated child process while it ran this schedule, the
+    /// last it began: SIGKILL (`kill -9`, the OOM killer) or another signal that is not a
+    /// crash (``ExplorationIsolation/process``). Not a crash of the code under test, though
+    /// the schedule may have led to it (by taking all the memory).
+    case killed(signal: Int32)
 
     public var description: String {
         switch self {
@@ -70,6 +75,11 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
             return "escape: \(escape)"
         case let .crashed(signal, cause):
             return "a thread crashed (signal \(signal))" + (cause.isEmpty ? "" : "\n" + cause)
+        case .killed(let signal):
+            return """
+                the isolated child process was killed (signal \(signal)) from outside while it ran this schedule, \
+                the last it began: not a crash of the code under test (the OOM killer, or kill -\(signal))
+                """
         }
     }
 }
@@ -88,7 +98,7 @@ extension ExecutionFailure {
         case let .threadThrew(_, error): "threw \(error)"
         case let .taskThrew(error): "task threw \(error)"
         case .tooManyThreads: "too many threads"
-        case .stalled, .nondeterminism, .escaped, .crashed: nil
+        case .stalled, .nondeterminism, .escaped, .crashed, .killed: nil
         }
     }
 }

@@ -237,15 +237,15 @@ public enum HarnessConfigurationError: Error, Sendable, Hashable, CustomStringCo
 public enum HarnessError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A setting is invalid, or the replay token does not fit.
     case configuration(HarnessConfigurationError)
-    /// The isolated child process ended without a report: `detail` says how.
-    case isolatedChildFailed(scenario: String, detail: String)
+    /// The isolated child process ended without a report: `ending` says how.
+    case isolatedChildFailed(scenario: String, ending: IsolatedChildEnding)
 
     public var description: String {
         switch self {
         case .configuration(let error):
             "\(error)"
-        case let .isolatedChildFailed(scenario, detail):
-            "the isolated exploration of '\(scenario)' failed: \(detail)"
+        case let .isolatedChildFailed(scenario, ending):
+            "the isolated exploration of '\(scenario)' failed: \(ending)"
         }
     }
 }

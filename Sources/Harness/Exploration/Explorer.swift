@@ -14,6 +14,9 @@ struct Explorer {
     /// What a crash prints: the replay command, or (in an isolated child) a line the
     /// parent reads.
     var crashReport = CrashReportText.forPerson
+    /// The file the running schedule is recorded in, shared with an isolated child's parent,
+    /// which reads it after the child died; `nil`: memory of the process's own.
+    var scheduleRecordFile: String?
     /// The code of the generated scenario explored, carried by every token it records
     /// (``ReplayToken/generatedScenario``); `nil` for a scenario written by hand.
     var generatedScenario: String?
@@ -119,9 +122,15 @@ struct Explorer {
         execution index: Int,
         shrinking: Bool = false
     ) -> Execution {
-        let crashText = resources.crashText(execution: index) {
-            crashReport.text(scenario: scenario, tokenPrefix: naming.tokenText(execution: $0), testID: testID)
+        let texts = resources.texts(execution: index) { number in
+            let tokenPrefix = naming.tokenText(execution: number)
+            let crash = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
+            return [tokenPrefix, crash.prefix, crash.suffix]
         }
+        let record = resources.scheduleRecord(
+            stepCapacity: Execution.stepByteCapacity(limits(shrinking: shrinking)),
+            file: scheduleRecordFile
+        )
         while true {
             let execution = Execution(
                 strategy: strategy,
@@ -130,8 +139,10 @@ struct Explorer {
                 threadPool: threadPool,
                 coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
                 activity: activity,
-                crashPrefix: crashText.prefix,
-                crashSuffix: crashText.suffix
+                record: record,
+                tokenPrefix: texts[0],
+                crashPrefix: texts[1],
+                crashSuffix: texts[2]
             )
             run(execution)
             guard execution.needsOSThreads != nil, resources.coroutineStacks != nil else { return execution }
@@ -302,21 +313,34 @@ private final class ExplorationResources: @unchecked Sendable {
     /// The stacks of scenario threads run as coroutines, reused from one execution to the
     /// next; `nil` once an execution needed OS threads.
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
-    /// The crash text, made once with a stand-in for the execution's number and split there.
-    private var crashTemplate: (prefix: [Substring], suffix: [Substring])?
+    /// Where the executions record their steps, one after another; made by the first.
+    private var record: ScheduleRecord?
+    /// The texts that name an execution (its token without steps, its crash text), made once
+    /// with a stand-in for the execution's number and split there.
+    private var textTemplates: [[Substring]]?
     private static let executionStandIn: Character = "\u{2}"
 
-    /// The crash text of execution `index`; `make` makes it for an execution written as given.
-    func crashText(execution index: Int, _ make: (String) -> (prefix: String, suffix: String)) -> (prefix: String, suffix: String) {
-        let template = crashTemplate ?? {
-            let text = make(String(Self.executionStandIn))
-            return (
-                text.prefix.split(separator: Self.executionStandIn, omittingEmptySubsequences: false),
-                text.suffix.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
-            )
-        }()
-        crashTemplate = template
+    /// The texts that name execution `index`; `make` makes them for an execution written as given.
+    func texts(execution index: Int, _ make: (String) -> [String]) -> [String] {
+        let templates = textTemplates ?? make(String(Self.executionStandIn)).map { text in
+            text.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
+        }
+        textTemplates = templates
         let number = String(index)
-        return (template.prefix.joined(separator: number), template.suffix.joined(separator: number))
+        return templates.map { $0.joined(separator: number) }
+    }
+
+    /// The record the executions take turns with, made on first use with room for
+    /// `stepCapacity` bytes of steps, in `file` when given.
+    func scheduleRecord(stepCapacity: Int, file: String?) -> ScheduleRecord {
+        if let record { return record }
+        do {
+            let made = try ScheduleRecord(stepCapacity: stepCapacity, sharedFile: file)
+            record = made
+            return made
+        } catch {
+            let place = file.map { " in \($0)" } ?? ""
+            preconditionFailure("the harness could not make its schedule record\(place): \(error)")
+        }
     }
 }

@@ -5,7 +5,8 @@ import Primitives
 /// parent on standard error as one line, and ends.
 extension Harness {
     /// Explores `scenario` in this child process, sends the report to the parent and exits;
-    /// dies with the parent meanwhile. The harness owns the process's executors here
+    /// dies with the parent meanwhile. Records the running schedule in the file the parent
+    /// named, which it reads should the child die without a report. The harness owns the process's executors here
     /// (``ProcessExecutors``), so every job of the scenario's tasks is its to schedule.
     static func serveParent(
         _ scenario: String,
@@ -13,12 +14,14 @@ extension Harness {
         testID: String?,
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) -> Never {
-        ChildChannel.exitWhenParentEnds()
+        let recordFile = ProcessInfo.processInfo.environment[childRecordVariable]
+        ChildChannel.exitWhenParentEnds(removing: recordFile)
         if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
             ProcessExecutors.takeOver()
         }
         var explorer = Explorer(scenario: scenario, options: options, body: body, testID: testID)
         explorer.crashReport = .forParent
+        explorer.scheduleRecordFile = recordFile
         ChildChannel.sendHeartbeats(while: explorer.activity)
         let report = explorer.run()
         ChildChannel.send(report)
@@ -66,13 +69,16 @@ enum ChildChannel {
     }
 
     /// Ends the process when its standard input ends: the parent holds the other end of
-    /// that pipe, and the kernel closes it when the parent dies, however it dies.
-    static func exitWhenParentEnds() {
+    /// that pipe, and the kernel closes it when the parent dies, however it dies. First
+    /// removes `recordFile`, which a parent that died can no longer read nor remove.
+    static func exitWhenParentEnds(removing recordFile: String?) {
         Thread.detachNewThread {
             var byte: UInt8 = 0
             while true {
                 let count = read(STDIN_FILENO, &byte, 1)
-                if count == 0 || (count < 0 && errno != EINTR) { _exit(EXIT_FAILURE) }
+                guard count == 0 || (count < 0 && errno != EINTR) else { continue }
+                if let recordFile { unlink(recordFile) }
+                _exit(EXIT_FAILURE)
             }
         }
     }

@@ -9,7 +9,9 @@ public enum ExplorationIsolation: String, Sendable, Hashable, Codable {
     case none
     /// In a child process running the same test, filtered to it and told which scenario to
     /// explore: a crash ends only the child, and comes back as a failure with the runtime's
-    /// message, the crashing frames and the replay token. In the child the harness owns the
+    /// message, the crashing frames and the replay token (a stack overflow too); a child
+    /// killed from outside (`kill -9`, the OOM killer) comes back as killed, with the token of
+    /// the schedule it was running. In the child the harness owns the
     /// process's default and main executors, so `Task {}`, `Task.detached`, `MainActor` jobs
     /// and system-clock sleeps of the scenario run under it. Costs a process launch per
     /// exploration (tens of milliseconds). The child ends when the test's process does,
@@ -38,6 +40,9 @@ extension Harness {
     /// The Swift runtime's switch for hashing with a fixed seed instead of one drawn per
     /// process; set in every isolated child.
     static let deterministicHashingVariable = "SWIFT_DETERMINISTIC_HASHING"
+    /// The environment variable naming the file the child records its running schedule in
+    /// (``ScheduleRecord``), which the parent reads once the child has ended.
+    static let childRecordVariable = Knob.ChildProcess.record
 
     /// Names the running test case the same way in the parent and in the child: its
     /// arguments (their values and Swift Testing's IDs), without the addresses a
@@ -80,8 +85,12 @@ extension Harness {
         do {
             environment[childOptionsVariable] = String(decoding: try JSONEncoder().encode(options), as: UTF8.self)
         } catch {
-            throw .isolatedChildFailed(scenario: scenario, detail: "its options could not be encoded for the child: \(error)")
+            throw .isolatedChildFailed(scenario: scenario, ending: .optionsNotEncoded(error: "\(error)"))
         }
+        let recordFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("harness-child-\(UUID()).record").path
+        environment[childRecordVariable] = recordFile
+        defer { try? FileManager.default.removeItem(atPath: recordFile) }
         environment[HarnessEnvironment.inheritedRandomSeedVariable] = String(HarnessEnvironment.randomSeed, radix: 16)
         // The scenario's own `Set`s and `Dictionary`s (a striped map indexed by `hashValue`)
         // iterate in an order seeded per process unless this is set: with it, the child runs
@@ -112,7 +121,7 @@ extension Harness {
         do {
             try process.run()
         } catch {
-            throw .isolatedChildFailed(scenario: scenario, detail: "the child process could not start: \(error)")
+            throw .isolatedChildFailed(scenario: scenario, ending: .notStarted(error: "\(error)"))
         }
         let timeout = options.stallTimeout.seconds + childGraceSeconds
         let transcript = ChildTranscript.read(errors.fileHandleForReading, killing: process, afterSilence: timeout)
@@ -121,43 +130,72 @@ extension Harness {
         if let report = transcript.report {
             return report
         }
-        if let token = transcript.crashToken, process.terminationReason == .uncaughtSignal {
-            let failure = HarnessFailure(
-                scenario: scenario,
-                reason: .crashed(signal: process.terminationStatus, cause: transcript.crashCause),
-                token: token,
-                trace: token.steps.map { TraceStep(thread: $0.thread, kind: $0.kind, target: nil, choice: $0.choice, location: nil) },
-                testID: testID
-            )
-            return ExplorationReport(
-                scenario: scenario,
-                strategy: options.strategy,
-                seed: token.seed,
-                schedulesRun: token.execution + 1,
-                exhausted: false,
-                failure: failure,
-                notReproduced: nil,
-                lastSchedule: token,
-                elapsed: ContinuousClock.now - start,
-                coverage: CoverageCounter(budget: options.schedules).summary
-            )
+        let lastSchedule = ScheduleRecord.lastSchedule(inFile: recordFile)
+        let ending = ChildExit(
+            reason: process.terminationReason,
+            status: process.terminationStatus,
+            timedOut: transcript.timedOut,
+            crashToken: transcript.crashToken,
+            lastSchedule: lastSchedule
+        )
+        func failure(_ reason: ExecutionFailure, _ token: ReplayToken) -> ExplorationReport {
+            .childFailure(scenario, reason: reason, token: token, options: options, testID: testID, start: start)
         }
-        let detail: String
-        if transcript.timedOut {
-            detail = """
-                the child process showed no progress for \(timeout) s (the stall timeout plus \(childGraceSeconds) s) and was killed
-                \(transcript.tail)
-                """
-        } else if process.terminationReason == .uncaughtSignal {
-            detail = "the child process crashed (signal \(process.terminationStatus)) before a schedule began\n\(transcript.crashCause)"
-        } else {
-            detail = "the child process exited with status \(process.terminationStatus) without a report\n\(transcript.tail)"
+        func childFailed(_ ending: IsolatedChildEnding) -> HarnessError {
+            .isolatedChildFailed(scenario: scenario, ending: ending)
         }
-        throw .isolatedChildFailed(scenario: scenario, detail: detail)
+        let tail = transcript.tail
+        switch ending {
+        case let .crashedInSchedule(signal, token):
+            return failure(.crashed(signal: signal, cause: transcript.crashCause), token)
+        case let .killedInSchedule(signal, token):
+            return failure(.killed(signal: signal), token)
+        case .timedOut:
+            throw childFailed(.silent(seconds: timeout, lastSchedule: lastSchedule, tail: tail))
+        case .crashedOutsideScenario(let signal):
+            throw childFailed(.crashed(signal: signal, lastSchedule: lastSchedule, cause: transcript.crashCause))
+        case .killedBeforeSchedule(let signal):
+            throw childFailed(.killed(signal: signal, tail: tail))
+        case .exited(let status):
+            throw childFailed(.exited(status: status, tail: tail))
+        }
     }
 }
 
 extension ExplorationReport {
+    /// The report of an isolated exploration begun at `start` whose child ended with `reason`
+    /// while it ran the schedule of `token`.
+    fileprivate static func childFailure(
+        _ scenario: String,
+        reason: ExecutionFailure,
+        token: ReplayToken,
+        options: ExplorationOptions,
+        testID: String,
+        start: ContinuousClock.Instant
+    ) -> ExplorationReport {
+        let failure = HarnessFailure(
+            scenario: scenario,
+            reason: reason,
+            token: token,
+            trace: token.steps.map { step in
+                TraceStep(thread: step.thread, kind: step.kind, target: nil, choice: step.choice, location: nil)
+            },
+            testID: testID
+        )
+        return ExplorationReport(
+            scenario: scenario,
+            strategy: options.strategy,
+            seed: token.seed,
+            schedulesRun: token.execution + 1,
+            exhausted: false,
+            failure: failure,
+            notReproduced: nil,
+            lastSchedule: token,
+            elapsed: ContinuousClock.now - start,
+            coverage: CoverageCounter(budget: options.schedules).summary
+        )
+    }
+
     /// The report of an exploration an isolated child leaves out: the child serves another
     /// exploration of the same test, and ends once it has.
     static func notExplored(_ scenario: String, options: ExplorationOptions) -> ExplorationReport {

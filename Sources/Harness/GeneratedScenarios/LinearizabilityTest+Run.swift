@@ -267,7 +267,7 @@ extension LinearizabilityTest {
     ) -> GeneratedScenarioFailure {
         let last = Mutex<ExecutionCapture?>(nil)
         switch shrunk.failure.reason {
-        case .stalled, .crashed:
+        case .stalled, .crashed, .killed:
             break
         default:
             var replaying = options

@@ -89,6 +89,12 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         self.steps = steps
     }
 
+    /// Reads a token from its text before the steps and the steps' bytes, as a schedule record
+    /// holds them; throws an error that says what is wrong with it.
+    init(parsing textBeforeSteps: String, stepBytes: [UInt8]) throws(ReplayTokenError) {
+        try self.init(parsing: textBeforeSteps + Self.encodeBase64URL(stepBytes))
+    }
+
     /// Reads a token from its text form; throws an error that says what is wrong with it.
     public init(parsing text: String) throws(ReplayTokenError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -11,7 +11,7 @@ final class StressCrashNote: @unchecked Sendable {
 
     /// A note that prints `text`.
     init(_ text: String) {
-        guard let report = cshim_crash_report_create(text, "", nil, 0) else {
+        guard let report = cshim_crash_report_create(text, "", nil) else {
             preconditionFailure("the stress run could not allocate its crash note")
         }
         self.report = report
@@ -24,7 +24,8 @@ final class StressCrashNote: @unchecked Sendable {
 
     /// Makes this the note the calling thread prints if it crashes.
     func install() {
-        cshim_set_thread_crash_report(report)
+        let error = cshim_set_thread_crash_report(report)
+        precondition(error == 0, "the stress run could not give a thread its crash note: errno \(error)")
     }
 
     /// Leaves the calling thread without a note.

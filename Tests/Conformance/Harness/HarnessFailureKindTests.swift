@@ -1,4 +1,5 @@
 import CShim
+import Foundation
 import Harness
 import Primitives
 import Testing
@@ -349,11 +350,43 @@ struct HarnessCrashTests {
                 }
             }
         )
+        try Self.expectReplayCommand(in: result, scenario: "crash")
+    }
+
+    @Test(
+        "a thread that overflows its stack prints the replay token of the schedule before the process dies",
+        arguments: [ScenarioThreads.os, .coroutines]
+    )
+    func stackOverflowPrintsToken(threads: ScenarioThreads) async throws {
+        // A sanitizer handles the SIGSEGV after the harness, and exits with its own status.
+        let death: ExitTest.Condition = BuildConfiguration.sanitizer == nil ? .signal(SIGSEGV) : .failure
+        let exit = await #expect(processExitsWith: death, observing: [\.standardErrorContent]) {
+            [threads = threads as ScenarioThreads] in
+            Self.overflowTheStack(threads: threads)
+        }
+        try Self.expectReplayCommand(in: #require(exit), scenario: "stack overflow")
+    }
+
+    /// Explores a scenario whose thread overflows its stack, on `threads`.
+    private static func overflowTheStack(threads: ScenarioThreads) {
+        let options = ExplorationOptions(schedules: 5, seed: 3, threads: threads)
+        _ = try? Harness.run("stack overflow", options: options) { scenario in
+            let value = SeamAtomic(0)
+            scenario.spawn {
+                value.store(1)
+                _ = StackOverflow.recurse(value.load())
+            }
+        }
+    }
+
+    /// Checks that the dead process printed the crash report: the scenario, and the command
+    /// that replays the crashing schedule, with its steps.
+    private static func expectReplayCommand(in result: ExitTest.Result, scenario: String) throws {
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(stderr.contains("A thread crashed in scenario 'crash'"))
+        #expect(stderr.contains("A thread crashed in scenario '\(scenario)'"))
         let line = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") })
         let token = try ReplayToken(parsing: String(line.dropFirst("HARNESS_REPLAY='".count).prefix { $0 != "'" }))
-        #expect(token.fits(scenario: "crash"))
+        #expect(token.fits(scenario: scenario))
         #expect(token.stepCount > 0)
     }
 }

@@ -116,6 +116,49 @@ struct HarnessIsolatedCrashTests {
         #expect(failure.trace.count == failure.token.stepCount)
     }
 
+    @Test(
+        "a stack overflow in an isolated child comes back as a crash with its token",
+        .overflowsTheStackOfAChild,
+        arguments: [ScenarioThreads.os, .coroutines]
+    )
+    func stackOverflow(threads: ScenarioThreads) throws {
+        let options = ExplorationOptions(schedules: 5, seed: 3, isolation: .process, threads: threads)
+        let report = try Harness.run("isolated stack overflow", options: options) { scenario in
+            let value = SeamAtomic(0)
+            scenario.spawn {
+                value.store(1)
+                _ = StackOverflow.recurse(value.load())
+            }
+        }
+        let failure = try #require(report.failure)
+        guard case .crashed(let signal, _) = failure.reason else {
+            Issue.record("expected a crash, got \(failure.reason)")
+            return
+        }
+        #expect(signal == SIGSEGV)
+        #expect(failure.token.fits(scenario: "isolated stack overflow"))
+        #expect(failure.token.execution == 0)
+        #expect(failure.token.stepCount > 0)
+    }
+
+    @Test("a child killed from outside while it runs a schedule comes back as killed, with the schedule's token")
+    func killedFromOutside() throws {
+        let options = ExplorationOptions(schedules: 5, seed: 3, isolation: .process)
+        let report = try Harness.run("isolated child killed", options: options) { scenario in
+            let value = SeamAtomic(0)
+            scenario.spawn {
+                value.store(1)
+                if value.load() == 1 { kill(getpid(), SIGKILL) }
+            }
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.reason == .killed(signal: SIGKILL))
+        #expect("\(failure.reason)".contains("killed (signal 9) from outside"))
+        #expect(failure.token.fits(scenario: "isolated child killed"))
+        #expect(failure.token.execution == 0)
+        #expect(failure.token.stepCount > 0)
+    }
+
     @Test("a continuation resumed twice is reported with the runtime's misuse message")
     func continuationMisuse() throws {
         let options = ExplorationOptions(schedules: 50, seed: 1, isolation: .process)

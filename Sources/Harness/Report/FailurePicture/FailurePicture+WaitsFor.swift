@@ -70,7 +70,7 @@ extension FailurePicture {
                 let place = blocked.waitsAt.map { "waits for good at \($0)" } ?? "waits for good"
                 return Note(lane: stepLanes.first { $0 == lane } ?? lane, kind: .blocked, text: place)
             }
-        case .stepBoundExceeded, .taskThrew, .tooManyThreads, .nondeterminism, .escaped, .crashed:
+        case .stepBoundExceeded, .taskThrew, .tooManyThreads, .nondeterminism, .escaped, .crashed, .killed:
             return []
         }
     }
