@@ -1,6 +1,9 @@
 import Foundation
-import Runtime
 import Synchronization
+
+#if canImport(Runtime)
+import Runtime
+#endif
 
 /// The places in the code under test where suspended tasks go on: resume points
 /// (``RuntimeTask/resumePoints``) symbolicated with the toolchain's `Runtime` module, which
@@ -35,6 +38,7 @@ enum ResumePointSymbols {
     /// version 0 with 64-bit words, an `async` instruction with an absolute 8-byte address
     /// per point, and `end`.
     private static func symbolicate(_ points: [UInt]) -> [CodePlace?] {
+        #if canImport(Runtime)
         var bytes: [UInt8] = [0x02]
         for point in points {
             bytes.append(0x3F)
@@ -61,10 +65,16 @@ enum ResumePointSymbols {
                 function: functionName(symbol.name)
             )
         }
+        #else
+        // A toolchain without the `Runtime` module: the tasks are named without their places.
+        return points.map { _ in nil }
+        #endif
     }
 
+    #if canImport(Runtime)
     /// The architecture the backtrace is for: this process's.
     private static let architecture = (try? Backtrace.capture(limit: 1).architecture) ?? "x86_64"
+    #endif
 
     /// A resume function's name as its source spells it: `Peer.handshake()` for
     /// `(1) await resume partial function for Peer.handshake() async -> ()`.
