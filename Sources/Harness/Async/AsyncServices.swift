@@ -197,7 +197,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// A job that arrives from a thread the execution does not control escaped it: it is
     /// reported (the execution fails at its next decision) and not run.
     private func isCalledByExecution(_ job: UnownedJob) -> Bool {
-        if let controller = Seam.currentController as? Execution, controller === execution { return true }
+        if let controller = Execution.current, controller === execution { return true }
         var buffer = [CChar](repeating: 0, count: 64)
         let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
         let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

@@ -35,7 +35,7 @@ enum ProcessExecutors {
 
     /// The task executor of the execution that runs the calling thread, if any.
     static func servicesOfCallingThread() -> AsyncServices? {
-        (Seam.currentController as? Execution)?.services()
+        Execution.current?.services()
     }
 }
 

@@ -19,6 +19,10 @@ import Synchronization
 /// dynamic exclusivity checking (`@exclusivity(unchecked)`), which cost about a fifth of a
 /// decision.
 final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
+    /// The execution that controls the calling thread, if one does: the one place that asks
+    /// the seam who runs this thread.
+    static var current: Execution? { Seam.currentController as? Execution }
+
     struct Limits {
         var maxThreads = 64
         var maxSteps = 20_000

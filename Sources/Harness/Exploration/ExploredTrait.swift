@@ -132,7 +132,7 @@ extension Harness {
     /// the calling thread, without ending the thread (which may be recording an issue).
     /// Returns whether the calling thread is one of an execution's.
     static func failRunningExecution(_ message: String, file: String, line: UInt) -> Bool {
-        guard let execution = Seam.currentController as? Execution, let thread = Seam.currentThread else {
+        guard let execution = Execution.current, let thread = Seam.currentThread else {
             return false
         }
         execution.failAtNextDecision(.invariant(message: message, thread: thread.rawValue, file: file, line: line))

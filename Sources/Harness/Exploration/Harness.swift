@@ -232,7 +232,7 @@ public enum Harness {
     ) {
         guard !condition() else { return }
         let text = message()
-        guard let execution = Seam.currentController as? Execution, let thread = Seam.currentThread else {
+        guard let execution = Execution.current, let thread = Seam.currentThread else {
             if let stress = StressIteration.current {
                 return stress.record(.checkFailed(message: text.isEmpty ? "check failed" : text, file: "\(file)", line: line))
             }
@@ -245,7 +245,7 @@ public enum Harness {
         do {
             try body()
         } catch {
-            guard let execution = Seam.currentController as? Execution, let thread = Seam.currentThread else { return }
+            guard let execution = Execution.current, let thread = Seam.currentThread else { return }
             execution.fail(.threadThrew(thread: thread.rawValue, error: "\(error)"))
         }
     }

@@ -29,7 +29,7 @@ public final class Scenario: @unchecked Sendable {
         _ body: @escaping @Sendable () throws -> Void
     ) -> ScenarioThread {
         if let stress { return ScenarioThread(thread: stress.spawn(file: file, line: line, body), scenario: self) }
-        guard let execution = Seam.currentController as? Execution else {
+        guard let execution = Execution.current else {
             preconditionFailure("a Scenario is used outside its execution")
         }
         let result = Seam.spawnThread(on: execution.scenarioThreadHost, file: file, line: line) {
@@ -58,7 +58,7 @@ public final class Scenario: @unchecked Sendable {
         _ body: @escaping @Sendable () async throws -> Void
     ) -> ScenarioTask {
         if let stress { return ScenarioTask(task: stress.startTask(body)) }
-        guard let execution = Seam.currentController as? Execution else {
+        guard let execution = Execution.current else {
             preconditionFailure("a Scenario is used outside its execution")
         }
         let place = SeamLocation(fileID: file, line: line)
@@ -73,7 +73,7 @@ public final class Scenario: @unchecked Sendable {
         createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Void,
         _ body: @escaping @Sendable () async throws -> Void
     ) {
-        guard stress == nil, let execution = Seam.currentController as? Execution else {
+        guard stress == nil, let execution = Execution.current else {
             preconditionFailure("a task made elsewhere is started outside an execution of the deterministic scheduler")
         }
         execution.services().startTask(name: name, createdBy: create, body)
@@ -89,7 +89,7 @@ public final class Scenario: @unchecked Sendable {
         while let thread = unjoined.first {
             join(thread, file: file, line: line)
         }
-        (Seam.currentController as? Execution)?.startedServices?.waitUntilQuiet()
+        Execution.current?.startedServices?.waitUntilQuiet()
     }
 
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
@@ -100,7 +100,7 @@ public final class Scenario: @unchecked Sendable {
         } catch {
             preconditionFailure("joining a scenario thread failed: \(error)")
         }
-        (Seam.currentController as? Execution)?.joinedHarnessThread(thread)
+        Execution.current?.joinedHarnessThread(thread)
     }
 }
 
