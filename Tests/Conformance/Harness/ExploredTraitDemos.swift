@@ -92,30 +92,8 @@ struct ExploredDemos {
     }
 }
 
-/// The README's search box, as a developer writes it: typing sends the query to the server in
-/// the background and shows the answer when it comes.
-actor SearchModel {
-    private(set) var shown = ""
-    private var latest = 0
-    /// Whether an answer to an older query is dropped (the fix).
-    let dropsStaleAnswers: Bool
-
-    init(dropsStaleAnswers: Bool = false) { self.dropsStaleAnswers = dropsStaleAnswers }
-
-    func type(_ query: String, serverLatency: Duration) {
-        latest += 1
-        let request = latest
-        Task {
-            try await Task.sleep(for: serverLatency)
-            self.show("results for \(query)", answering: request)
-        }
-    }
-
-    private func show(_ answer: String, answering request: Int) {
-        if dropsStaleAnswers, request != latest { return }
-        shown = answer
-    }
-}
+/// The README's search box, the one its scenario form tests too.
+typealias SearchModel = ReadmeAsyncExampleTests.SearchModel
 
 /// The README's async example, with only the trait added.
 @Suite(.enabled(if: DemoGate.isOpen, "runs only in a child process of ExploredTraitTests"))

@@ -13,7 +13,7 @@ struct ReadmeAsyncExampleTests {
         private var latest = 0
         let dropsStaleAnswers: Bool
 
-        init(dropsStaleAnswers: Bool) { self.dropsStaleAnswers = dropsStaleAnswers }
+        init(dropsStaleAnswers: Bool = false) { self.dropsStaleAnswers = dropsStaleAnswers }
 
         /// Sends `query` to the server in the background and shows its answer when it comes.
         func type(_ query: String, serverLatency: Duration) {
