@@ -91,8 +91,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             preconditionFailure("the harness ran out of memory creating an execution")
         }
         crashReport = report
-        cshim_install_crash_reporter()
-        GlobalEnqueueHook.install()
+        ProcessHooks.installForExecutions()
     }
 
     deinit {
