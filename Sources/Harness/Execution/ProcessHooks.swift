@@ -75,7 +75,9 @@ enum GlobalEnqueueHook {
         let hook = symbol.assumingMemoryBound(to: Hook?.self)
         guard hook.pointee == nil else { return }
         hook.pointee = { job, enqueue in
-            guard !ProcessExecutors.areTaken, let services = ProcessExecutors.servicesOfCallingThread() else { return enqueue(job) }
+            guard !ProcessExecutors.areTaken, let services = ProcessExecutors.servicesOfCallingThread() else {
+                return enqueue(job)
+            }
             services.enqueue(job, onMainActor: false)
         }
     }()

@@ -17,7 +17,8 @@ struct ReplayThenSearchTests {
             let report = try Harness.run("evolving", options: replaying, ReplayTokenTests.lostUpdate(changed: true))
             let failure = try #require(report.failure)
             guard case .prefixAndSearch = failure.reproduction else {
-                Issue.record("expected a reproduction by prefix and search, got \(String(describing: failure.reproduction))")
+                let reproduction = String(describing: failure.reproduction)
+                Issue.record("expected a reproduction by prefix and search, got \(reproduction)")
                 return
             }
             #expect(report.strategy == Strategy.pct(depth: 3))
