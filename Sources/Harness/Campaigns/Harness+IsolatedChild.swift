@@ -12,9 +12,10 @@ extension Harness {
         _ scenario: String,
         options: ExplorationOptions,
         testID: String?,
+        environment: EnvironmentSnapshot,
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) -> Never {
-        let recordFile = ProcessInfo.processInfo.environment[childRecordVariable]
+        let recordFile = environment.variables[childRecordVariable]
         ChildChannel.exitWhenParentEnds(removing: recordFile)
         if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
             ProcessExecutors.takeOver()

@@ -25,9 +25,6 @@ extension Harness {
     /// it holds the one scenario the child explores (others are skipped).
     static let childScenarioVariable = Knob.ChildProcess.scenario
 
-    /// The scenario this process explores as an isolated child, if it is one.
-    static var childScenario: String? { ProcessInfo.processInfo.environment[childScenarioVariable] }
-
     /// The environment variables that tell the child which exploration to serve, and how:
     /// the test case that started it (a parameterized test explores the same scenario in each
     /// case), and the parent's options, as JSON. The child runs the whole test again and
@@ -56,8 +53,8 @@ extension Harness {
 
     /// The parent's options when this process is an isolated child that serves the
     /// exploration of `scenario` in the running test case.
-    static func servedOptions(_ scenario: String) -> ExplorationOptions? {
-        let environment = ProcessInfo.processInfo.environment
+    static func servedOptions(_ scenario: String, environment: EnvironmentSnapshot) -> ExplorationOptions? {
+        let environment = environment.variables
         guard environment[childScenarioVariable] == scenario,
               environment[childCaseVariable] == currentCaseKey,
               let json = environment[childOptionsVariable]
@@ -79,6 +76,7 @@ extension Harness {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--filter", HarnessFailure.testFilter(testID), "--testing-library", "swift-testing"]
+        // The child inherits the whole environment, the variables the harness reads included.
         var environment = ProcessInfo.processInfo.environment
         environment[childScenarioVariable] = scenario
         environment[childCaseVariable] = currentCaseKey

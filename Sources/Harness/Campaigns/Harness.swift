@@ -38,101 +38,7 @@ public enum Harness {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) -> ExplorationReport? {
-        let scenario = name ?? Test.current?.name ?? "\(sourceLocation.fileID):\(sourceLocation.line)"
-        if let only = childScenario, only != scenario { return nil }
-        let configured: ExplorationOptions
-        do {
-            configured = try options.applyingEnvironment()
-            try configured.validate()
-            if configured.replay == nil, try !HarnessEnvironment.shardIncludes(scenario, environment: ProcessInfo.processInfo.environment) {
-                return nil
-            }
-        } catch {
-            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
-            return nil
-        }
-        if options.replay == nil, let token = configured.replay,
-           !admitsEnvironmentToken(token.fits(scenario: scenario), scenario: scenario, sourceLocation: sourceLocation) {
-            return nil
-        }
-        do {
-            let kept = configured.replay == nil && configured.keepsFailures && childScenario == nil
-                ? try KeptFailures(testFile: sourceLocation.filePath, environment: ProcessInfo.processInfo.environment)
-                : nil
-            if let kept, let report = try replayKept(kept, scenario: scenario, options: configured, sourceLocation: sourceLocation, body) {
-                return report
-            }
-            let report = try execute(scenario, options: configured, body)
-            CampaignSummary.add(report)
-            if let notReproduced = report.notReproduced {
-                Issue.record(Comment(rawValue: "\(notReproduced)"), severity: .warning, sourceLocation: sourceLocation)
-            }
-            if let failure = report.failure {
-                var notes: [String] = []
-                if let kept {
-                    do {
-                        try kept.keep(failure.token, scenario: scenario)
-                        if kept.writes { notes.append(kept.keptNote) }
-                    } catch {
-                        notes.append("could not keep the failure in \(kept.file.path): \(error)")
-                    }
-                }
-                record(failure, notes: notes, sourceLocation: sourceLocation)
-            }
-            return report
-        } catch {
-            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
-            return nil
-        }
-    }
-
-    /// Replays the failures kept for `scenario`, oldest first; returns the report of the
-    /// first that fails again (recorded as an issue), or `nil` when none does. A kept
-    /// schedule that passes where the code followed it to the end is the guard holding, and
-    /// says nothing; one the code left on the way, whose failure a seeded search from there
-    /// did not find either, is a warning saying so, and so are kept schedules of an older
-    /// token format.
-    private static func replayKept(
-        _ kept: KeptFailures,
-        scenario: String,
-        options: ExplorationOptions,
-        sourceLocation: SourceLocation,
-        _ body: @escaping @Sendable (Scenario) throws -> Void
-    ) throws(HarnessError) -> ExplorationReport? {
-        let schedules: KeptFailures.Schedules
-        do {
-            schedules = try kept.schedules(of: scenario)
-        } catch {
-            throw .configuration(error)
-        }
-        if schedules.outdated > 0 {
-            let note = kept.outdatedNote(count: schedules.outdated)
-            Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
-        }
-        let tokens = schedules.tokens
-        for (index, token) in tokens.enumerated() {
-            var replaying = options
-            replaying.replay = token
-            let report = try execute(scenario, options: replaying, body)
-            guard let failure = report.failure else {
-                if let notReproduced = report.notReproduced, notReproduced.divergence != nil {
-                    let note = kept.notReproducedNote(index: index, of: tokens.count, notReproduced)
-                    Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
-                }
-                continue
-            }
-            record(failure, notes: [kept.failedAgainNote(index: index, of: tokens.count)], sourceLocation: sourceLocation)
-            return report
-        }
-        return nil
-    }
-
-    /// Records `failure` as an issue, with `notes` after its report, and attaches its full
-    /// trace and its picture.
-    private static func record(_ failure: HarnessFailure, notes: [String], sourceLocation: SourceLocation) {
-        recordIssue(([failure.message] + notes).joined(separator: "\n"), sourceLocation: sourceLocation)
-        Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
-        Attachment.record(failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
+        Campaign(name, .explore, sourceLocation: sourceLocation).explore(options, body)
     }
 
     /// Explores `body` under `options` and returns what it found, recording nothing: for
@@ -149,61 +55,31 @@ public enum Harness {
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) throws(HarnessError) -> ExplorationReport {
         var options = options
+        let campaign = Campaign(scenario, .run, sourceLocation: #_sourceLocation)
         do {
             try options.validate()
+            options.replay = try campaign.replayToken(own: options.replay, setting: "ExplorationOptions.replay") {
+                $0.fits(scenario: scenario)
+            }
         } catch {
             throw .configuration(error)
         }
-        if let token = options.replay {
-            guard token.fits(scenario: scenario) else {
-                throw .configuration(.badReplayToken(
-                    setting: "ExplorationOptions.replay",
-                    .otherScenario(token: token.scenarioHash, scenario: scenario)
-                ))
-            }
-        } else if let text = Knob.replay.value(in: ProcessInfo.processInfo.environment) {
-            let token: ReplayToken
-            do {
-                token = try ReplayToken(parsing: text)
-            } catch {
-                throw .configuration(.badReplayToken(setting: ExplorationOptions.Variable.replay, error))
-            }
-            if token.fits(scenario: scenario) {
-                ReplayMatching.noteFit()
-                options.replay = token
-            } else {
-                ReplayMatching.noteMiss(scenario)
-            }
-        }
-        return try execute(scenario, options: options, body)
-    }
-
-    /// Whether an exploration that `HARNESS_REPLAY` replays goes ahead: it does when the
-    /// token `fits` the scenario; otherwise a warning at `sourceLocation` says the scenario is
-    /// skipped. Either way ``ReplayMatching`` notes it, for the run's end.
-    static func admitsEnvironmentToken(_ fits: Bool, scenario: String, sourceLocation: SourceLocation) -> Bool {
-        guard fits else {
-            ReplayMatching.noteMiss(scenario)
-            let note = "skipped '\(scenario)': \(ExplorationOptions.Variable.replay) holds a token recorded for another scenario"
-            Issue.record(Comment(rawValue: note), severity: .warning, sourceLocation: sourceLocation)
-            return false
-        }
-        ReplayMatching.noteFit()
-        return true
+        return try execute(scenario, options: options, environment: campaign.environment, body)
     }
 
     /// Runs the exploration where `options.isolation` says: in this process, or in a child
     /// (which, in the child itself, is this process).
-    private static func execute(
+    static func execute(
         _ scenario: String,
         options: ExplorationOptions,
+        environment: EnvironmentSnapshot,
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) throws(HarnessError) -> ExplorationReport {
         let testID = currentTestID
-        if let served = servedOptions(scenario) {
-            serveParent(scenario, options: served, testID: testID, body)
+        if let served = servedOptions(scenario, environment: environment) {
+            serveParent(scenario, options: served, testID: testID, environment: environment, body)
         }
-        if childScenario != nil {
+        if environment.childScenario != nil {
             return .notExplored(scenario, options: options)
         }
         if options.isolation == .process, let testID {

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Every number has a stated range (``Limits``): a value outside it is an error that names
 /// the setting, before anything runs.
-public struct LinearizabilityOptions: Sendable {
+public struct LinearizabilityOptions: Sendable, CampaignOptions {
     /// How many scenarios to generate and explore (each until it fails).
     public var scenarios: Int
     /// How many threads (or tasks) the parallel part has.
@@ -79,7 +79,7 @@ public struct LinearizabilityOptions: Sendable {
     /// These options with whatever the environment sets overriding them; throws an error
     /// naming the variable and what it expected when a value is invalid or out of range.
     public func applyingEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String]
     ) throws(HarnessConfigurationError) -> LinearizabilityOptions {
         let environment = try Knob.settings(in: environment)
         var options = self
@@ -96,6 +96,15 @@ public struct LinearizabilityOptions: Sendable {
         }
         return options
     }
+
+    /// These options with whatever the process's environment sets overriding them, as
+    /// ``applyingEnvironment(_:)`` reads them.
+    public func applyingEnvironment() throws(HarnessConfigurationError) -> LinearizabilityOptions {
+        try applyingEnvironment(EnvironmentSnapshot.current().variables)
+    }
+
+    /// The token in the exploration's options.
+    var replayToken: ReplayToken? { exploration.replay }
 
     /// Throws an error naming the first setting outside its range.
     public func validate() throws(HarnessConfigurationError) {
