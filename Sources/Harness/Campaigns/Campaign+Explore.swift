@@ -12,9 +12,10 @@ extension Campaign {
     ) -> ExplorationReport? {
         let child = environment.childScenario
         if let child, child != name { return nil }
-        guard let configured = configure(options, sharded: true),
-              admits(own: options.replay, configured: configured.replay, fits: { $0.fits(scenario: name) })
-        else { return nil }
+        guard let configured = configure(options, sharded: true) else { return nil }
+        guard admits(own: options.replay, configured: configured.replay, fits: { $0.fits(scenario: name) }) else {
+            return nil
+        }
         do {
             let kept = configured.replay == nil && configured.keepsFailures && child == nil
                 ? try keptFailures(testFile: sourceLocation.filePath)

@@ -31,7 +31,10 @@ extension LinearizabilityTest {
     /// there fits a scenario of `name`. Throws when a setting is out of range, a token in
     /// `options` fits no scenario of `name`, the test has no operations, or a generator
     /// produces no value.
-    public func run(_ name: String, options: LinearizabilityOptions) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
+    public func run(
+        _ name: String,
+        options: LinearizabilityOptions
+    ) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
         var options = options
         let campaign = Campaign(name, .generated, sourceLocation: #_sourceLocation)
         do {

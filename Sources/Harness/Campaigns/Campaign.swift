@@ -44,7 +44,8 @@ struct Campaign: Sendable {
         do {
             let configured = try options.applyingEnvironment(environment.variables)
             try configured.validate()
-            if sharded, configured.replayToken == nil, try !HarnessEnvironment.shardIncludes(name, environment: environment) {
+            let replays = configured.replayToken != nil
+            if sharded, !replays, try !HarnessEnvironment.shardIncludes(name, environment: environment) {
                 return nil
             }
             return configured

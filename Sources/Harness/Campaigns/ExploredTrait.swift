@@ -126,16 +126,3 @@ extension Trait where Self == ExploredTrait {
         ExploredTrait(options: ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed))
     }
 }
-
-extension Harness {
-    /// Fails the running execution at its next decision, as a failed check at `file`:`line` on
-    /// the calling thread, without ending the thread (which may be recording an issue).
-    /// Returns whether the calling thread is one of an execution's.
-    static func failRunningExecution(_ message: String, file: String, line: UInt) -> Bool {
-        guard let execution = Execution.current, let thread = Seam.currentThread else {
-            return false
-        }
-        execution.failAtNextDecision(.invariant(message: message, thread: thread.rawValue, file: file, line: line))
-        return true
-    }
-}

@@ -2,22 +2,7 @@ import Foundation
 import Primitives
 import Testing
 
-/// Runs code built on the runtime seam under controlled schedules, one thread at a time, in
-/// an order a seeded strategy picks, and reports each failure with a token that replays it.
-///
-/// ```swift
-/// @Test func noLostUpdates() {
-///     Harness.explore { scenario in
-///         let counter = SeamAtomic(0)
-///         for _ in 0..<2 {
-///             scenario.spawn { counter.store(counter.load() + 1) }   // a bug
-///         }
-///         scenario.joinAll()
-///         Harness.check(counter.load() == 2, "an increment was lost")
-///     }
-/// }
-/// ```
-public enum Harness {
+extension Harness {
     /// Explores `body` and records its first failure, if any, as a Swift Testing issue at
     /// the call site, with the schedule drawn as lanes, the replay command, and two
     /// attachments: the full trace as text (`harness-N.txt`) and its picture as a
@@ -95,34 +80,5 @@ public enum Harness {
         guard var id = Test.current?.id else { return nil }
         id.sourceLocation = nil
         return id.description
-    }
-
-    /// Checks an invariant inside a scenario: when `condition` is false, the execution fails
-    /// with `message` and is wound down. In a stress iteration it records the failure as the
-    /// iteration's outcome and returns. Anywhere else it traps like `precondition`.
-    public static func check(
-        _ condition: @autoclosure () -> Bool,
-        _ message: @autoclosure () -> String = "",
-        file: StaticString = #fileID,
-        line: UInt = #line
-    ) {
-        guard !condition() else { return }
-        let text = message()
-        guard let execution = Execution.current, let thread = Seam.currentThread else {
-            if let stress = StressIteration.current {
-                return stress.record(.checkFailed(message: text.isEmpty ? "check failed" : text, file: "\(file)", line: line))
-            }
-            preconditionFailure("Harness.check failed outside a controlled execution: \(text)", file: file, line: line)
-        }
-        execution.fail(.invariant(message: text.isEmpty ? "check failed" : text, thread: thread.rawValue, file: "\(file)", line: line))
-    }
-
-    static func runReportingErrors(_ body: () throws -> Void) {
-        do {
-            try body()
-        } catch {
-            guard let execution = Execution.current, let thread = Seam.currentThread else { return }
-            execution.fail(.threadThrew(thread: thread.rawValue, error: "\(error)"))
-        }
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 
 /// The part of the process's environment the harness reads, taken once when a campaign begins
 /// (``current()``): every `HARNESS_` variable set to a non-empty value (an empty one is unset,
-/// for every ``Knob``), `CI` as it is set, and whether the process runs a Swift Testing exit
-/// test. A campaign reads every knob from its snapshot, so its steps (the options, the shard,
-/// replay, kept failures, the summary) see one environment; ``current()`` is the one place the
-/// harness reads the process's environment for them.
+/// for every ``Knob``); the variables a parent sets for its isolated child
+/// (``Knob/ChildProcess``), and `CI`, as they are set (the child's test case is empty outside a
+/// parameterized test); and whether the process runs a Swift Testing exit test. A campaign
+/// reads every knob from its snapshot, so its steps (the options, the shard, replay, kept
+/// failures, the summary) see one environment; ``current()`` is the one place the harness
+/// reads the process's environment for them.
 struct EnvironmentSnapshot: Sendable, Hashable {
     /// The variables kept, by name.
     let variables: [String: String]
@@ -13,7 +15,8 @@ struct EnvironmentSnapshot: Sendable, Hashable {
     /// The variables of `environment` the harness reads.
     init(_ environment: [String: String]) {
         variables = environment.filter { name, value in
-            name.hasPrefix("HARNESS_") ? !value.isEmpty : name == Self.ci || name == Self.exitTest
+            if Knob.ChildProcess.all.contains(name) { return true }
+            return name.hasPrefix("HARNESS_") ? !value.isEmpty : name == Self.ci || name == Self.exitTest
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What one test run reads from the environment once, for every exploration in it and the
-/// isolated children they start.
+/// How the harness reads the values of its knobs that are more than a number: a seed, a
+/// shard, a file to write; and the seed `random` stands for, drawn once per test run.
 enum HarnessEnvironment {
     /// The seed `HARNESS_SEED=random` stands for: drawn once per process, and handed to
     /// isolated children, so a random campaign's names, options and tokens agree.

@@ -4,8 +4,12 @@ import Foundation
 /// shape, the schedules per scenario, and how far a failure is shrunk. The environment can
 /// override the count (`HARNESS_SCENARIOS`), the schedules per scenario
 /// (`HARNESS_SCENARIO_SCHEDULES`) and what ``ExplorationOptions/applyingEnvironment(_:)``
-/// reads, except `HARNESS_SCHEDULES` (the budget of hand-written explorations) and
-/// `HARNESS_ISOLATION` (generated scenarios run in the test's process).
+/// reads, except the knobs the table gives to hand-written explorations only (``Knob/readBy``):
+/// `HARNESS_SCHEDULES` (their budget: a generated scenario's is `HARNESS_SCENARIO_SCHEDULES`),
+/// `HARNESS_ISOLATION` (generated scenarios run in the test's process) and
+/// `HARNESS_KEEP_FAILURES` (generated failures are not kept). Those are left unapplied, not
+/// refused, since one run holds both kinds of test; a run in which no campaign read a knob it
+/// set names it when it ends.
 ///
 /// Every number has a stated range (``Limits``): a value outside it is an error that names
 /// the setting, before anything runs.

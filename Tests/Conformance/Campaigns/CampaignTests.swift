@@ -13,7 +13,8 @@ struct CampaignTests {
         _ variables: [String: String],
         run: RunState = RunState()
     ) -> Campaign {
-        Campaign(name, frontDoor, sourceLocation: #_sourceLocation, environment: EnvironmentSnapshot(variables), run: run)
+        let environment = EnvironmentSnapshot(variables)
+        return Campaign(name, frontDoor, sourceLocation: #_sourceLocation, environment: environment, run: run)
     }
 
     static let queue = QueueOperations.test { LockedQueue<Int>() }
@@ -28,7 +29,8 @@ struct CampaignTests {
                 scenario.joinAll()
             })
         #expect(explored.schedulesRun == 3)
-        let stressed = try #require(await Self.campaign("campaign stress", .stress, ["HARNESS_STRESS_ITERATIONS": "5"])
+        let stressing = Self.campaign("campaign stress", .stress, ["HARNESS_STRESS_ITERATIONS": "5"])
+        let stressed = try #require(await stressing
             .stress(StressOptions(iterations: 1_000, timeBudget: nil, escalation: nil), StressTest { _ in }))
         #expect(stressed.iterations == 5)
         let generated = try #require(Self.campaign("campaign generated", .generated, ["HARNESS_SCENARIOS": "2"])
@@ -109,7 +111,8 @@ struct CampaignTests {
         let fits = { (candidate: ReplayToken) in candidate.fits(scenario: "replayed") }
         let run = RunState()
         let variables = [Knob.replay.name: token.description]
-        #expect(try Self.campaign("replayed", .run, variables, run: run).replayToken(own: nil, setting: "own", fits: fits) == token)
+        let replayed = Self.campaign("replayed", .run, variables, run: run)
+        #expect(try replayed.replayToken(own: nil, setting: "own", fits: fits) == token)
         let other = Self.campaign("another", .run, variables, run: run)
         #expect(try other.replayToken(own: nil, setting: "own", fits: { $0.fits(scenario: "another") }) == nil)
         #expect(throws: HarnessConfigurationError.badReplayToken(
