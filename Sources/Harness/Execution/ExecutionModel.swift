@@ -619,8 +619,12 @@ struct ExecutionModel {
             )
             return
         }
-        mutexes[mutex, default: model].depth -= 1
-        if model.depth == 1 { mutexes[mutex, default: model].owner = nil }
+        // Written back whole through a default that captures nothing: a default capturing
+        // `model` cost two closure-context allocations per unlock.
+        var released = model
+        released.depth -= 1
+        if released.depth == 0 { released.owner = nil }
+        mutexes[mutex, default: MutexModel()] = released
     }
 
     /// Creates the thread a spawn starts; `nil`, and a failure, when that is one thread too
