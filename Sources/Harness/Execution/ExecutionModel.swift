@@ -149,7 +149,16 @@ struct ExecutionModel {
     init(limits: Execution.Limits) {
         self.limits = limits
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
+        // Room for a small scenario from the start: one allocation each, where growing by
+        // appending reallocated each array several times an execution.
+        threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
+        candidateBuffer.reserveCapacity(Self.expectedThreads)
+        decisions.reserveCapacity(Self.expectedDecisions)
     }
+
+    /// The threads and the decisions an execution is given room for at its start.
+    private static var expectedThreads: Int { 8 }
+    private static var expectedDecisions: Int { 64 }
 
     /// Whether the execution failed and its threads are exiting: their seam operations go to
     /// ``performWhileWindingDown(_:_:)``, their exits record nothing.
@@ -619,12 +628,10 @@ struct ExecutionModel {
             )
             return
         }
-        // Written back whole through a default that captures nothing: a default capturing
-        // `model` cost two closure-context allocations per unlock.
         var released = model
         released.depth -= 1
         if released.depth == 0 { released.owner = nil }
-        mutexes[mutex, default: MutexModel()] = released
+        mutexes.set(mutex, to: released)
     }
 
     /// Creates the thread a spawn starts; `nil`, and a failure, when that is one thread too

@@ -44,8 +44,9 @@ struct PriorityChangePoints: SchedulingStrategy {
 
     mutating func beginExecution(_ index: Int) -> Bool {
         generator = SplitMix64(seed: SplitMix64.seed(seed, execution: index))
-        priorities = [:]
-        changePoints = [:]
+        // Emptied keeping their storage, so that an execution allocates none for them.
+        priorities.removeAll(keepingCapacity: true)
+        changePoints.removeAll(keepingCapacity: true)
         decisions = 0
         let decisionCount = UInt64(max(expectedDecisions ?? 64, 1))
         for point in 1..<depth {
