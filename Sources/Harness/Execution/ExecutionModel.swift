@@ -167,7 +167,16 @@ struct ExecutionModel {
     init(limits: ExecutionLimits) {
         self.limits = limits
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
+        // Room for a small scenario from the start: one allocation each, where growing by
+        // appending reallocated each array several times an execution.
+        threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
+        candidateBuffer.reserveCapacity(Self.expectedThreads)
+        decisions.reserveCapacity(Self.expectedDecisions)
     }
+
+    /// The threads and the decisions an execution is given room for at its start.
+    private static var expectedThreads: Int { 8 }
+    private static var expectedDecisions: Int { 64 }
 
     /// Whether the execution failed and its threads are exiting: their seam operations go to
     /// ``performWhileWindingDown(_:_:)``, their exits record nothing.
@@ -643,8 +652,10 @@ struct ExecutionModel {
             )
             return
         }
-        mutexes[mutex, default: model].depth -= 1
-        if model.depth == 1 { mutexes[mutex, default: model].owner = nil }
+        var released = model
+        released.depth -= 1
+        if released.depth == 0 { released.owner = nil }
+        mutexes.set(mutex, to: released)
     }
 
     /// Creates the thread a spawn starts; `nil`, and a failure, when that is one thread too
