@@ -250,7 +250,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         if let step = trace.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }), let location = step.location {
             return "; its last step was \(step.kind) at \(location.fileName):\(location.line)"
         }
-        if let spawn = trace.first(where: { $0.kind == .spawn && $0.target == "T\(thread)" }), let location = spawn.location {
+        if let spawn = trace.first(where: { $0.kind == .spawn && $0.target == .thread(thread) }), let location = spawn.location {
             return "; it was started at \(location.fileName):\(location.line) and has taken no step since"
         }
         return ""

@@ -1,18 +1,24 @@
-/// Why an execution failed.
-public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertible {
+/// Why an execution failed: a value, whose words ``Report`` writes (``description``).
+public enum ExecutionFailure: Sendable, Hashable, Codable {
     /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
     case invariant(message: String, thread: Int, file: String, line: UInt)
     /// No thread could run while some had not finished; `waits` says who waits for what (the
     /// scenario's threads: the harness's own threads and waits are left out), and `cycle`
     /// names a lock-order cycle when there is one.
-    case deadlock(waits: [String], cycle: [Int]?)
+    case deadlock(waits: [Wait], cycle: [Int]?)
     /// No thread or task could go on while tasks had not ended, and no job or timer was left
     /// to wake them: the tasks wait for each other (actors waiting through continuations,
     /// a task awaiting one that awaits it) or for a continuation nobody resumes. `tasks`
     /// lists each, in the order the execution first saw them.
     case tasksDeadlocked(tasks: [BlockedTask])
     /// The scenario's body returned and its threads could not all finish.
-    case threadsStillRunning(waits: [String])
+    case threadsStillRunning(waits: [Wait])
+    /// A stress test's body returned a forbidden outcome under the deterministic scheduler:
+    /// `outcome` is the value as the test's `Outcome` prints it. A search for a schedule
+    /// fails an execution this way only when the body returned the outcome it looks for.
+    case forbiddenOutcome(outcome: String, thread: Int)
+    /// The history a ``LinearizabilityTest`` recorded failed its check, on `thread`.
+    case historyRejected(HistoryRejection, thread: Int)
     /// The execution took more steps than its bound: a livelock or an endless loop.
     case stepBoundExceeded(Int)
     /// A thread's body threw.
@@ -40,66 +46,41 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     /// crash (``ExplorationIsolation/process``). Not a crash of the code under test, though
     /// the schedule may have led to it (by taking all the memory).
     case killed(signal: Int32)
-
-    public var description: String {
-        switch self {
-        case let .invariant(message, thread, file, line):
-            return "invariant failed on T\(thread) at \(file):\(line): \(message)"
-        case let .deadlock(waits, cycle):
-            var text = "deadlock: no thread can run\n" + waits.map { "  " + $0 }.joined(separator: "\n")
-            if let cycle {
-                text += "\n  lock-order cycle: " + (cycle + [cycle[0]]).map { "T\($0)" }.joined(separator: " → ")
-            }
-            return text
-        case .tasksDeadlocked(let tasks):
-            return "deadlock: tasks wait for good, with nothing left to wake them\n"
-                + tasks.map { "  \($0)" }.joined(separator: "\n")
-        case let .threadsStillRunning(waits):
-            return "threads still running when the scenario ended\n" + waits.map { "  " + $0 }.joined(separator: "\n")
-        case let .stepBoundExceeded(bound):
-            return "step bound of \(bound) exceeded: a livelock or an endless loop"
-        case let .threadThrew(thread, error):
-            return "T\(thread) threw: \(error)"
-        case .taskThrew(let error):
-            return "a task threw: \(error)"
-        case let .stalled(thread, seconds, diagnosis):
-            return """
-                T\(thread) ran for \(seconds) s without reaching a scheduling point: \(diagnosis)
-                (\(ExplorationOptions.Variable.stallTimeout) sets the timeout)
-                """
-        case let .tooManyThreads(limit):
-            return "the scenario started more than \(limit) threads"
-        case .nondeterminism(let detail):
-            return "nondeterminism: \(detail)"
-        case .escaped(let escape):
-            return "escape: \(escape)"
-        case let .crashed(signal, cause):
-            return "a thread crashed (signal \(signal))" + (cause.isEmpty ? "" : "\n" + cause)
-        case .killed(let signal):
-            return """
-                the isolated child process was killed (signal \(signal)) from outside while it ran this schedule, \
-                the last it began: not a crash of the code under test (the OOM killer, or kill -\(signal))
-                """
-        }
-    }
 }
 
 extension ExecutionFailure {
-    /// What two executions must share to fail "the same way" while a schedule is shrunk:
-    /// the check that failed (its place, not its message's values), the kind of deadlock or
-    /// hang, the error thrown. `nil` for failures a shrink cannot re-run: a stall (each
-    /// try would wait out the timeout), a crash, nondeterminism, a divergence.
-    var shrinkingKey: String? {
+    /// What two executions must share to fail "the same way" while a schedule or a
+    /// generated scenario is shrunk: the check that failed (where the scenario's code wrote
+    /// it, not its message's values), the kind of deadlock or hang, the error thrown, the
+    /// kind of a history's rejection. `nil` for failures a shrink cannot re-run: a stall
+    /// (each try would wait out the timeout), a crash, nondeterminism, a divergence.
+    var shrinkingKey: ShrinkingKey? {
         switch self {
-        case let .invariant(_, _, file, line): "check \(file):\(line)"
-        case .deadlock, .tasksDeadlocked: "deadlock"
-        case .threadsStillRunning: "threads still running"
-        case .stepBoundExceeded: "step bound"
-        case let .threadThrew(_, error): "threw \(error)"
-        case let .taskThrew(error): "task threw \(error)"
-        case .tooManyThreads: "too many threads"
+        case let .invariant(_, _, file, line): .check(file: file, line: line)
+        case .deadlock, .tasksDeadlocked: .deadlock
+        case .threadsStillRunning: .threadsStillRunning
+        case .forbiddenOutcome(let outcome, _): .forbiddenOutcome(outcome)
+        case .historyRejected(let rejection, _): .historyRejected(rejection.kind)
+        case .stepBoundExceeded: .stepBound
+        case let .threadThrew(_, error): .threw(error)
+        case let .taskThrew(error): .taskThrew(error)
+        case .tooManyThreads: .tooManyThreads
         case .stalled, .nondeterminism, .escaped, .crashed, .killed: nil
         }
+    }
+
+    /// See ``shrinkingKey``.
+    enum ShrinkingKey: Hashable {
+        /// A check of the scenario's own code, by where it is written.
+        case check(file: String, line: UInt)
+        case deadlock
+        case threadsStillRunning
+        case forbiddenOutcome(String)
+        case historyRejected(HistoryRejection.Kind)
+        case stepBound
+        case threw(String)
+        case taskThrew(String)
+        case tooManyThreads
     }
 }
 
