@@ -163,6 +163,25 @@ struct FailurePictureTests {
         ])
     }
 
+    @Test("the arrows come from the waits' values: words in a wait that name a lane draw nothing")
+    func arrowsFromValues() {
+        let inFunctionT2 = BlockedTask(task: 1, name: nil, waitsAt: CodePlace(file: "Peer.swift", line: 3, function: "T2"), startedIn: nil)
+        let waits: [Wait] = [
+            .thread(ThreadWait(thread: 1, reason: .lock(mutex: SharedObject(.mutex, 1), holder: 2))),
+            .thread(ThreadWait(thread: 2, reason: .lock(mutex: SharedObject(.mutex, 2), holder: nil))),
+            .task(inFunctionT2),
+        ]
+        #expect("\(Wait.task(inFunctionT2))".contains("T2"), "the task's words name lane T2")
+        let failure = Self.synthetic(
+            [(2, .lock, .object(SharedObject(.mutex, 1))), (1, .start, nil)],
+            reason: .threadsStillRunning(waits: waits)
+        )
+        #expect(failure.picture.waitsFor == [
+            FailurePicture.WaitEdge(waiter: .thread(1), holder: .thread(2), resource: SharedObject(.mutex, 1), acquired: 0, inCycle: false),
+        ])
+        #expect(failure.picture.notes.map(\.lane) == [.thread(1), .thread(2), .task(1)])
+    }
+
     // MARK: The page
 
     @Test("the page draws one line per conflict and one arrow per wait, in their styles")
