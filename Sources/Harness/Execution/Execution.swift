@@ -232,11 +232,11 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 activity.noteRunnable()
             case .stalled(let stall):
                 _ = leftHarness.load(ordering: .acquiring)
-                let stack = osThread.flatMap { StallDiagnosis(thread: $0.handle) }
+                let frames = osThread.flatMap { StallDiagnosis.frames(ofThread: $0.handle) }
                 model.noteStall(.stalled(
                     thread: thread,
                     seconds: stall.seconds,
-                    diagnosis: StallDiagnosis.explanation(of: stall, stack: stack) + lastPlace(of: thread)
+                    diagnosis: StallDiagnosis(stall, frames: frames, lastSeen: lastSeen(thread))
                 ))
                 return
             }
@@ -246,14 +246,14 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// Where `thread` was last seen at the seam, for a stall report: its last step with a
     /// source location, or where it was started. Read by the waiting thread while the
     /// stalled one is outside the seam and the others are parked.
-    private func lastPlace(of thread: Int) -> String {
+    private func lastSeen(_ thread: Int) -> StallDiagnosis.LastSeen? {
         if let step = trace.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }), let location = step.location {
-            return "; its last step was \(step.kind) at \(location.fileName):\(location.line)"
+            return .step(step.kind, at: location)
         }
         if let spawn = trace.first(where: { $0.kind == .spawn && $0.target == .thread(thread) }), let location = spawn.location {
-            return "; it was started at \(location.fileName):\(location.line) and has taken no step since"
+            return .started(at: location)
         }
-        return ""
+        return nil
     }
 
     // MARK: SeamController

@@ -611,12 +611,7 @@ struct ExecutionModel {
 
     private mutating func release(_ mutex: ObjectIdentifier, by thread: Int, location: SeamLocation?) {
         guard let model = mutexes[mutex], model.owner == thread, model.depth > 0 else {
-            failure = .invariant(
-                message: "T\(thread) released \(name(mutex, .mutex)), which it does not hold",
-                thread: thread,
-                file: location?.fileID ?? "?",
-                line: location?.line ?? 0
-            )
+            failure = .unheldUnlock(thread: thread, mutex: name(mutex, .mutex), location: location)
             return
         }
         mutexes[mutex, default: model].depth -= 1

@@ -9,6 +9,8 @@ extension ExecutionFailure: CustomStringConvertible {
         switch self {
         case let .invariant(message, thread, file, line):
             return "invariant failed on T\(thread) at \(file):\(line): \(message)"
+        case let .unheldUnlock(thread, mutex, location):
+            return "invariant failed on T\(thread) at \(Self.place(location)): \(Self.unheldUnlock(thread, mutex))"
         case let .deadlock(waits, cycle):
             var text = "deadlock: no thread can run\n" + Self.lines(waits)
             if let cycle {
@@ -51,6 +53,17 @@ extension ExecutionFailure: CustomStringConvertible {
         }
     }
 
+    /// Where a misuse of the seam happened: `File.swift:12` with the module, or `?:0` when
+    /// the seam gave no location.
+    static func place(_ location: SeamLocation?) -> String {
+        "\(location?.fileID ?? "?"):\(location?.line ?? 0)"
+    }
+
+    /// What an unlock of a mutex not held is.
+    static func unheldUnlock(_ thread: Int, _ mutex: SharedObject) -> String {
+        "T\(thread) released \(mutex), which it does not hold"
+    }
+
     /// The waits, one indented line each.
     private static func lines(_ waits: [Wait]) -> String {
         waits.map { "  \($0)" }.joined(separator: "\n")
@@ -83,6 +96,77 @@ extension ThreadWait: CustomStringConvertible {
             return "waits on \(condition), which nobody will signal\(place)"
         case .operation(let operation):
             return "waits to \(operation)\(place)"
+        }
+    }
+}
+
+extension BlockedTask: CustomStringConvertible {
+    /// `task 2 'name' waits at File.swift:18 in Type.method(), in the body at File.swift:30`.
+    public var description: String {
+        var text = "task \(task)" + (name.map { " '\($0)'" } ?? "")
+        text += waitsAt.map { " waits at \($0)" } ?? " waits (where is unknown: no debug information)"
+        if let startedIn, startedIn != waitsAt { text += ", started in \(startedIn)" }
+        return text
+    }
+}
+
+extension JobEscape: CustomStringConvertible {
+    /// What came from where, the likely causes, and what to do.
+    public var description: String {
+        let named = taskName.map { " '\($0)'" } ?? ""
+        let job = task.map { "task \($0)\(named) was resumed" } ?? "a job was enqueued"
+        let source = isMainThread ? "the main thread" : thread.map { "thread '\($0)'" } ?? "an unnamed thread"
+        var text = "\(job) from \(source), which the harness does not control"
+        if executorsOwned {
+            text += ": a thread the scenario started, Dispatch or a callback resumed it;"
+                + " resume it from the scenario's threads and tasks"
+        } else if isMainThread {
+            text += ": a MainActor hop; explore with `isolation: .process` to run MainActor jobs under the harness"
+        } else {
+            text += ": in the test's own process the platform's executors run what a Task {} started on an actor"
+                + " or a Task.detached enqueues, a Task.sleep of such a task on the real clock among them, and"
+                + " Dispatch's work; explore with `isolation: .process` to run Task {}, Task.detached, their sleeps"
+                + " and MainActor jobs under the harness"
+        }
+        return text
+    }
+}
+
+extension StallDiagnosis: CustomStringConvertible {
+    /// Where the thread waits and why that stalls it, or where it computes; what to use
+    /// instead; and where the harness last saw it.
+    public var description: String {
+        let text: String
+        switch (activity, blockedIn) {
+        case (.blocked, let blocked?):
+            text = "blocked in \(blocked.frame)\(codeFrame.map { " (called from \($0))" } ?? ""): \(Self.advice(blocked.blocker))"
+        case (.blocked, nil):
+            text = "blocked outside the seam\(codeFrame.map { " (called from \($0))" } ?? ""): in code the harness does not control"
+        case (.busy, _):
+            text = "busy outside the seam\(codeFrame.map { " (in \($0))" } ?? ""): computing on a CPU, not waiting: an endless loop, "
+                + "or a spin on state the harness does not see; spin with Seam.yield, or wait on a SeamCondition"
+        }
+        switch lastSeen {
+        case let .step(kind, location)?:
+            return text + "; its last step was \(kind) at \(location.fileName):\(location.line)"
+        case .started(let location)?:
+            return text + "; it was started at \(location.fileName):\(location.line) and has taken no step since"
+        case nil:
+            return text
+        }
+    }
+
+    /// What a wait the harness knows is, and what to use instead.
+    static func advice(_ blocker: Blocker) -> String {
+        switch blocker {
+        case .synchronizationMutex: "a Synchronization.Mutex, which the harness does not control; use SeamMutex"
+        case .foundationLock: "a Foundation lock, which the harness does not control; use SeamMutex and SeamCondition"
+        case .dispatchSync:
+            "DispatchQueue.sync, which the harness does not control; use SeamMutex, or a task on the scenario's executor"
+        case .dispatchSemaphore: "a Dispatch semaphore or group, which the harness does not control; use SeamCondition"
+        case .realSleep: "a real sleep; use Seam.sleep, or Task.sleep on SeamClock, which run on virtual time"
+        case .lockOutsideTheSeam: "a lock taken outside the seam; use SeamMutex and SeamCondition"
+        case .systemCall: "a blocking system call, which only a real thread can wait in"
         }
     }
 }

@@ -1,7 +1,11 @@
+import Primitives
+
 /// Why an execution failed: a value, whose words ``Report`` writes (``description``).
 public enum ExecutionFailure: Sendable, Hashable, Codable {
     /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
     case invariant(message: String, thread: Int, file: String, line: UInt)
+    /// Thread `thread` unlocked `mutex`, which it does not hold, at `location`.
+    case unheldUnlock(thread: Int, mutex: SharedObject, location: SeamLocation?)
     /// No thread could run while some had not finished; `waits` says who waits for what (the
     /// scenario's threads: the harness's own threads and waits are left out), and `cycle`
     /// names a lock-order cycle when there is one.
@@ -28,7 +32,7 @@ public enum ExecutionFailure: Sendable, Hashable, Codable {
     /// A thread did not reach a scheduling point for too long: blocked outside the seam, or
     /// busy there on a CPU, for `seconds` (time it was runnable but given no CPU does not
     /// count). `diagnosis` says which and where, read from its stack, and what to use instead.
-    case stalled(thread: Int, seconds: Double, diagnosis: String)
+    case stalled(thread: Int, seconds: Double, diagnosis: StallDiagnosis)
     /// More threads than the harness can control at once.
     case tooManyThreads(Int)
     /// Something the harness does not schedule took part in the execution.
@@ -57,6 +61,7 @@ extension ExecutionFailure {
     var shrinkingKey: ShrinkingKey? {
         switch self {
         case let .invariant(_, _, file, line): .check(file: file, line: line)
+        case .unheldUnlock(_, _, let location): .unheldUnlock(location)
         case .deadlock, .tasksDeadlocked: .deadlock
         case .threadsStillRunning: .threadsStillRunning
         case .forbiddenOutcome(let outcome, _): .forbiddenOutcome(outcome)
@@ -73,6 +78,8 @@ extension ExecutionFailure {
     enum ShrinkingKey: Hashable {
         /// A check of the scenario's own code, by where it is written.
         case check(file: String, line: UInt)
+        /// An unlock of a mutex not held, by where it is written.
+        case unheldUnlock(SeamLocation?)
         case deadlock
         case threadsStillRunning
         case forbiddenOutcome(String)
@@ -85,7 +92,7 @@ extension ExecutionFailure {
 }
 
 /// A task that waits for good, as a ``ExecutionFailure/tasksDeadlocked(tasks:)`` lists it.
-public struct BlockedTask: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct BlockedTask: Sendable, Hashable, Codable {
     /// The task's number in ``TraceStep/task`` (from 1).
     public let task: Int
     /// The name the task was given, or where ``Scenario/task(name:file:line:_:)`` started
@@ -103,14 +110,6 @@ public struct BlockedTask: Sendable, Hashable, Codable, CustomStringConvertible 
         self.name = name
         self.waitsAt = waitsAt
         self.startedIn = startedIn
-    }
-
-    /// `task 2 'name' waits at File.swift:18 in Type.method(), in the body at File.swift:30`.
-    public var description: String {
-        var text = "task \(task)" + (name.map { " '\($0)'" } ?? "")
-        text += waitsAt.map { " waits at \($0)" } ?? " waits (where is unknown: no debug information)"
-        if let startedIn, startedIn != waitsAt { text += ", started in \(startedIn)" }
-        return text
     }
 }
 
@@ -134,7 +133,7 @@ public struct CodePlace: Sendable, Hashable, Codable, CustomStringConvertible {
 
 /// Work that escaped an execution: a job enqueued from a thread the harness does not
 /// control, as ``ExecutionFailure/escaped(_:)`` reports it.
-public struct JobEscape: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct JobEscape: Sendable, Hashable, Codable {
     /// The thread the job came from, as the system names it (`oot.default-qos` is a thread of
     /// the platform's global executor); `nil` for a thread without a name.
     public let thread: String?
@@ -155,25 +154,5 @@ public struct JobEscape: Sendable, Hashable, Codable, CustomStringConvertible {
         self.task = task
         self.taskName = taskName
         self.executorsOwned = executorsOwned
-    }
-
-    /// What came from where, the likely causes, and what to do.
-    public var description: String {
-        let named = taskName.map { " '\($0)'" } ?? ""
-        let job = task.map { "task \($0)\(named) was resumed" } ?? "a job was enqueued"
-        let source = isMainThread ? "the main thread" : thread.map { "thread '\($0)'" } ?? "an unnamed thread"
-        var text = "\(job) from \(source), which the harness does not control"
-        if executorsOwned {
-            text += ": a thread the scenario started, Dispatch or a callback resumed it;"
-                + " resume it from the scenario's threads and tasks"
-        } else if isMainThread {
-            text += ": a MainActor hop; explore with `isolation: .process` to run MainActor jobs under the harness"
-        } else {
-            text += ": in the test's own process the platform's executors run what a Task {} started on an actor"
-                + " or a Task.detached enqueues, a Task.sleep of such a task on the real clock among them, and"
-                + " Dispatch's work; explore with `isolation: .process` to run Task {}, Task.detached, their sleeps"
-                + " and MainActor jobs under the harness"
-        }
-        return text
     }
 }

@@ -64,6 +64,13 @@ struct ExecutionFailureDescriptionTests {
             """)
     }
 
+    @Test("an unlock of a mutex not held reads as the failed invariant it is")
+    func unheldUnlock() {
+        let location = SeamLocation(fileID: "Module/Unheld.swift", line: 12)
+        #expect("\(ExecutionFailure.unheldUnlock(thread: 1, mutex: SharedObject(.mutex, 1), location: location))"
+            == "invariant failed on T1 at Module/Unheld.swift:12: T1 released mutex#1, which it does not hold")
+    }
+
     @Test("a forbidden outcome and a rejected history say what they are")
     func harnessChecks() {
         #expect("\(ExecutionFailure.forbiddenOutcome(outcome: "1", thread: 0))" == "the scenario returned the forbidden outcome 1 on T0")
@@ -71,5 +78,24 @@ struct ExecutionFailureDescriptionTests {
         #expect("\(foreign)" == "push(3) threw unexpected, which is not a StackError: the model's results have no place for it")
         #expect("\(ExecutionFailure.historyRejected(.verdict(.undecided, explanation: "undecided"), thread: 2))"
             == "linearizability check failed on T2: undecided")
+    }
+
+    @Test("a stall is read from the stack as a value, and said with the wait, its caller, the alternative and the last place")
+    func stall() {
+        let frames = ["__lll_lock_wait", "Synchronization.Mutex.withLock<A>(_:)", "Cache.fill()", "Harness.Execution.run()"]
+        let started = SeamLocation(fileID: "Module/Cache.swift", line: 12)
+        let blocked = StallDiagnosis(.blocked(seconds: 1), frames: frames, lastSeen: .started(at: started))
+        #expect(blocked.activity == .blocked)
+        #expect(blocked.blockedIn == StallDiagnosis.BlockedIn(frame: frames[1], blocker: .synchronizationMutex))
+        #expect(blocked.codeFrame == "Cache.fill()")
+        #expect("\(blocked)" == "blocked in Synchronization.Mutex.withLock<A>(_:) (called from Cache.fill()): a Synchronization.Mutex, "
+            + "which the harness does not control; use SeamMutex; it was started at Cache.swift:12 and has taken no step since")
+
+        let busy = StallDiagnosis(.busy(seconds: 1), frames: ["Spinner.spin()"], lastSeen: .step(.yield, at: started))
+        #expect("\(busy)" == "busy outside the seam (in Spinner.spin()): computing on a CPU, not waiting: an endless loop, or a spin "
+            + "on state the harness does not see; spin with Seam.yield, or wait on a SeamCondition; its last step was yield at Cache.swift:12")
+
+        let unread = StallDiagnosis(.blocked(seconds: 1), frames: nil, lastSeen: nil)
+        #expect("\(unread)" == "blocked outside the seam: in code the harness does not control")
     }
 }

@@ -58,7 +58,7 @@ struct ExecutionModelTests {
         try driver.take(0, .lock(Objects.m, recursive: false))
         let location = SeamLocation(fileID: "Module/Unheld.swift", line: 12)
         #expect(try driver.take(1, .unlock(Objects.m), at: location) == .fails)
-        #expect(driver.model.failure == .invariant(message: "T1 released mutex#1, which it does not hold", thread: 1, file: "Module/Unheld.swift", line: 12))
+        #expect(driver.model.failure == .unheldUnlock(thread: 1, mutex: SharedObject(.mutex, 1), location: location))
         #expect(driver.model.isWindingDown)
         #expect(driver.model.owner(of: Objects.m) == 0)
     }

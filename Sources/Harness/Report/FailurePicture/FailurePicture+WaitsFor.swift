@@ -54,6 +54,9 @@ extension FailurePicture {
         switch reason {
         case let .invariant(message, thread, file, line):
             return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(file):\(line): \(message)")]
+        case let .unheldUnlock(thread, mutex, location):
+            let text = "check failed at \(ExecutionFailure.place(location)): \(ExecutionFailure.unheldUnlock(thread, mutex))"
+            return [Note(lane: .thread(thread), kind: .failed, text: text)]
         case let .threadThrew(thread, error):
             return [Note(lane: .thread(thread), kind: .failed, text: "threw: \(error)")]
         case let .forbiddenOutcome(outcome, thread):
