@@ -6,12 +6,15 @@ extension StallDiagnosis {
     /// `nil` when it could not be read), and where the harness last saw it.
     init(_ stall: StallWatch.Stall, frames: [String]?, lastSeen: LastSeen?) {
         let frames = frames ?? []
-        let blocked = frames.lazy.compactMap { frame in Self.blocker(in: frame).map { BlockedIn(frame: frame, blocker: $0) } }.first
+        let code = frames.first { !Self.isHarnessOrRuntime($0) }
         switch stall {
         case .blocked:
-            self.init(activity: .blocked, blockedIn: blocked, codeFrame: frames.first { !Self.isHarnessOrRuntime($0) }, lastSeen: lastSeen)
+            let blocked = frames.lazy.compactMap { frame in
+                Self.blocker(in: frame).map { BlockedIn(frame: frame, blocker: $0) }
+            }.first
+            self.init(activity: .blocked, blockedIn: blocked, codeFrame: code, lastSeen: lastSeen)
         case .busy:
-            self.init(activity: .busy, blockedIn: nil, codeFrame: frames.first { !Self.isHarnessOrRuntime($0) }, lastSeen: lastSeen)
+            self.init(activity: .busy, blockedIn: nil, codeFrame: code, lastSeen: lastSeen)
         }
     }
 
@@ -36,15 +39,18 @@ extension StallDiagnosis {
         (["dispatch_sync", "DispatchQueue.sync", "_dispatch_sync"], .dispatchSync),
         (["dispatch_semaphore_wait", "dispatch_group_wait", "DispatchSemaphore", "DispatchGroup"], .dispatchSemaphore),
         (["nanosleep", "usleep", "Thread.sleep"], .realSleep),
-        (["pthread_mutex_lock", "pthread_cond_wait", "pthread_cond_timedwait", "pthread_rwlock_", "os_unfair_lock"], .lockOutsideTheSeam),
+        (
+            ["pthread_mutex_lock", "pthread_cond_wait", "pthread_cond_timedwait", "pthread_rwlock_", "os_unfair_lock"],
+            .lockOutsideTheSeam
+        ),
         (["read", "recv", "accept", "poll", "select", "epoll_wait", "waitpid"], .systemCall),
     ]
 
     /// Whether a frame belongs to the harness, the seam's plumbing, or the Swift runtime and
     /// C library, rather than to the code under test.
     private static func isHarnessOrRuntime(_ frame: String) -> Bool {
-        frame.hasPrefix("Harness.") || frame.contains(" in Harness.") || frame.hasPrefix("cshim_") || frame.hasPrefix("Primitives.Seam")
-            || frame.hasPrefix("swift_") || frame.hasPrefix("_") || frame.hasPrefix("pthread_") || frame.hasPrefix("__")
+        frame.hasPrefix("Harness.") || frame.contains(" in Harness.") || frame.hasPrefix("cshim_")
+            || frame.hasPrefix("Primitives.Seam") || frame.hasPrefix("swift_") || frame.hasPrefix("_") || frame.hasPrefix("pthread_") || frame.hasPrefix("__")
             || blocker(in: frame) != nil || !frame.contains(".")
     }
 
@@ -53,7 +59,9 @@ extension StallDiagnosis {
     private static func name(of address: UnsafeMutableRawPointer) -> String? {
         guard let symbol = cshim_symbol_name(address) else { return nil }
         let mangled = String(cString: symbol)
-        guard mangled.hasPrefix("$s") || mangled.hasPrefix("_$s"), let demangled = swift_demangle(symbol, mangled.utf8.count, nil, nil, 0) else {
+        guard mangled.hasPrefix("$s") || mangled.hasPrefix("_$s"),
+              let demangled = swift_demangle(symbol, mangled.utf8.count, nil, nil, 0)
+        else {
             return mangled
         }
         defer { free(demangled) }

@@ -137,14 +137,16 @@ extension StallDiagnosis: CustomStringConvertible {
     /// instead; and where the harness last saw it.
     public var description: String {
         let text: String
+        let caller = codeFrame.map { " (called from \($0))" } ?? ""
         switch (activity, blockedIn) {
         case (.blocked, let blocked?):
-            text = "blocked in \(blocked.frame)\(codeFrame.map { " (called from \($0))" } ?? ""): \(Self.advice(blocked.blocker))"
+            text = "blocked in \(blocked.frame)\(caller): \(Self.advice(blocked.blocker))"
         case (.blocked, nil):
-            text = "blocked outside the seam\(codeFrame.map { " (called from \($0))" } ?? ""): in code the harness does not control"
+            text = "blocked outside the seam\(caller): in code the harness does not control"
         case (.busy, _):
-            text = "busy outside the seam\(codeFrame.map { " (in \($0))" } ?? ""): computing on a CPU, not waiting: an endless loop, "
-                + "or a spin on state the harness does not see; spin with Seam.yield, or wait on a SeamCondition"
+            text = "busy outside the seam\(codeFrame.map { " (in \($0))" } ?? ""): computing on a CPU, not waiting: "
+                + "an endless loop, or a spin on state the harness does not see; spin with Seam.yield, or wait on a "
+                + "SeamCondition"
         }
         switch lastSeen {
         case let .step(kind, location)?:
@@ -162,7 +164,8 @@ extension StallDiagnosis: CustomStringConvertible {
         case .synchronizationMutex: "a Synchronization.Mutex, which the harness does not control; use SeamMutex"
         case .foundationLock: "a Foundation lock, which the harness does not control; use SeamMutex and SeamCondition"
         case .dispatchSync:
-            "DispatchQueue.sync, which the harness does not control; use SeamMutex, or a task on the scenario's executor"
+            "DispatchQueue.sync, which the harness does not control; use SeamMutex, or a task on the scenario's "
+                + "executor"
         case .dispatchSemaphore: "a Dispatch semaphore or group, which the harness does not control; use SeamCondition"
         case .realSleep: "a real sleep; use Seam.sleep, or Task.sleep on SeamClock, which run on virtual time"
         case .lockOutsideTheSeam: "a lock taken outside the seam; use SeamMutex and SeamCondition"

@@ -10,10 +10,11 @@ import Testing
 /// as a value at the end of the body, which fails the execution with
 /// ``ExecutionFailure/forbiddenOutcome(outcome:thread:)`` when it is the one looked for. A
 /// failed check counts as the same outcome when it failed at the same place, as the
-/// harness's shrinking counts it: the values in its message may differ. Executions that fail otherwise are another failure, noted on the
-/// way; a randomized strategy goes on with a new seed. The schedule found is reported as
-/// found, not shrunk: shrinking re-runs hundreds of schedules, and an async one that
-/// deadlocks costs half a second each, which made one search take 20 s.
+/// harness's shrinking counts it: the values in its message may differ. Executions that
+/// fail otherwise are another failure, noted on the way; a randomized strategy goes on with
+/// a new seed. The schedule found is reported as found, not shrunk: shrinking re-runs
+/// hundreds of schedules, and an async one that deadlocks costs half a second each, which
+/// made one search take 20 s.
 struct Escalation<Outcome: Hashable & Sendable> {
     let name: String
     let test: StressTest<Outcome>

@@ -8,7 +8,8 @@ extension SeamLocation: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(fileIDText: try container.decode(String.self, forKey: .file), line: try container.decode(UInt.self, forKey: .line))
+        let file = try container.decode(String.self, forKey: .file)
+        self.init(fileIDText: file, line: try container.decode(UInt.self, forKey: .line))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -24,16 +24,20 @@ struct ExecutionFailureDescriptionTests {
         }
     }
 
+    /// Two threads that each wait for the mutex the other holds, T0 at `Bank.swift:7`.
+    static let lockOrderWaits: [Wait] = [
+        .thread(ThreadWait(
+            thread: 0,
+            reason: .lock(mutex: SharedObject(.mutex, 2), holder: 1),
+            location: SeamLocation(fileID: "Module/Bank.swift", line: 7)
+        )),
+        .thread(ThreadWait(thread: 1, reason: .lock(mutex: SharedObject(.mutex, 1), holder: 0))),
+    ]
+
     @Test("a deadlock lists each wait, who holds what and where, then the cycle")
     func deadlock() {
         let failure = ExecutionFailure.deadlock(
-            waits: [
-                .thread(ThreadWait(
-                    thread: 0,
-                    reason: .lock(mutex: SharedObject(.mutex, 2), holder: 1),
-                    location: SeamLocation(fileID: "Module/Bank.swift", line: 7)
-                )),
-                .thread(ThreadWait(thread: 1, reason: .lock(mutex: SharedObject(.mutex, 1), holder: 0))),
+            waits: Self.lockOrderWaits + [
                 .thread(ThreadWait(thread: 2, reason: .lock(mutex: SharedObject(.mutex, 3), holder: nil))),
                 .thread(ThreadWait(thread: 3, reason: .join(thread: 1))),
                 .thread(ThreadWait(thread: 4, reason: .operation(.yield))),

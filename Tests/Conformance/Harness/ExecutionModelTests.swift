@@ -257,17 +257,7 @@ struct ExecutionModelTests {
         driver.arrive(1, .lock(Objects.m, recursive: false))
         #expect(driver.decide(running: 1) == .stuck)
         driver.model.failStuck(blockedTasks: [])
-        #expect(driver.model.failure == .deadlock(
-            waits: [
-                .thread(ThreadWait(
-                    thread: 0,
-                    reason: .lock(mutex: SharedObject(.mutex, 2), holder: 1),
-                    location: SeamLocation(fileID: "Module/Bank.swift", line: 7)
-                )),
-                .thread(ThreadWait(thread: 1, reason: .lock(mutex: SharedObject(.mutex, 1), holder: 0))),
-            ],
-            cycle: [0, 1]
-        ))
+        #expect(driver.model.failure == .deadlock(waits: ExecutionFailureDescriptionTests.lockOrderWaits, cycle: [0, 1]))
         #expect(driver.model.isWindingDown)
     }
 

@@ -55,8 +55,8 @@ extension FailurePicture {
         case let .invariant(message, thread, file, line):
             return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(file):\(line): \(message)")]
         case let .unheldUnlock(thread, mutex, location):
-            let text = "check failed at \(ExecutionFailure.place(location)): \(ExecutionFailure.unheldUnlock(thread, mutex))"
-            return [Note(lane: .thread(thread), kind: .failed, text: text)]
+            let text = ExecutionFailure.unheldUnlock(thread, mutex)
+            return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(ExecutionFailure.place(location)): \(text)")]
         case let .threadThrew(thread, error):
             return [Note(lane: .thread(thread), kind: .failed, text: "threw: \(error)")]
         case let .forbiddenOutcome(outcome, thread):
