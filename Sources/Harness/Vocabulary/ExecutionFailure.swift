@@ -1,6 +1,6 @@
 import Primitives
 
-/// Why an execution failed: a value, whose words ``Report`` writes (``description``).
+/// Why an execution failed: a value, whose words `Report/` writes (its `description`).
 public enum ExecutionFailure: Sendable, Hashable, Codable {
     /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
     case invariant(message: String, thread: Int, file: String, line: UInt)
