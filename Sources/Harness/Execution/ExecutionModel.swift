@@ -133,7 +133,7 @@ struct ExecutionModel {
         case windingDown
     }
 
-    private let limits: Execution.Limits
+    private let limits: ExecutionLimits
     /// Every thread the execution created, by number; T0 first.
     private(set) var threads: [ThreadRecord]
     private var mutexes = ObjectMap<MutexModel>()
@@ -164,7 +164,7 @@ struct ExecutionModel {
     private var spuriousBuffer: [Candidate] = []
 
     /// An execution whose root thread, T0, is about to start.
-    init(limits: Execution.Limits) {
+    init(limits: ExecutionLimits) {
         self.limits = limits
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
     }

@@ -68,7 +68,8 @@ final class ExecutionWatch: @unchecked Sendable {
                 activity.noteRunnable()
             case .stalled(let stall):
                 _ = leftHarness.load(ordering: .acquiring)
-                return Stalled(thread: thread, stall: stall, frames: osThread.flatMap { StallDiagnosis.frames(ofThread: $0.handle) })
+                let frames = osThread.flatMap { StallDiagnosis.frames(ofThread: $0.handle) }
+                return Stalled(thread: thread, stall: stall, frames: frames)
             }
         }
         return nil
