@@ -115,8 +115,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 model.noteStall(.stalled(
                     thread: stalled.thread,
                     seconds: stalled.stall.seconds,
-                    diagnosis: StallDiagnosis.explanation(of: stalled.stall, stack: stalled.stack)
-                        + trace.lastPlace(of: stalled.thread)
+                    diagnosis: StallDiagnosis(
+                        stalled.stall, frames: stalled.frames, lastSeen: trace.lastSeen(stalled.thread)
+                    )
                 ))
             }
             if done.load(ordering: .acquiring) {

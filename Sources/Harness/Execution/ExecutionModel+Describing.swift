@@ -5,42 +5,42 @@ extension ExecutionModel {
     /// kind (`mutex#1`, `condition#2`): object addresses differ from one execution to the
     /// next, the order of first use does not.
     struct ObjectNames {
-        private var names = ObjectMap<String>()
-        private var counts: [String: Int] = [:]
+        private var names = ObjectMap<SharedObject>()
+        private var counts: [SharedObject.Kind: Int] = [:]
 
         /// The name of `object`, a `kind`, naming it if it has none yet.
-        mutating func name(_ object: ObjectIdentifier, _ kind: String) -> String {
+        mutating func name(_ object: ObjectIdentifier, _ kind: SharedObject.Kind) -> SharedObject {
             if let name = names[object] { return name }
             let number = counts[kind, default: 0] + 1
             counts[kind] = number
-            let name = "\(kind)#\(number)"
+            let name = SharedObject(kind, number)
             names.set(object, to: name)
             return name
         }
     }
 
     /// The name of `object`, a `kind`, in reports and traces.
-    mutating func name(_ object: ObjectIdentifier, _ kind: String) -> String {
+    mutating func name(_ object: ObjectIdentifier, _ kind: SharedObject.Kind) -> SharedObject {
         objectNames.name(object, kind)
     }
 
     /// What `operation` acts on, as a step shows it.
-    mutating func target(of operation: PendingOperation) -> String? {
+    mutating func target(of operation: PendingOperation) -> TraceTarget? {
         switch operation {
         case .lock(let object, _), .tryLock(let object, _), .unlock(let object), .reacquire(let object):
-            name(object, "mutex")
+            .object(name(object, .mutex))
         case .wait(let condition, _, _), .signal(let condition), .broadcast(let condition):
-            name(condition, "condition")
+            .object(name(condition, .condition))
         case .atomic(let cell, _):
-            name(cell, "atomic")
+            .object(name(cell, .atomic))
         case .join(let thread), .cancel(let thread):
-            "T\(thread)"
+            .thread(thread)
         case .spawn:
-            "T\(threads.count)"
+            .thread(threads.count)
         case .sleep(let deadline):
-            "until +\(Double(deadline > clock ? deadline - clock : 0) / 1_000_000) ms"
+            .deadline(nanoseconds: deadline > clock ? deadline - clock : 0)
         case .enqueueJob(let task):
-            task.map { "task \($0 + 1)" } ?? "a job of no task"
+            .job(task: task.map { $0 + 1 })
         case .start, .cancellationPoint, .yield, .resume, .handoff, .takeJob:
             nil
         }
@@ -58,31 +58,31 @@ extension ExecutionModel {
     /// the tasks'. The harness's own threads and waits (its lanes, T0 waiting for tasks) are
     /// left out.
     mutating func stuckFailure(blockedTasks: [BlockedTask]) -> ExecutionFailure {
-        var waits: [String] = []
-        var waitsFor: [Int: Int] = [:]
+        var waits: [Wait] = []
         for index in threads.indices where !isHarnessWait(of: index) {
+            let reason: ThreadWait.Reason
+            let location: SeamLocation?
             switch threads[index].state {
-            case .ready(.lock(let mutex, _), let location), .ready(.reacquire(let mutex), let location):
-                let owner = owner(of: mutex)
-                if let owner { waitsFor[index] = owner }
-                let holder = owner.map { "T\($0)" } ?? "nobody"
-                waits.append("T\(index) waits to lock \(name(mutex, "mutex")) held by \(holder)\(Self.place(location))")
-            case .ready(.join(let target), let location):
-                waitsFor[index] = target
-                waits.append("T\(index) waits to join T\(target)\(Self.place(location))")
-            case .waiting(let condition, _, _, let location):
-                let object = name(condition, "condition")
-                waits.append("T\(index) waits on \(object), which nobody will signal\(Self.place(location))")
-            case .ready(let operation, let location):
-                waits.append("T\(index) waits to \(operation.kind)\(Self.place(location))")
+            case .ready(.lock(let mutex, _), let place), .ready(.reacquire(let mutex), let place):
+                (reason, location) = (.lock(mutex: name(mutex, .mutex), holder: owner(of: mutex)), place)
+            case .ready(.join(let target), let place):
+                (reason, location) = (.join(thread: target), place)
+            case .waiting(let condition, _, _, let place):
+                (reason, location) = (.signal(condition: name(condition, .condition)), place)
+            case .ready(let operation, let place):
+                (reason, location) = (.operation(operation.kind), place)
             case .running, .finished:
-                break
+                continue
             }
+            waits.append(.thread(ThreadWait(thread: index, reason: reason, location: location)))
         }
         if waits.isEmpty, !blockedTasks.isEmpty {
             return .tasksDeadlocked(tasks: blockedTasks)
         }
-        waits += blockedTasks.map(\.description)
+        let waitsFor = Dictionary(uniqueKeysWithValues: waits.compactMap { wait in
+            wait.threadWait.flatMap { thread in thread.waitsFor.map { (thread.thread, $0) } }
+        })
+        waits += blockedTasks.map(Wait.task)
         if threads[0].isFinished {
             return .threadsStillRunning(waits: waits)
         }
@@ -98,10 +98,6 @@ extension ExecutionModel {
         case .ready(.lock(let mutex, _), _), .ready(.reacquire(let mutex), _): return isInternal(mutex)
         default: return false
         }
-    }
-
-    private static func place(_ location: SeamLocation?) -> String {
-        location.map { " at \($0.fileName):\($0.line)" } ?? ""
     }
 
     /// A cycle in a graph where each thread waits for at most one other.

@@ -110,7 +110,7 @@ struct ExecutionModel {
         /// What it did.
         let kind: OperationKind
         /// The object or thread it acted on, objects named in order of first use.
-        let target: String?
+        let target: TraceTarget?
         /// For a lane's choice among queued jobs, the index chosen.
         let choice: Int?
         /// Where in the source the thread took it.
@@ -320,7 +320,7 @@ struct ExecutionModel {
     mutating func lane(_ thread: Int, chose index: Int, among jobs: [JobIdentity]) -> Step {
         decisions.append(.job(index))
         threads[thread].job = jobs[index]
-        return makeStep(thread, .chooseJob, target: "(queued job \(index + 1) of \(jobs.count))", choice: index, location: nil)
+        return makeStep(thread, .chooseJob, target: .queuedJob(position: index + 1, count: jobs.count), choice: index, location: nil)
     }
 
     // MARK: Failing
@@ -490,7 +490,7 @@ struct ExecutionModel {
             guard let (condition, location) = wake(thread, result: .signalled) else {
                 preconditionFailure("a spurious wake-up of T\(thread), which does not wait, was chosen")
             }
-            return .tookStep(makeStep(thread, .spuriousWake, target: name(condition, "condition"), location: location))
+            return .tookStep(makeStep(thread, .spuriousWake, target: .object(name(condition, .condition)), location: location))
         case .advanceClock:
             guard let step = advanceClock() else { preconditionFailure("an early timeout was chosen with no deadline to come") }
             return .tookStep(step)
@@ -594,7 +594,7 @@ struct ExecutionModel {
         guard let earliest = earliestDeadline() else { return nil }
         let advance = earliest > clock ? earliest - clock : 0
         clock = max(clock, earliest)
-        let step = makeStep(nil, .advanceClock, target: "+\(Double(advance) / 1_000_000) ms", location: nil)
+        let step = makeStep(nil, .advanceClock, target: .clockAdvance(nanoseconds: advance), location: nil)
         for index in threads.indices {
             if case .waiting(_, _, let deadline?, _) = threads[index].state, deadline <= clock {
                 wake(index, result: .timedOut)
@@ -644,12 +644,7 @@ struct ExecutionModel {
 
     private mutating func release(_ mutex: ObjectIdentifier, by thread: Int, location: SeamLocation?) {
         guard let model = mutexes[mutex], model.owner == thread, model.depth > 0 else {
-            failure = .invariant(
-                message: "T\(thread) released \(name(mutex, "mutex")), which it does not hold",
-                thread: thread,
-                file: location?.fileID ?? "?",
-                line: location?.line ?? 0
-            )
+            failure = .unheldUnlock(thread: thread, mutex: name(mutex, .mutex), location: location)
             return
         }
         var released = model
@@ -675,7 +670,7 @@ struct ExecutionModel {
     // MARK: Steps
 
     /// The step `thread` takes, counted.
-    private mutating func makeStep(_ thread: Int?, _ kind: OperationKind, target: String?, choice: Int? = nil, location: SeamLocation?) -> Step {
+    private mutating func makeStep(_ thread: Int?, _ kind: OperationKind, target: TraceTarget?, choice: Int? = nil, location: SeamLocation?) -> Step {
         stepCount += 1
         return Step(
             thread: thread,

@@ -9,7 +9,8 @@ final class ExecutionWatch: @unchecked Sendable {
     struct Stalled {
         let thread: Int
         let stall: StallWatch.Stall
-        let stack: StallDiagnosis?
+        /// Its stack, innermost frame first; `nil` when it could not be read.
+        let frames: [String]?
     }
 
     private let runningThread = Atomic<Int>(0)
@@ -67,8 +68,8 @@ final class ExecutionWatch: @unchecked Sendable {
                 activity.noteRunnable()
             case .stalled(let stall):
                 _ = leftHarness.load(ordering: .acquiring)
-                let stack = osThread.flatMap { StallDiagnosis(thread: $0.handle) }
-                return Stalled(thread: thread, stall: stall, stack: stack)
+                let frames = osThread.flatMap { StallDiagnosis.frames(ofThread: $0.handle) }
+                return Stalled(thread: thread, stall: stall, frames: frames)
             }
         }
         return nil

@@ -129,7 +129,7 @@ public struct TraceStep: Sendable, Hashable {
     init(
         thread: Int?,
         kind: OperationKind,
-        target: String?,
+        target: TraceTarget?,
         choice: Int? = nil,
         location: SeamLocation?,
         task: Int? = nil,
@@ -148,9 +148,9 @@ public struct TraceStep: Sendable, Hashable {
     public let thread: Int?
     /// What it did.
     public let kind: OperationKind
-    /// The shared object it touched, named in order of first use (`mutex#1`), or the thread
-    /// it acted on (`T2`).
-    public let target: String?
+    /// The shared object it touched (``SharedObject``, named in order of first use), or the
+    /// thread, job or time it acted on.
+    public let target: TraceTarget?
     /// For a choice among queued jobs, the index chosen.
     public let choice: Int?
     /// Where in the source the step was taken.

@@ -79,16 +79,16 @@ struct TraceRecorder {
 
     /// Where `thread` was last seen at the seam, for a stall report: its last step with a
     /// source location, or where it was started.
-    func lastPlace(of thread: Int) -> String {
+    func lastSeen(_ thread: Int) -> StallDiagnosis.LastSeen? {
         if let step = steps.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }),
            let location = step.location {
-            return "; its last step was \(step.kind) at \(location.fileName):\(location.line)"
+            return .step(step.kind, at: location)
         }
-        if let spawn = steps.first(where: { $0.kind == .spawn && $0.target == "T\(thread)" }),
+        if let spawn = steps.first(where: { $0.kind == .spawn && $0.target == .thread(thread) }),
            let location = spawn.location {
-            return "; it was started at \(location.fileName):\(location.line) and has taken no step since"
+            return .started(at: location)
         }
-        return ""
+        return nil
     }
 
     /// The task (numbered from 0) a step of an executor thread belongs to: the task the

@@ -136,29 +136,32 @@ extension LinearizabilityTest {
         }
     }
 
-    /// Fails the execution unless `history` is linearizable with respect to `model`, with the
-    /// verdict in words. Each outcome fails at a check of its own, so shrinking keeps a
-    /// violation apart from a model that is not deterministic or a search out of budget.
+    /// Fails the execution unless `history` is linearizable with respect to `model`, with
+    /// the verdict as a value (``ExecutionFailure/historyRejected(_:thread:)``): its kind is
+    /// what shrinking keeps apart (a violation, a model that is not deterministic, a search
+    /// out of budget), and its words are the checker's.
     static func checkHistory(_ history: History<Model.Operation, Model.Result>, model: Model, checker: LinearizabilityChecker) {
         let verdict = checker.check(history, model: model)
-        switch verdict.outcome {
-        case .linearizable:
-            return
-        case .notLinearizable:
-            Harness.check(false, verdict.description)
-        case .modelNotDeterministic:
-            Harness.check(false, verdict.description)
-        case .undecided:
-            Harness.check(false, verdict.description)
-        }
+        guard let kind = HistoryRejection.Kind(verdict.outcome) else { return }
+        Harness.failExecution { .historyRejected(.verdict(kind, explanation: verdict.description), thread: $0) }
     }
 
     /// Fails the execution: `call` threw `error`, which the model's results cannot hold.
-    static func failForeignError<Failure: Error>(_ error: any Error, call: String, expected: Failure.Type) {
-        Harness.check(false, "\(call) threw \(error), which is not a \(Failure.self): the model's results have no place for it")
+    static func failForeignError<Failure: Error>(_ error: any Error, call: String, expected: Failure.Type) -> Never {
+        Harness.failExecution { thread in
+            .historyRejected(.foreignError(call: call, error: "\(error)", expected: "\(Failure.self)"), thread: thread)
+        }
     }
+}
 
-    /// The file of the checks above: a failure there is about the history, and its message
-    /// is the verdict.
-    static var verdictFile: String { "\(#fileID)" }
+extension HistoryRejection.Kind {
+    /// The kind of rejection a verdict with `outcome` is; `nil` for a linearizable history.
+    init?<Result>(_ outcome: LinearizabilityVerdict<some Any, Result>.Outcome) {
+        switch outcome {
+        case .linearizable: return nil
+        case .notLinearizable: self = .notLinearizable
+        case .modelNotDeterministic: self = .modelNotDeterministic
+        case .undecided: self = .undecided
+        }
+    }
 }

@@ -182,8 +182,7 @@ extension LinearizabilityTest {
             shrinkSteps: shrunk.steps,
             candidatesExplored: shrunk.candidates,
             replayed: replayed,
-            failure: shrunk.failure,
-            verdictFile: Self.verdictFile
+            failure: shrunk.failure
         )
     }
 

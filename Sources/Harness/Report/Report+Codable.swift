@@ -17,7 +17,7 @@ extension TraceStep: Codable {
         self.init(
             thread: try container.decodeIfPresent(Int.self, forKey: .thread),
             kind: try container.decode(OperationKind.self, forKey: .kind),
-            target: try container.decodeIfPresent(String.self, forKey: .target),
+            target: try container.decodeIfPresent(TraceTarget.self, forKey: .target),
             choice: try container.decodeIfPresent(Int.self, forKey: .choice),
             location: file.map { SeamLocation(fileIDText: $0, line: line ?? 0) },
             task: try container.decodeIfPresent(Int.self, forKey: .task),

@@ -6,13 +6,15 @@ import Testing
 ///
 /// The search runs the test's own body with ``Harness/run(_:options:_:)``, strategy after
 /// strategy, and fails an execution when its outcome equals the one it looks for. A failed
-/// check, an error or a hang fails the execution by itself; a returned outcome is checked
-/// by ``reach(_:)``, at the end of the body. A failed check counts as the same outcome when
-/// it failed at the same place, as the harness's shrinking counts it: the values in its
-/// message may differ. Executions that fail otherwise are another failure, noted on the
-/// way; a randomized strategy goes on with a new seed. The schedule found is reported as
-/// found, not shrunk: shrinking re-runs hundreds of schedules, and an async one that
-/// deadlocks costs half a second each, which made one search take 20 s.
+/// check, an error or a hang fails the execution by itself; a returned outcome is compared
+/// as a value at the end of the body, which fails the execution with
+/// ``ExecutionFailure/forbiddenOutcome(outcome:thread:)`` when it is the one looked for. A
+/// failed check counts as the same outcome when it failed at the same place, as the
+/// harness's shrinking counts it: the values in its message may differ. Executions that
+/// fail otherwise are another failure, noted on the way; a randomized strategy goes on with
+/// a new seed. The schedule found is reported as found, not shrunk: shrinking re-runs
+/// hundreds of schedules, and an async one that deadlocks costs half a second each, which
+/// made one search take 20 s.
 struct Escalation<Outcome: Hashable & Sendable> {
     let name: String
     let test: StressTest<Outcome>
@@ -141,17 +143,17 @@ struct Escalation<Outcome: Hashable & Sendable> {
 
     /// Fails the execution: it returned the forbidden `outcome`.
     private static func reach(_ outcome: Outcome) {
-        Harness.check(false, StressReportText.reached(outcome), file: reachedFile)
+        Harness.failExecution { thread in .forbiddenOutcome(outcome: "\(outcome)", thread: thread) }
     }
 
-    /// The file a reached outcome fails at.
-    private static var reachedFile: StaticString { #fileID }
-
-    /// Whether an execution that failed for `reason` ended in `target`.
+    /// Whether an execution that failed for `reason` ended in `target`. A search's body
+    /// fails with a forbidden outcome only when it returned the one searched for
+    /// (``searchBody(_:reaching:countingOthersIn:)`` compares them as values), so any such
+    /// failure of the search is `target`.
     static func matches(_ target: StressOutcome<Outcome>, _ reason: ExecutionFailure) -> Bool {
         switch (target, reason) {
-        case let (.returned(outcome), .invariant(message, _, file, _)):
-            file == "\(reachedFile)" && message == StressReportText.reached(outcome)
+        case (.returned, .forbiddenOutcome):
+            true
         case let (.checkFailed(_, file, line), .invariant(_, _, failedFile, failedLine)):
             file == failedFile && line == failedLine
         case let (.threw(error), .threadThrew(_, thrown)), let (.threw(error), .taskThrew(thrown)):

@@ -74,7 +74,7 @@ public struct OutcomeClassification<Outcome: Hashable & Sendable>: Sendable {
     public let unlisted: OutcomeClass
 
     /// What an outcome no rule covers means, for the report.
-    public static var unlistedMeaning: String { "not in the test's outcome table" }
+    public static var unlistedMeaning: String { StressReportText.unlistedMeaning }
 
     /// A table of `rules`; an outcome none covers is `unlisted` (forbidden unless said).
     public init(_ rules: [OutcomeRule<Outcome>], unlisted: OutcomeClass = .forbidden) {

@@ -23,14 +23,11 @@ public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable, Cus
         if case .returned(let outcome) = self { outcome } else { nil }
     }
 
-    /// The class of the outcome under `classification`, and what it means.
+    /// The class of the outcome under `classification`, and what it means: the table's
+    /// meaning for a returned outcome, the report's words (``StressReportText/meaning(of:)``)
+    /// for the others, which are always forbidden.
     public func classified(by classification: OutcomeClassification<Outcome>) -> (verdict: OutcomeClass, meaning: String) {
-        switch self {
-        case .returned(let outcome): classification.classify(outcome)
-        case .checkFailed: (.forbidden, "a check failed")
-        case .threw: (.forbidden, "an error was thrown")
-        case .hung: (.forbidden, "a hang: deadlock, livelock or lost wake-up")
-        case .leakedThreads: (.forbidden, "threads left behind: never joined, or never ending")
-        }
+        if case .returned(let outcome) = self { return classification.classify(outcome) }
+        return (.forbidden, StressReportText.meaning(of: self))
     }
 }

@@ -58,7 +58,7 @@ struct ExecutionModelTests {
         try driver.take(0, .lock(Objects.m, recursive: false))
         let location = SeamLocation(fileID: "Module/Unheld.swift", line: 12)
         #expect(try driver.take(1, .unlock(Objects.m), at: location) == .fails)
-        #expect(driver.model.failure == .invariant(message: "T1 released mutex#1, which it does not hold", thread: 1, file: "Module/Unheld.swift", line: 12))
+        #expect(driver.model.failure == .unheldUnlock(thread: 1, mutex: SharedObject(.mutex, 1), location: location))
         #expect(driver.model.isWindingDown)
         #expect(driver.model.owner(of: Objects.m) == 0)
     }
@@ -113,7 +113,7 @@ struct ExecutionModelTests {
         // Chosen, the wake-up is a step of the waiter's; the next pass runs a thread.
         #expect(driver.decide(running: 1, choosing: .spuriousWake(0)) == .run(0))
         let woke = try #require(driver.steps.last)
-        #expect(woke.thread == 0 && woke.kind == .spuriousWake && woke.target == "condition#1")
+        #expect(woke.thread == 0 && woke.kind == .spuriousWake && woke.target == .object(SharedObject(.condition, 1)))
         #expect(driver.model.threads[0].waitResult == .signalled)
     }
 
@@ -142,7 +142,7 @@ struct ExecutionModelTests {
         _ = driver.model.exit(2)
         #expect(driver.decide(running: nil) == .run(1))
         #expect(driver.model.clock == start + 5_000_000)
-        #expect(driver.steps.last?.kind == .advanceClock && driver.steps.last?.target == "+5.0 ms")
+        #expect(driver.steps.last?.kind == .advanceClock && driver.steps.last?.target == .clockAdvance(nanoseconds: 5_000_000))
         #expect(driver.model.threads[1].waitResult == .timedOut)
         #expect(driver.pending(0) == nil)
     }
@@ -257,10 +257,7 @@ struct ExecutionModelTests {
         driver.arrive(1, .lock(Objects.m, recursive: false))
         #expect(driver.decide(running: 1) == .stuck)
         driver.model.failStuck(blockedTasks: [])
-        #expect(driver.model.failure == .deadlock(
-            waits: ["T0 waits to lock mutex#2 held by T1 at Bank.swift:7", "T1 waits to lock mutex#1 held by T0"],
-            cycle: [0, 1]
-        ))
+        #expect(driver.model.failure == .deadlock(waits: ExecutionFailureDescriptionTests.lockOrderWaits, cycle: [0, 1]))
         #expect(driver.model.isWindingDown)
     }
 
@@ -273,7 +270,7 @@ struct ExecutionModelTests {
         #expect(driver.decide(running: nil) == .stuck)
         driver.model.failStuck(blockedTasks: [])
         #expect(driver.model.failure == .threadsStillRunning(waits: [
-            "T1 waits on condition#1, which nobody will signal"
+            .thread(ThreadWait(thread: 1, reason: .signal(condition: SharedObject(.condition, 1))))
         ]))
     }
 
@@ -300,8 +297,8 @@ struct ExecutionModelTests {
         let blocked = BlockedTask(task: 1, name: nil, waitsAt: nil, startedIn: nil)
         driver.model.failStuck(blockedTasks: [blocked])
         #expect(driver.model.failure == .threadsStillRunning(waits: [
-            "T1 waits on condition#1, which nobody will signal",
-            "task 1 waits (where is unknown: no debug information)",
+            .thread(ThreadWait(thread: 1, reason: .signal(condition: SharedObject(.condition, 1)))),
+            .task(blocked),
         ]))
     }
 
@@ -418,7 +415,7 @@ struct ExecutionModelTests {
         var driver = try ModelDriver(threads: 1)
         let jobs = [JobIdentity(task: 0, enqueueOrder: 0), JobIdentity(task: 1, enqueueOrder: 1)]
         let step = driver.model.lane(0, chose: 1, among: jobs)
-        #expect(step.kind == .chooseJob && step.choice == 1 && step.target == "(queued job 2 of 2)" && step.job == jobs[1])
+        #expect(step.kind == .chooseJob && step.choice == 1 && step.target == .queuedJob(position: 2, count: 2) && step.job == jobs[1])
         #expect(driver.model.decisions.last == .job(1))
     }
 

@@ -17,6 +17,6 @@ struct ExecutionTests {
         }
         let trace = try #require(report.failure).trace
         let cells = trace.filter { $0.location?.fileID == "Conformance/ExecutionTests.swift" }.compactMap(\.target)
-        #expect(cells == ["atomic#1", "atomic#2", "atomic#3"])
+        #expect(cells == (1...3).map { .object(SharedObject(.atomic, $0)) })
     }
 }

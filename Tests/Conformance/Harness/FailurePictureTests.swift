@@ -21,7 +21,7 @@ struct FailurePictureTests {
     // MARK: Conflicts
 
     /// A failure with `trace` as its schedule (the steps' locations are all one line).
-    private static func synthetic(_ trace: [(Int?, OperationKind, String?)], reason: ExecutionFailure = .stepBoundExceeded(1)) -> HarnessFailure {
+    private static func synthetic(_ trace: [(Int?, OperationKind, TraceTarget?)], reason: ExecutionFailure = .stepBoundExceeded(1)) -> HarnessFailure {
         HarnessFailure(
             scenario: "synthetic",
             reason: reason,
@@ -33,39 +33,43 @@ struct FailurePictureTests {
 
     struct RuleCase: CustomTestStringConvertible, Sendable {
         let name: String
-        let trace: [(Int?, OperationKind, String?)]
+        let trace: [(Int?, OperationKind, TraceTarget?)]
         let expected: [(earlier: Int, later: Int)]
         var testDescription: String { name }
     }
 
+    /// The shared objects of the synthetic traces: two atomics, a mutex and a condition.
+    static let (a, b) = (TraceTarget.object(SharedObject(.atomic, 1)), TraceTarget.object(SharedObject(.atomic, 2)))
+    static let (m, c) = (TraceTarget.object(SharedObject(.mutex, 1)), TraceTarget.object(SharedObject(.condition, 1)))
+
     static let ruleCases: [RuleCase] = [
         RuleCase(
             name: "a lost update: the load the store made stale, the store overwritten, the load of the result",
-            trace: [(1, .atomicLoad, "a"), (2, .atomicLoad, "a"), (2, .atomicStore, "a"), (1, .atomicStore, "a"), (0, .atomicLoad, "a"), (0, .atomicLoad, "a")],
+            trace: [(1, .atomicLoad, a), (2, .atomicLoad, a), (2, .atomicStore, a), (1, .atomicStore, a), (0, .atomicLoad, a), (0, .atomicLoad, a)],
             expected: [(0, 2), (2, 3), (3, 4)]
         ),
-        RuleCase(name: "reads never conflict", trace: [(1, .atomicLoad, "a"), (2, .atomicLoad, "a")], expected: []),
-        RuleCase(name: "one lane's steps never conflict", trace: [(1, .atomicStore, "a"), (1, .atomicLoad, "a"), (1, .atomicStore, "a")], expected: []),
-        RuleCase(name: "other objects never conflict", trace: [(1, .atomicStore, "a"), (2, .atomicStore, "b")], expected: []),
+        RuleCase(name: "reads never conflict", trace: [(1, .atomicLoad, a), (2, .atomicLoad, a)], expected: []),
+        RuleCase(name: "one lane's steps never conflict", trace: [(1, .atomicStore, a), (1, .atomicLoad, a), (1, .atomicStore, a)], expected: []),
+        RuleCase(name: "other objects never conflict", trace: [(1, .atomicStore, a), (2, .atomicStore, b)], expected: []),
         RuleCase(
             name: "a write after several lanes' reads conflicts with each lane's latest read",
-            trace: [(1, .atomicLoad, "a"), (1, .atomicLoad, "a"), (2, .atomicLoad, "a"), (3, .atomicReadModifyWrite, "a")],
+            trace: [(1, .atomicLoad, a), (1, .atomicLoad, a), (2, .atomicLoad, a), (3, .atomicReadModifyWrite, a)],
             expected: [(1, 3), (2, 3)]
         ),
         RuleCase(
             name: "a mutex handed from lane to lane",
-            trace: [(1, .lock, "m"), (1, .unlock, "m"), (2, .lock, "m"), (2, .unlock, "m"), (1, .tryLock, "m")],
+            trace: [(1, .lock, m), (1, .unlock, m), (2, .lock, m), (2, .unlock, m), (1, .tryLock, m)],
             expected: [(1, 2), (3, 4)]
         ),
-        RuleCase(name: "a signal before the wait it should have woken", trace: [(2, .signal, "c"), (1, .wait, "c")], expected: [(0, 1)]),
+        RuleCase(name: "a signal before the wait it should have woken", trace: [(2, .signal, c), (1, .wait, c)], expected: [(0, 1)]),
         RuleCase(
             name: "thread operations and scheduler steps touch no shared object",
-            trace: [(0, .join, "T1"), (2, .join, "T1"), (0, .cancel, "T1"), (nil, .advanceClock, "+1 ms"), (nil, .advanceClock, "+1 ms")],
+            trace: [(0, .join, .thread(1)), (2, .join, .thread(1)), (0, .cancel, .thread(1)), (nil, .advanceClock, .clockAdvance(nanoseconds: 1_000_000)), (nil, .advanceClock, .clockAdvance(nanoseconds: 1_000_000))],
             expected: []
         ),
         RuleCase(
             name: "a read already ordered after the write by its own lane's earlier read is not paired again",
-            trace: [(1, .atomicStore, "a"), (0, .atomicLoad, "a"), (0, .atomicLoad, "a")],
+            trace: [(1, .atomicStore, a), (0, .atomicLoad, a), (0, .atomicLoad, a)],
             expected: [(0, 1)]
         ),
     ]
@@ -114,7 +118,7 @@ struct FailurePictureTests {
         let conflicts = failure.picture.conflicts
         #expect(!conflicts.isEmpty)
         for conflict in conflicts {
-            #expect(conflict.target.hasPrefix("atomic#"))
+            #expect(conflict.target.object?.kind == .atomic)
             #expect(failure.trace[conflict.earlier].location?.fileID.hasPrefix("Conformance/") == true)
             #expect(failure.trace[conflict.later].location?.fileID.hasPrefix("Conformance/") == true)
         }
@@ -138,9 +142,9 @@ struct FailurePictureTests {
             let step = failure.trace[acquired]
             #expect(Lane(of: step) == edge.holder)
             #expect(step.kind == .lock)
-            #expect(step.target == edge.resource)
+            #expect(step.target?.object == edge.resource)
         }
-        #expect(Set(cycleEdges.compactMap(\.resource)) == ["mutex#1", "mutex#2"])
+        #expect(Set(cycleEdges.compactMap(\.resource)) == [SharedObject(.mutex, 1), SharedObject(.mutex, 2)])
         let joins = picture.waitsFor.filter { !$0.inCycle }
         #expect(joins == [FailurePicture.WaitEdge(waiter: .thread(0), holder: .thread(1), resource: nil, acquired: nil, inCycle: false)])
         #expect(picture.notes.map(\.lane) == [.thread(0), .thread(1), .thread(2)])
@@ -150,13 +154,32 @@ struct FailurePictureTests {
     @Test("a cycle the waits do not name a lane for is still drawn, from the cycle alone")
     func cycleWithoutWaits() {
         let failure = Self.synthetic(
-            [(1, .lock, "mutex#1"), (2, .lock, "mutex#2")],
+            [(1, .lock, .object(SharedObject(.mutex, 1))), (2, .lock, .object(SharedObject(.mutex, 2)))],
             reason: .deadlock(waits: [], cycle: [1, 2])
         )
         #expect(failure.picture.waitsFor == [
             FailurePicture.WaitEdge(waiter: .thread(1), holder: .thread(2), resource: nil, acquired: nil, inCycle: true),
             FailurePicture.WaitEdge(waiter: .thread(2), holder: .thread(1), resource: nil, acquired: nil, inCycle: true),
         ])
+    }
+
+    @Test("the arrows come from the waits' values: words in a wait that name a lane draw nothing")
+    func arrowsFromValues() {
+        let inFunctionT2 = BlockedTask(task: 1, name: nil, waitsAt: CodePlace(file: "Peer.swift", line: 3, function: "T2"), startedIn: nil)
+        let waits: [Wait] = [
+            .thread(ThreadWait(thread: 1, reason: .lock(mutex: SharedObject(.mutex, 1), holder: 2))),
+            .thread(ThreadWait(thread: 2, reason: .lock(mutex: SharedObject(.mutex, 2), holder: nil))),
+            .task(inFunctionT2),
+        ]
+        #expect("\(Wait.task(inFunctionT2))".contains("T2"), "the task's words name lane T2")
+        let failure = Self.synthetic(
+            [(2, .lock, .object(SharedObject(.mutex, 1))), (1, .start, nil)],
+            reason: .threadsStillRunning(waits: waits)
+        )
+        #expect(failure.picture.waitsFor == [
+            FailurePicture.WaitEdge(waiter: .thread(1), holder: .thread(2), resource: SharedObject(.mutex, 1), acquired: 0, inCycle: false),
+        ])
+        #expect(failure.picture.notes.map(\.lane) == [.thread(1), .thread(2), .task(1)])
     }
 
     // MARK: The page

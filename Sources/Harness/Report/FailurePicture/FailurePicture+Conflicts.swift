@@ -49,14 +49,14 @@ extension FailurePicture {
     /// that overwrites it.
     public struct Conflict: Hashable, Sendable {
         /// The object both steps touch: `atomic#1`.
-        public let target: String
+        public let target: TraceTarget
         /// The index in the trace of the earlier step.
         public let earlier: Int
         /// The index in the trace of the later step.
         public let later: Int
 
         /// The pair of steps `earlier` and `later` (indices in the trace) on `target`.
-        public init(target: String, earlier: Int, later: Int) {
+        public init(target: TraceTarget, earlier: Int, later: Int) {
             self.target = target
             self.earlier = earlier
             self.later = later
@@ -73,7 +73,7 @@ extension FailurePicture {
             var readsSinceWrite: [(lane: Lane, step: Int)] = []
             var lastAccess: [Lane: Int] = [:]
         }
-        var histories: [String: History] = [:]
+        var histories: [TraceTarget: History] = [:]
         var conflicts: [Conflict] = []
         for (index, step) in trace.enumerated() {
             guard let target = step.target, let access = Access(step.kind), !step.isBookkeeping else { continue }

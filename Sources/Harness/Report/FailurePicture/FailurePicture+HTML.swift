@@ -16,9 +16,9 @@ struct PictureDocument {
     private let layout: PictureLayout
     private let trace: [TraceStep]
     /// Each conflicting object's index in ``palette``.
-    private let colours: [String: Int]
+    private let colours: [TraceTarget: Int]
     /// Each conflicting object's number of pairs, in order of first conflict.
-    private let targets: [(target: String, pairs: Int)]
+    private let targets: [(target: TraceTarget, pairs: Int)]
     /// Each step's conflict partners, and whether the pair is joined by a line.
     private let partners: [Int: [(step: Int, drawn: Bool)]]
     /// The steps at which a waited-for lane acquired what it holds.
@@ -28,8 +28,8 @@ struct PictureDocument {
         self.picture = picture
         layout = PictureLayout(picture)
         trace = picture.failure.trace
-        var colours: [String: Int] = [:]
-        var targets: [(target: String, pairs: Int)] = []
+        var colours: [TraceTarget: Int] = [:]
+        var targets: [(target: TraceTarget, pairs: Int)] = []
         var partners: [Int: [(step: Int, drawn: Bool)]] = [:]
         for conflict in picture.conflicts {
             if let known = colours[conflict.target] {
@@ -114,7 +114,7 @@ struct PictureDocument {
                     + "are linked (↔) instead."
             )
             items.append("Conflicting objects: " + targets.map { target in
-                "<span class=\"chip t\(colours[target.target] ?? 0)\">\(e(target.target))</span> \(target.pairs) pair\(target.pairs == 1 ? "" : "s")"
+                "<span class=\"chip t\(colours[target.target] ?? 0)\">\(e("\(target.target)"))</span> \(target.pairs) pair\(target.pairs == 1 ? "" : "s")"
             }.joined(separator: ", "))
         }
         if picture.waitsFor.contains(where: \.inCycle) {
@@ -191,7 +191,7 @@ struct PictureDocument {
         }
         if !holds.isEmpty { page += "<a class=\"hold\">held</a>" }
         page += "<span>\(e(step.kind.description))"
-        if let target = step.target { page += " <em>\(e(target))</em>" }
+        if let target = step.target { page += " <em>\(e("\(target)"))</em>" }
         page += "</span>"
         if let location = step.location {
             page += "<small>\(e(location.fileName)):\(location.line)</small>"

@@ -32,14 +32,14 @@ extension FailurePicture {
         public let holder: Lane
         /// The object the waiter wants and the holder holds, when the trace shows the holder
         /// acquiring it: `mutex#2`.
-        public let resource: String?
+        public let resource: SharedObject?
         /// The index in the trace of the step at which the holder acquired ``resource``.
         public let acquired: Int?
         /// Whether the edge belongs to the failure's lock-order cycle.
         public let inCycle: Bool
 
         /// An edge from `waiter` to `holder`.
-        public init(waiter: Lane, holder: Lane, resource: String?, acquired: Int?, inCycle: Bool) {
+        public init(waiter: Lane, holder: Lane, resource: SharedObject?, acquired: Int?, inCycle: Bool) {
             self.waiter = waiter
             self.holder = holder
             self.resource = resource
@@ -48,75 +48,71 @@ extension FailurePicture {
         }
     }
 
-    /// The notes `reason` makes about lanes. A `waits` line belongs to the lane whose label
-    /// starts it (`T1 waits to lock …`); a line that starts with no lane's label (suspended
-    /// tasks) stays in the page's list of waits only.
+    /// The notes `reason` makes about lanes: a waiting thread's on its lane, a task that
+    /// waits for good on the task's.
     static func notes(for reason: ExecutionFailure, stepLanes: Set<Lane>) -> [Note] {
         switch reason {
         case let .invariant(message, thread, file, line):
             return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(file):\(line): \(message)")]
+        case let .unheldUnlock(thread, mutex, location):
+            let text = ExecutionFailure.unheldUnlock(thread, mutex)
+            return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(ExecutionFailure.place(location)): \(text)")]
         case let .threadThrew(thread, error):
             return [Note(lane: .thread(thread), kind: .failed, text: "threw: \(error)")]
+        case let .forbiddenOutcome(outcome, thread):
+            return [Note(lane: .thread(thread), kind: .failed, text: "returned the forbidden outcome \(outcome)")]
+        case let .historyRejected(rejection, thread):
+            return [Note(lane: .thread(thread), kind: .failed, text: "linearizability check failed: \(rejection)")]
         case let .stalled(thread, seconds, diagnosis):
             return [Note(lane: .thread(thread), kind: .failed, text: "ran \(seconds) s without reaching a scheduling point: \(diagnosis)")]
         case .deadlock(let waits, _), .threadsStillRunning(let waits):
-            return waits.compactMap { line in
-                guard let lane = stepLanes.first(where: { line.hasPrefix($0.label + " ") }) else { return nil }
-                return Note(lane: lane, kind: .blocked, text: String(line.dropFirst(lane.label.count + 1)))
+            return waits.map { wait in
+                switch wait {
+                case .thread(let wait): Note(lane: .thread(wait.thread), kind: .blocked, text: wait.waiting)
+                case .task(let task): note(for: task, stepLanes: stepLanes)
+                }
             }
         case .tasksDeadlocked(let tasks):
-            return tasks.map { blocked in
-                let lane = TraceLane.task(blocked.task)
-                let place = blocked.waitsAt.map { "waits for good at \($0)" } ?? "waits for good"
-                return Note(lane: stepLanes.first { $0 == lane } ?? lane, kind: .blocked, text: place)
-            }
+            return tasks.map { note(for: $0, stepLanes: stepLanes) }
         case .stepBoundExceeded, .taskThrew, .tooManyThreads, .nondeterminism, .escaped, .crashed, .killed:
             return []
         }
     }
 
-    /// Who waits for whom: the lock-order cycle's edges, and every lane that a blocked
-    /// lane's note names (`… held by T2`, `… join T1`).
-    ///
-    /// `ExecutionFailure` says who waits for whom only as text, except for the cycle; the
-    /// lanes a note names are read by matching whole words against the lanes' labels, and
-    /// the resource by matching words against the objects the holder still holds at the end
-    /// of the trace. A structured waits-for list in the failure would replace both matches.
-    static func waitsFor(_ reason: ExecutionFailure, notes: [Note], trace: [TraceStep]) -> [WaitEdge] {
-        let cycle: [Int]?
+    /// The note on the lane of a task that waits for good: where it waits.
+    private static func note(for blocked: BlockedTask, stepLanes: Set<Lane>) -> Note {
+        let lane = TraceLane.task(blocked.task)
+        let place = blocked.waitsAt.map { "waits for good at \($0)" } ?? "waits for good"
+        return Note(lane: stepLanes.first { $0 == lane } ?? lane, kind: .blocked, text: place)
+    }
+
+    /// Who waits for whom: each waiting thread's edge to the thread it waits for (the
+    /// holder of the mutex it wants, or the thread it joins), with the step where the holder
+    /// took the mutex when the trace shows it; and the lock-order cycle's edges.
+    static func waitsFor(_ reason: ExecutionFailure, trace: [TraceStep]) -> [WaitEdge] {
+        let waits: [Wait]
+        let cycle: [Int]
         switch reason {
-        case .deadlock(_, let found): cycle = found
-        case .threadsStillRunning: cycle = nil
+        case let .deadlock(found, foundCycle): (waits, cycle) = (found, foundCycle ?? [])
+        case .threadsStillRunning(let found): (waits, cycle) = (found, [])
         default: return []
         }
-        var cycleEdges: [(waiter: Lane, holder: Lane)] = []
-        if let cycle {
-            for (position, thread) in cycle.enumerated() {
-                cycleEdges.append((.thread(thread), .thread(cycle[(position + 1) % cycle.count])))
-            }
+        let cycleEdges = cycle.enumerated().map { position, thread in
+            (waiter: Lane.thread(thread), holder: Lane.thread(cycle[(position + 1) % cycle.count]))
         }
         let held = heldAtEnd(trace)
-        let lanesByLabel = Dictionary(
-            (Set(trace.map { Lane(of: $0) }).union(notes.map(\.lane))).map { ($0.label, $0) },
-            uniquingKeysWith: { first, _ in first }
-        )
         var edges: [WaitEdge] = []
-        for note in notes where note.kind == .blocked {
-            let words = note.text.split(whereSeparator: \.isWhitespace).map { String($0.trimmingSuffix(while: { ",.;:".contains($0) })) }
-            var holders: [Lane] = []
-            for word in words {
-                if let lane = lanesByLabel[word], lane != note.lane, !holders.contains(lane) { holders.append(lane) }
-            }
-            for holder in holders {
-                let resource = words.first { held[holder]?[$0]?.isEmpty == false }
-                edges.append(WaitEdge(
-                    waiter: note.lane,
-                    holder: holder,
-                    resource: resource,
-                    acquired: resource.flatMap { held[holder]?[$0]?.last },
-                    inCycle: cycleEdges.contains { $0.waiter == note.lane && $0.holder == holder }
-                ))
-            }
+        for wait in waits.compactMap(\.threadWait) {
+            guard let holding = wait.waitsFor, holding != wait.thread else { continue }
+            let waiter = Lane.thread(wait.thread), holder = Lane.thread(holding)
+            let acquired = wait.object.flatMap { held[holder]?[$0]?.last }
+            edges.append(WaitEdge(
+                waiter: waiter,
+                holder: holder,
+                resource: acquired == nil ? nil : wait.object,
+                acquired: acquired,
+                inCycle: cycleEdges.contains { $0.waiter == waiter && $0.holder == holder }
+            ))
         }
         for edge in cycleEdges where !edges.contains(where: { $0.waiter == edge.waiter && $0.holder == edge.holder }) {
             edges.append(WaitEdge(waiter: edge.waiter, holder: edge.holder, resource: nil, acquired: nil, inCycle: true))
@@ -127,10 +123,10 @@ extension FailurePicture {
     /// For each lane, the mutexes it holds after the last step, each with the steps that
     /// acquired it (more than one for a recursive mutex). A `tryLock` counts as acquiring:
     /// the trace does not say whether it succeeded.
-    private static func heldAtEnd(_ trace: [TraceStep]) -> [Lane: [String: [Int]]] {
-        var held: [Lane: [String: [Int]]] = [:]
+    private static func heldAtEnd(_ trace: [TraceStep]) -> [Lane: [SharedObject: [Int]]] {
+        var held: [Lane: [SharedObject: [Int]]] = [:]
         for (index, step) in trace.enumerated() {
-            guard let target = step.target else { continue }
+            guard let target = step.target?.object else { continue }
             let lane = Lane(of: step)
             switch step.kind {
             case .lock, .tryLock, .reacquire:
@@ -142,13 +138,5 @@ extension FailurePicture {
             }
         }
         return held
-    }
-}
-
-private extension Substring {
-    func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
-        var end = endIndex
-        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
-        return self[startIndex..<end]
     }
 }

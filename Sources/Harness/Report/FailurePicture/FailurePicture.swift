@@ -35,7 +35,7 @@ public struct FailurePicture: Sendable {
         self.lanes = lanes.sorted()
         self.notes = notes
         conflicts = Self.conflicts(in: failure.trace)
-        waitsFor = Self.waitsFor(failure.reason, notes: notes, trace: failure.trace)
+        waitsFor = Self.waitsFor(failure.reason, trace: failure.trace)
     }
 
     /// The page.

@@ -1,18 +1,28 @@
-/// Why an execution failed.
-public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertible {
+import Primitives
+
+/// Why an execution failed: a value, whose words `Report/` writes (its `description`).
+public enum ExecutionFailure: Sendable, Hashable, Codable {
     /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
     case invariant(message: String, thread: Int, file: String, line: UInt)
+    /// Thread `thread` unlocked `mutex`, which it does not hold, at `location`.
+    case unheldUnlock(thread: Int, mutex: SharedObject, location: SeamLocation?)
     /// No thread could run while some had not finished; `waits` says who waits for what (the
     /// scenario's threads: the harness's own threads and waits are left out), and `cycle`
     /// names a lock-order cycle when there is one.
-    case deadlock(waits: [String], cycle: [Int]?)
+    case deadlock(waits: [Wait], cycle: [Int]?)
     /// No thread or task could go on while tasks had not ended, and no job or timer was left
     /// to wake them: the tasks wait for each other (actors waiting through continuations,
     /// a task awaiting one that awaits it) or for a continuation nobody resumes. `tasks`
     /// lists each, in the order the execution first saw them.
     case tasksDeadlocked(tasks: [BlockedTask])
     /// The scenario's body returned and its threads could not all finish.
-    case threadsStillRunning(waits: [String])
+    case threadsStillRunning(waits: [Wait])
+    /// A stress test's body returned a forbidden outcome under the deterministic scheduler:
+    /// `outcome` is the value as the test's `Outcome` prints it. A search for a schedule
+    /// fails an execution this way only when the body returned the outcome it looks for.
+    case forbiddenOutcome(outcome: String, thread: Int)
+    /// The history a ``LinearizabilityTest`` recorded failed its check, on `thread`.
+    case historyRejected(HistoryRejection, thread: Int)
     /// The execution took more steps than its bound: a livelock or an endless loop.
     case stepBoundExceeded(Int)
     /// A thread's body threw.
@@ -22,7 +32,7 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     /// A thread did not reach a scheduling point for too long: blocked outside the seam, or
     /// busy there on a CPU, for `seconds` (time it was runnable but given no CPU does not
     /// count). `diagnosis` says which and where, read from its stack, and what to use instead.
-    case stalled(thread: Int, seconds: Double, diagnosis: String)
+    case stalled(thread: Int, seconds: Double, diagnosis: StallDiagnosis)
     /// More threads than the harness can control at once.
     case tooManyThreads(Int)
     /// Something the harness does not schedule took part in the execution.
@@ -40,71 +50,49 @@ public enum ExecutionFailure: Sendable, Hashable, Codable, CustomStringConvertib
     /// crash (``ExplorationIsolation/process``). Not a crash of the code under test, though
     /// the schedule may have led to it (by taking all the memory).
     case killed(signal: Int32)
-
-    public var description: String {
-        switch self {
-        case let .invariant(message, thread, file, line):
-            return "invariant failed on T\(thread) at \(file):\(line): \(message)"
-        case let .deadlock(waits, cycle):
-            var text = "deadlock: no thread can run\n" + waits.map { "  " + $0 }.joined(separator: "\n")
-            if let cycle {
-                text += "\n  lock-order cycle: " + (cycle + [cycle[0]]).map { "T\($0)" }.joined(separator: " → ")
-            }
-            return text
-        case .tasksDeadlocked(let tasks):
-            return "deadlock: tasks wait for good, with nothing left to wake them\n"
-                + tasks.map { "  \($0)" }.joined(separator: "\n")
-        case let .threadsStillRunning(waits):
-            return "threads still running when the scenario ended\n" + waits.map { "  " + $0 }.joined(separator: "\n")
-        case let .stepBoundExceeded(bound):
-            return "step bound of \(bound) exceeded: a livelock or an endless loop"
-        case let .threadThrew(thread, error):
-            return "T\(thread) threw: \(error)"
-        case .taskThrew(let error):
-            return "a task threw: \(error)"
-        case let .stalled(thread, seconds, diagnosis):
-            return """
-                T\(thread) ran for \(seconds) s without reaching a scheduling point: \(diagnosis)
-                (\(ExplorationOptions.Variable.stallTimeout) sets the timeout)
-                """
-        case let .tooManyThreads(limit):
-            return "the scenario started more than \(limit) threads"
-        case .nondeterminism(let detail):
-            return "nondeterminism: \(detail)"
-        case .escaped(let escape):
-            return "escape: \(escape)"
-        case let .crashed(signal, cause):
-            return "a thread crashed (signal \(signal))" + (cause.isEmpty ? "" : "\n" + cause)
-        case .killed(let signal):
-            return """
-                the isolated child process was killed (signal \(signal)) from outside while it ran this schedule, \
-                the last it began: not a crash of the code under test (the OOM killer, or kill -\(signal))
-                """
-        }
-    }
 }
 
 extension ExecutionFailure {
-    /// What two executions must share to fail "the same way" while a schedule is shrunk:
-    /// the check that failed (its place, not its message's values), the kind of deadlock or
-    /// hang, the error thrown. `nil` for failures a shrink cannot re-run: a stall (each
-    /// try would wait out the timeout), a crash, nondeterminism, a divergence.
-    var shrinkingKey: String? {
+    /// What two executions must share to fail "the same way" while a schedule or a
+    /// generated scenario is shrunk: the check that failed (where the scenario's code wrote
+    /// it, not its message's values), the kind of deadlock or hang, the error thrown, the
+    /// kind of a history's rejection. `nil` for failures a shrink cannot re-run: a stall
+    /// (each try would wait out the timeout), a crash, nondeterminism, a divergence.
+    var shrinkingKey: ShrinkingKey? {
         switch self {
-        case let .invariant(_, _, file, line): "check \(file):\(line)"
-        case .deadlock, .tasksDeadlocked: "deadlock"
-        case .threadsStillRunning: "threads still running"
-        case .stepBoundExceeded: "step bound"
-        case let .threadThrew(_, error): "threw \(error)"
-        case let .taskThrew(error): "task threw \(error)"
-        case .tooManyThreads: "too many threads"
+        case let .invariant(_, _, file, line): .check(file: file, line: line)
+        case .unheldUnlock(_, _, let location): .unheldUnlock(location)
+        case .deadlock, .tasksDeadlocked: .deadlock
+        case .threadsStillRunning: .threadsStillRunning
+        case .forbiddenOutcome(let outcome, _): .forbiddenOutcome(outcome)
+        case .historyRejected(let rejection, _): .historyRejected(rejection.kind)
+        case .stepBoundExceeded: .stepBound
+        case let .threadThrew(_, error): .threw(error)
+        case let .taskThrew(error): .taskThrew(error)
+        case .tooManyThreads: .tooManyThreads
         case .stalled, .nondeterminism, .escaped, .crashed, .killed: nil
         }
+    }
+
+    /// See ``shrinkingKey``.
+    enum ShrinkingKey: Hashable {
+        /// A check of the scenario's own code, by where it is written.
+        case check(file: String, line: UInt)
+        /// An unlock of a mutex not held, by where it is written.
+        case unheldUnlock(SeamLocation?)
+        case deadlock
+        case threadsStillRunning
+        case forbiddenOutcome(String)
+        case historyRejected(HistoryRejection.Kind)
+        case stepBound
+        case threw(String)
+        case taskThrew(String)
+        case tooManyThreads
     }
 }
 
 /// A task that waits for good, as a ``ExecutionFailure/tasksDeadlocked(tasks:)`` lists it.
-public struct BlockedTask: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct BlockedTask: Sendable, Hashable, Codable {
     /// The task's number in ``TraceStep/task`` (from 1).
     public let task: Int
     /// The name the task was given, or where ``Scenario/task(name:file:line:_:)`` started
@@ -122,14 +110,6 @@ public struct BlockedTask: Sendable, Hashable, Codable, CustomStringConvertible 
         self.name = name
         self.waitsAt = waitsAt
         self.startedIn = startedIn
-    }
-
-    /// `task 2 'name' waits at File.swift:18 in Type.method(), in the body at File.swift:30`.
-    public var description: String {
-        var text = "task \(task)" + (name.map { " '\($0)'" } ?? "")
-        text += waitsAt.map { " waits at \($0)" } ?? " waits (where is unknown: no debug information)"
-        if let startedIn, startedIn != waitsAt { text += ", started in \(startedIn)" }
-        return text
     }
 }
 
@@ -153,7 +133,7 @@ public struct CodePlace: Sendable, Hashable, Codable, CustomStringConvertible {
 
 /// Work that escaped an execution: a job enqueued from a thread the harness does not
 /// control, as ``ExecutionFailure/escaped(_:)`` reports it.
-public struct JobEscape: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct JobEscape: Sendable, Hashable, Codable {
     /// The thread the job came from, as the system names it (`oot.default-qos` is a thread of
     /// the platform's global executor); `nil` for a thread without a name.
     public let thread: String?
@@ -174,25 +154,5 @@ public struct JobEscape: Sendable, Hashable, Codable, CustomStringConvertible {
         self.task = task
         self.taskName = taskName
         self.executorsOwned = executorsOwned
-    }
-
-    /// What came from where, the likely causes, and what to do.
-    public var description: String {
-        let named = taskName.map { " '\($0)'" } ?? ""
-        let job = task.map { "task \($0)\(named) was resumed" } ?? "a job was enqueued"
-        let source = isMainThread ? "the main thread" : thread.map { "thread '\($0)'" } ?? "an unnamed thread"
-        var text = "\(job) from \(source), which the harness does not control"
-        if executorsOwned {
-            text += ": a thread the scenario started, Dispatch or a callback resumed it;"
-                + " resume it from the scenario's threads and tasks"
-        } else if isMainThread {
-            text += ": a MainActor hop; explore with `isolation: .process` to run MainActor jobs under the harness"
-        } else {
-            text += ": in the test's own process the platform's executors run what a Task {} started on an actor"
-                + " or a Task.detached enqueues, a Task.sleep of such a task on the real clock among them, and"
-                + " Dispatch's work; explore with `isolation: .process` to run Task {}, Task.detached, their sleeps"
-                + " and MainActor jobs under the harness"
-        }
-        return text
     }
 }

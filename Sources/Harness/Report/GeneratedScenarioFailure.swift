@@ -34,11 +34,12 @@ public struct GeneratedScenarioFailure: Sendable, CustomStringConvertible {
     /// say what no order could explain; ``fullReport`` has all of it.
     public static let maxReasonLines = 12
 
-    /// Why the scenario fails: for a history no sequential order explains, the verdict in
-    /// words; otherwise the failure the harness detected.
+    /// Why the scenario fails: for a history its check rejected, the verdict in words (or
+    /// the call that threw what the model cannot hold); otherwise the failure the harness
+    /// detected.
     public var reason: String {
-        if case let .invariant(message, _, file, _) = failure.reason, file == verdictFile {
-            return message
+        if case .historyRejected(let rejection, _) = failure.reason {
+            return "\(rejection)"
         }
         return "\(failure.reason)"
     }
@@ -88,7 +89,4 @@ public struct GeneratedScenarioFailure: Sendable, CustomStringConvertible {
         }
         return ["generated scenario \(scenarioCode) of '\(test)' fails", second]
     }
-
-    /// The file whose checks fail an execution with a linearizability verdict.
-    let verdictFile: String
 }

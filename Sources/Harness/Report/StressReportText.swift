@@ -26,6 +26,22 @@ enum StressReportText {
         "the scenario returned the forbidden outcome \(outcome)"
     }
 
+    /// What an outcome means when the test's table does not say: a failed check, an error, a
+    /// hang, a leak of threads; a returned outcome reads as one no rule covers (the table's
+    /// meaning, from ``OutcomeClassification/classify(_:)``, comes first).
+    static func meaning<Outcome>(of outcome: StressOutcome<Outcome>) -> String {
+        switch outcome {
+        case .returned: OutcomeClassification<Outcome>.unlistedMeaning
+        case .checkFailed: "a check failed"
+        case .threw: "an error was thrown"
+        case .hung: "a hang: deadlock, livelock or lost wake-up"
+        case .leakedThreads: "threads left behind: never joined, or never ending"
+        }
+    }
+
+    /// What an outcome no rule of the test's table covers means.
+    static var unlistedMeaning: String { "not in the test's outcome table" }
+
     // MARK: The report
 
     /// The whole report.
