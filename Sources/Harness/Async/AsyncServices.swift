@@ -345,11 +345,19 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 job = jobs.remove(at: execution.chooseJob(among: jobs.map(\.identity))).job
             }
             jobsRunning += 1
+            // A job runs its task, or (an actor draining its queue) the tasks queued there.
+            let before = heldTasks.filter { !$0.task.isComplete }.map { ($0.runtimeID, $0.task, $0.task.resumeState) }
             mutex.unlock()
             if let executor {
                 job.runSynchronously(on: executor)
             } else {
                 job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+            // Read before `settle` may release the tasks.
+            let ran = before.compactMap { runtimeID, task, state -> (UInt64, TaskJobPoints)? in
+                let ended = task.isComplete
+                guard ended || task.resumeState != state else { return nil }
+                return (runtimeID, TaskJobPoints(resumed: [state.function], suspended: ended ? nil : task.resumePoints))
             }
             var ended: [RuntimeTask] = []
             settle {
@@ -357,7 +365,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 ended = takeEndedTasks()
             }
             for task in ended { task.release() }
-            execution.laneWillTakeJob()
+            execution.laneWillTakeJob(after: ran)
         }
     }
 

@@ -27,7 +27,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         var maxThreads = 64
         var maxSteps = 20_000
         var spuriousWakeups = true
-        var timeoutsRaceProgress = false
+        /// How far ahead of the clock (nanoseconds) a deadline may fire while other work could
+        /// still run; `nil` only when nothing else can, `UInt64.max` for any deadline.
+        var earlyTimeoutWithin: UInt64? = nil
         var stallTimeout: Duration = .seconds(20)
         var spinsBeforeSleeping: UInt32 = 4_000
         /// The CPU every thread of the execution is pinned to, so that a handoff wakes a
@@ -98,6 +100,19 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// ``identity(of:)``).
     @exclusivity(unchecked) private var seenObjects = ObjectMap<AnyObject>()
 
+    /// The tasks (numbered from 1) that ran in the job each lane just finished, with their
+    /// places, until its `takeJob` step is recorded.
+    @exclusivity(unchecked) private var finishedJobs: [Int: [(task: Int, points: TaskJobPoints)]] = [:]
+    /// The same, by the index of the `takeJob` step that ended each job.
+    @exclusivity(unchecked) private var jobPoints: [Int: [(task: Int, points: TaskJobPoints)]] = [:]
+    /// Where the tasks that ran in each job began and ended in the code under test, by the
+    /// index of the `takeJob` step that ended the job; symbolicated on each call, for a report.
+    var taskJobPlaces: [Int: [TaskJobPlaces]] {
+        jobPoints.compactMapValues { ran in
+            let places = ran.map { $0.points.places(task: $0.task) }.filter(\.namesUserCode)
+            return places.isEmpty ? nil : places
+        }
+    }
     /// The steps taken so far; complete once ``run(_:)`` returned.
     @exclusivity(unchecked) private(set) var trace: [TraceStep] = []
     /// Why the execution failed, if it did: a job that escaped it first, whenever it came,
@@ -484,9 +499,15 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         point(.enqueueJob(task: job.task), nil)
     }
 
-    /// The scheduling point of a lane that finished a job, before it takes the next: any
-    /// other thread may run first, and jobs queued meanwhile compete for the lane.
-    func laneWillTakeJob() {
+    /// The scheduling point of a lane that finished a job (in which the tasks of `ran` ran,
+    /// with their places), before it takes the next: any other thread may run first, and jobs queued
+    /// meanwhile compete for the lane.
+    func laneWillTakeJob(after ran: [(runtimeID: UInt64, points: TaskJobPoints)]) {
+        if !ran.isEmpty {
+            withCancellationDisabled { _ in
+                finishedJobs[currentThread()] = ran.map { (taskNumber(runtimeID: $0.runtimeID) + 1, $0.points) }
+            }
+        }
         point(.takeJob, nil)
         withCancellationDisabled { _ in model.lane(currentThread(), runs: nil) }
     }
@@ -696,7 +717,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             if model.failure == nil, let escape = escape() {
                 model.noteFailure(.escaped(escape))
             }
-            let decision = model.decide(running: running, offeringEarlyTimeout: limits.timeoutsRaceProgress || replay?.isFollowing == true) { candidates, running, describe in
+            let earlyTimeoutWithin = replay?.isFollowing == true ? UInt64.max : limits.earlyTimeoutWithin
+            let decision = model.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) { candidates, running, describe in
                 choose(among: candidates, running: running, describe: describe)
             }
             switch decision {
@@ -778,6 +800,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             task: task.map { $0 + 1 },
             isBookkeeping: isBookkeeping
         )
+        if step.kind == .takeJob, let thread = step.thread, let job = finishedJobs.removeValue(forKey: thread) {
+            jobPoints[trace.count] = job
+        }
         let encoded = EncodedStep(traceStep)
         if !step.followsFailure {
             replay?.check(encoded, at: trace.count, summary: traceStep.summary)
