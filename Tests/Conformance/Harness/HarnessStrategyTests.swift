@@ -172,6 +172,11 @@ struct HarnessTaskReportTests {
         #expect(Set(reads.map(Self.column)).count == 2, "the reads are not in two tasks' lanes:\n\(message)")
         let firstWrite = try #require(lines.firstIndex { writes.contains($0) })
         #expect(lines.lastIndex { reads.contains($0) }.map { $0 < firstWrite } == true, "both read before a write:\n\(message)")
+        // The picture: the same steps, and no executor lane.
+        let picture = failure.picture
+        #expect(picture.lanes.map(\.label).filter { $0.hasPrefix("T") } == ["T0"], "\(picture.lanes)")
+        #expect(picture.html.contains("\(withdraw): resumed at AsyncBugScenarios.swift:18, suspended at :19"))
+        #expect(!picture.html.contains("AsyncServices.swift"))
     }
 
     /// Where a lane row's text begins: its lane.
