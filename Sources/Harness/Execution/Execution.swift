@@ -718,7 +718,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 model.noteFailure(.escaped(escape))
             }
             let earlyTimeoutWithin = replay?.isFollowing == true ? UInt64.max : limits.earlyTimeoutWithin
-            let decision = model.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) { candidates, running, describe in
+            let decision = model.decide(
+                running: running,
+                earlyTimeoutWithin: earlyTimeoutWithin
+            ) { candidates, running, describe in
                 choose(among: candidates, running: running, describe: describe)
             }
             switch decision {

@@ -139,7 +139,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         trace.enumerated().flatMap { index, step -> [LaneRow] in
             if let jobs = taskJobPlaces[index] {
                 return jobs.map { job in
-                    LaneRow(index: index, lane: .task(job.task, named: taskNames[job.task]), text: job.stepText, namesCode: true)
+                    let lane = TraceLane.task(job.task, named: taskNames[job.task])
+                    return LaneRow(index: index, lane: lane, text: job.stepText, namesCode: true)
                 }
             }
             guard !step.isBookkeeping else { return [] }

@@ -16,10 +16,12 @@ extension TaskJobPlaces {
         // Where it suspended in the function it ran in; a frame inside that one is the method
         // the task hops into. Without one, the function returned.
         guard let index = suspendedIn.firstIndex(where: { $0.function == start.function }) else {
-            return text + ", returned" + (suspendedIn.first.map { "; suspended at \($0.file):\($0.line) in \($0.function)" } ?? "")
+            let caller = suspendedIn.first.map { "; suspended at \($0.file):\($0.line) in \($0.function)" }
+            return text + ", returned" + (caller ?? "")
         }
         let wait = suspendedIn[index]
         let into = index > 0 ? " into \(suspendedIn[index - 1].function)" : ""
-        return text + ", suspended at " + (wait.file == start.file ? ":\(wait.line)" : "\(wait.file):\(wait.line)") + into
+        let line = wait.file == start.file ? ":\(wait.line)" : "\(wait.file):\(wait.line)"
+        return text + ", suspended at " + line + into
     }
 }

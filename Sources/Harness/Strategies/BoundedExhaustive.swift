@@ -109,7 +109,8 @@ struct BoundedExhaustive: SchedulingStrategy {
                 let costly = Self.isCostly(candidate.choice, running: running)
                 guard !costly || canPreempt else { continue }
                 let bucket = candidate.choice == .advanceClock ? departures : departures + 1
-                queued[bucket].append(Queued(prefix: Prefix(candidate.choice, after: before), cost: costly ? cost + 1 : cost))
+                let prefix = Prefix(candidate.choice, after: before)
+                queued[bucket].append(Queued(prefix: prefix, cost: costly ? cost + 1 : cost))
             }
         }
         taken.append(candidates[chosen].choice)

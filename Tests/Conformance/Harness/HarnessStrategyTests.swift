@@ -100,7 +100,10 @@ struct HarnessStrategyTests {
 
 @Suite("Harness: timeouts that race progress")
 struct HarnessTimeoutRaceTests {
-    @Test("at default options, every strategy lets a 10 ms timeout fire while the server still works", arguments: HarnessStrategyTests.strategies)
+    @Test(
+        "at default options, every strategy lets a 10 ms timeout fire while the server still works",
+        arguments: HarnessStrategyTests.strategies
+    )
     func timeoutBeatsWork(strategy: Strategy) throws {
         let options = HarnessStrategyTests.options(strategy)
         let report = try Harness.run("timeout races work", options: options, AsyncBugScenarios.slowServerRacingTimeout)
@@ -111,11 +114,14 @@ struct HarnessTimeoutRaceTests {
         #expect(replayed.trace == failure.trace)
     }
 
-    @Test("at default options, every strategy finds a reply after 5 ms and some work losing to a 10 ms timeout", arguments: HarnessStrategyTests.strategies)
+    @Test(
+        "at default options, every strategy finds a reply after 5 ms and some work losing to a 10 ms timeout",
+        arguments: HarnessStrategyTests.strategies
+    )
     func replyAfterWorkLosesToTimeout(strategy: Strategy) throws {
         let options = ExplorationOptions(strategy: strategy, seed: 1)
         let report = try Harness.run("reply after work", options: options, AsyncBugScenarios.replyAfterWorkRacingTimeout)
-        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
+        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules, found nothing")
         #expect("\(failure.reason)".contains("the request got 'timed out'"), "\(failure.reason)")
     }
 
@@ -133,7 +139,7 @@ struct HarnessTimeoutRaceTests {
     func timeoutBeyondTheBound(strategy: Strategy) throws {
         var options = HarnessStrategyTests.options(strategy, schedules: HarnessStrategyTests.passingBudget)
         options.timeoutRaceBound = .milliseconds(9)
-        let report = try Harness.run("timeout beyond the bound", options: options, AsyncBugScenarios.slowServerRacingTimeout)
+        let report = try Harness.run("beyond the bound", options: options, AsyncBugScenarios.slowServerRacingTimeout)
         #expect(report.failure == nil)
     }
 }
@@ -155,7 +161,8 @@ struct HarnessTaskReportTests {
 
     @Test("the overdraft's report names both tasks' reads, the await between them and both writes, in the user's lines")
     func overdraftNamesUserLines() throws {
-        let report = try Harness.run("overdraft lines", options: ExplorationOptions(schedules: 500, seed: 3), AsyncBugScenarios.overdraft(rechecks: false))
+        let options = ExplorationOptions(schedules: 500, seed: 3)
+        let report = try Harness.run("overdraft lines", options: options, AsyncBugScenarios.overdraft(rechecks: false))
         let failure = try #require(report.failure)
         let message = failure.message
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
@@ -171,7 +178,8 @@ struct HarnessTaskReportTests {
         #expect(reads.count == 2 && writes.count == 2, "\(message)")
         #expect(Set(reads.map(Self.column)).count == 2, "the reads are not in two tasks' lanes:\n\(message)")
         let firstWrite = try #require(lines.firstIndex { writes.contains($0) })
-        #expect(lines.lastIndex { reads.contains($0) }.map { $0 < firstWrite } == true, "both read before a write:\n\(message)")
+        let lastRead = lines.lastIndex { reads.contains($0) }
+        #expect(lastRead.map { $0 < firstWrite } == true, "both read before a write:\n\(message)")
         // The picture: the same steps, and no executor lane.
         let picture = failure.picture
         #expect(picture.lanes.map(\.label).filter { $0.hasPrefix("T") } == ["T0"], "\(picture.lanes)")

@@ -175,7 +175,7 @@ struct PictureDocument {
         var classes = "s c\(layout.columns[lane] ?? 0)"
         if let target = step.target, let colour = colours[target], partners[index] != nil {
             classes += " t\(colour)"
-        } else if lane == .scheduler || step.kind == .start || step.kind == .exit || (step.isBookkeeping && jobs.isEmpty) {
+        } else if lane == .scheduler || step.kind == .start || step.kind == .exit || jobs.isEmpty && step.isBookkeeping {
             classes += " quiet"
         }
         let holds = held[index] ?? []
@@ -196,7 +196,9 @@ struct PictureDocument {
             page += "<a href=\"#s\(partner.step)\">↔\(partner.step)</a>"
         }
         if !holds.isEmpty { page += "<a class=\"hold\">held</a>" }
-        let text = jobs.isEmpty ? step.kind.description : jobs.map { "task \($0.task) \($0.stepText)" }.joined(separator: "; ")
+        let text = jobs.isEmpty
+            ? step.kind.description
+            : jobs.map { "task \($0.task) \($0.stepText)" }.joined(separator: "; ")
         page += "<span>\(e(text))"
         if let target = step.target { page += " <em>\(e(target))</em>" }
         page += "</span>"

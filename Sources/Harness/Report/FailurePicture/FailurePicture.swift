@@ -32,7 +32,9 @@ public struct FailurePicture: Sendable {
         self.failure = failure
         // The executor's own steps draw no lane; a job's tasks are drawn in the first one's.
         var lanes = Set(failure.trace.filter { !$0.isBookkeeping }.map { Lane(of: $0, taskNames: failure.taskNames) })
-        lanes.formUnion(failure.taskJobPlaces.values.compactMap(\.first).map { .task($0.task, named: failure.taskNames[$0.task]) })
+        lanes.formUnion(
+            failure.taskJobPlaces.values.compactMap(\.first).map { .task($0.task, named: failure.taskNames[$0.task]) }
+        )
         let notes = Self.notes(for: failure.reason, stepLanes: lanes)
         lanes.formUnion(notes.map(\.lane))
         self.lanes = lanes.sorted()
