@@ -9,8 +9,8 @@ public struct TaskJobPlaces: Sendable, Hashable, Codable {
     /// or standard-library thunk, or there is no debug information).
     public let resumedIn: [CodePlace]
     /// Its frames in the code under test where it waits once the job ended, innermost first
-    /// (an `await` into another actor's method lists that method, then the `await`); `nil`
-    /// when the task ended with the job.
+    /// (the harness reads the innermost only, where the task goes on next); `nil` when the
+    /// task ended with the job.
     public let suspendedIn: [CodePlace]?
 
     public init(task: Int, resumedIn: [CodePlace], suspendedIn: [CodePlace]?) {
@@ -28,7 +28,7 @@ public struct TaskJobPlaces: Sendable, Hashable, Codable {
 struct TaskJobPoints {
     /// The resume point of the task as the job began.
     let resumed: [UInt]
-    /// The resume points of the task as the job ended; `nil` when it ended.
+    /// The resume point of the task as the job ended; `nil` when it ended.
     let suspended: [UInt]?
 
     /// The job's places in the code under test, for task `task` (from 1).

@@ -18,11 +18,16 @@ protocol SchedulingStrategy {
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int
     /// Called when the execution ended after `steps` steps without failing.
     mutating func endExecution(steps: Int)
+    /// The recorded schedule each execution follows, its steps checked as they are taken,
+    /// before the strategy chooses (``ReplayThenSearch``); `nil` for a strategy that only
+    /// searches.
+    var recordedSchedule: [EncodedStep]? { get }
 }
 
 extension SchedulingStrategy {
     mutating func threadCreated(_ thread: Int, by parent: Int?) {}
     mutating func endExecution(steps: Int) {}
+    var recordedSchedule: [EncodedStep]? { nil }
 }
 
 extension SplitMix64 {
