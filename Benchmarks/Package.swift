@@ -28,7 +28,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "BenchmarkTable",
-            dependencies: ["Workloads", "CMallocCounter", .product(name: "Harness", package: "swift-concurrency-harness")]
+            dependencies: [
+                "Workloads",
+                "CMallocCounter",
+                .product(name: "Harness", package: "swift-concurrency-harness"),
+                .product(name: "Fixtures", package: "swift-concurrency-harness"),
+            ]
         ),
     ] + benchmarkTargets.map { name in
         .executableTarget(

@@ -8,6 +8,10 @@
 #   Benchmarks/run.sh --filter CriticalSection --no-harness
 #   Benchmarks/run.sh --rounds 31 --sample-ms 40    steadier, slower
 #   Benchmarks/run.sh --harness-speed       the harness speed targets of issue 11 only
+#   Benchmarks/run.sh --harness-speed --peer "$(Benchmarks/Peers/shuttle/build.sh <Shuttle git dir>)"
+#                                           the same, sampled side by side with Shuttle 0.6.1
+#   Benchmarks/run.sh --bug-finding         schedules to the first failure of the bug
+#                                           patterns and mutants, per strategy (deterministic)
 #   Benchmarks/run.sh --package-benchmark   also every package-benchmark target, with
 #                                           percentiles and malloc counts (slower)
 #

@@ -15,7 +15,10 @@ import Workloads
 /// per sample, default 25), `--filter TEXT` (only comparisons whose subject or baseline
 /// name contains TEXT), `--no-harness`, `--harness-only`, `--harness-speed` (only the
 /// harness's speed targets of issue 11: a minute or two, where the whole harness section
-/// takes several).
+/// takes several), `--peer PATH` (with `--harness-speed`: also sample Shuttle's build of the
+/// same scenarios, `Peers/shuttle/build.sh`, side by side), `--bug-finding` (only the
+/// schedules to the first failure of the bug patterns and mutants) with `--seeds N` (per
+/// bug pattern, default 1000).
 @main
 struct BenchmarkTable {
     static func main() async {
@@ -29,7 +32,7 @@ struct BenchmarkTable {
         let log: (String) -> Void = { printToStandardError("… \($0)") }
         let sampler = Sampler(sampleDuration: .milliseconds(options.sampleMilliseconds), rounds: options.rounds)
         var table = Table()
-        if !options.harnessOnly && !options.harnessSpeedOnly {
+        if !options.harnessOnly && !options.harnessSpeedOnly && !options.bugFindingOnly {
             for (title, comparisons) in Catalog.groups {
                 let chosen = comparisons.filter(options.includes)
                 guard !chosen.isEmpty else { continue }
@@ -40,14 +43,26 @@ struct BenchmarkTable {
                 }
             }
         }
-        if options.harnessSpeedOnly {
-            var section = HarnessSpeedSection()
-            section.rounds = max(3, options.rounds / 3)
-            section.run(into: &table, log: log)
-        } else if options.includeHarness {
-            var section = HarnessSection()
-            section.rounds = max(3, options.rounds / 3)
-            section.run(into: &table, log: log)
+        do {
+            if options.bugFindingOnly {
+                var section = BugFindingSection()
+                section.seeds = options.seeds
+                section.run(into: &table, log: log)
+            } else if options.harnessSpeedOnly {
+                var section = HarnessSpeedSection()
+                section.rounds = max(3, options.rounds / 3)
+                if let path = options.peerPath {
+                    section.peer = try PeerProcess(path: path)
+                }
+                try section.run(into: &table, log: log)
+            } else if options.includeHarness {
+                var section = HarnessSection()
+                section.rounds = max(3, options.rounds / 3)
+                section.run(into: &table, log: log)
+            }
+        } catch {
+            printToStandardError("BenchmarkTable: \(error)")
+            exit(1)
         }
         print(table.markdown)
         let tally = table.tally
@@ -70,6 +85,9 @@ struct Options {
     var includeHarness = true
     var harnessOnly = false
     var harnessSpeedOnly = false
+    var peerPath: String?
+    var bugFindingOnly = false
+    var seeds = 1_000
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -93,9 +111,20 @@ struct Options {
             case "--no-harness": includeHarness = false
             case "--harness-only": harnessOnly = true
             case "--harness-speed": harnessSpeedOnly = true
+            case "--peer":
+                guard let path = remaining.popFirst() else { throw Invalid(description: "--peer needs a path") }
+                peerPath = path
+            case "--bug-finding": bugFindingOnly = true
+            case "--seeds": seeds = try number(after: argument)
             default:
-                throw Invalid(description: "unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness, --harness-only or --harness-speed")
+                throw Invalid(description: """
+                    unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness, \
+                    --harness-only, --harness-speed, --peer PATH, --bug-finding or --seeds N
+                    """)
             }
+        }
+        if peerPath != nil && !harnessSpeedOnly {
+            throw Invalid(description: "--peer samples the harness speed rows: give --harness-speed too")
         }
         if harnessOnly && !includeHarness {
             throw Invalid(description: "--harness-only and --no-harness exclude each other")

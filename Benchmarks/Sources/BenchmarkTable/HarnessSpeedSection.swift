@@ -11,6 +11,11 @@ import Workloads
 /// loads takes than one with none, under exhaustive search with no preemption (which
 /// switches only when a thread ends), divided by how many more steps it takes; its
 /// allocations the same way, from the process's allocation count (`CMallocCounter`).
+///
+/// With a ``PeerProcess`` (`--peer`, Shuttle's build of the same scenarios), each round
+/// samples the peer right after ours on every scenario it has, and the section adds the
+/// ratios of ours (both backends) to the peer, and heap allocations per schedule of each:
+/// medians of the per-round ratios, the only numbers that mean much on a noisy machine.
 struct HarnessSpeedSection {
     /// Schedules one throughput sample explores.
     var schedulesPerSample = 300
@@ -20,44 +25,79 @@ struct HarnessSpeedSection {
     var loadsPerThread = 300
     /// How many rounds of samples; each row shows the median.
     var rounds = 5
+    /// The other harness sampled side by side, if any.
+    var peer: PeerProcess?
+    /// Schedules one sample of the peer explores: more than ours, as it runs them faster.
+    var peerSchedulesPerSample = 3_000
 
     private struct Throughput {
         let scenario: HarnessScenario
         let strategy: Strategy
         let target: Double
         let anchor: String
+        /// The scenario and strategy as the peer names them, when it has them.
+        var peer: (scenario: String, strategy: String)?
+    }
+
+    /// One scenario's samples, a value per round each.
+    private struct Samples {
+        var coroutines: [Double] = []
+        var osThreads: [Double] = []
+        var coroutinesOverOSThreads: [Double] = []
+        var allocationsPerSchedule: [Double] = []
+        var peer: [Double] = []
+        var peerAllocationsPerSchedule: [Double] = []
+        var osThreadsOverPeer: [Double] = []
+        var coroutinesOverPeer: [Double] = []
     }
 
     private static let throughputs: [Throughput] = [
-        Throughput(scenario: .lockedIncrements, strategy: .random, target: 100_000, anchor: "Shuttle 0.6 random: 61k–67k (issue 11)"),
-        Throughput(scenario: .lockedIncrements, strategy: .pct(), target: 100_000, anchor: "Shuttle 0.6 PCT: 61k–67k (issue 11)"),
-        Throughput(scenario: .lostUpdate, strategy: .random, target: 150_000, anchor: "Shuttle DFS: ~80k (issue 11)"),
+        Throughput(scenario: .lockedIncrements, strategy: .random, target: 100_000, anchor: "Shuttle 0.6.1: --peer",
+                   peer: ("locked-increments", "random")),
+        Throughput(scenario: .lockedIncrements, strategy: .pct(), target: 100_000, anchor: "Shuttle 0.6.1: --peer",
+                   peer: ("locked-increments", "pct")),
+        Throughput(scenario: .lostUpdate, strategy: .random, target: 150_000, anchor: "Shuttle 0.6.1: --peer",
+                   peer: ("lost-update", "random")),
         Throughput(scenario: .lostUpdate, strategy: .exhaustive(), target: 150_000, anchor: "Shuttle DFS: ~80k (issue 11)"),
-        Throughput(scenario: .actorPingPong, strategy: .random, target: 30_000, anchor: "—"),
+        Throughput(scenario: .actorPingPong, strategy: .random, target: 30_000, anchor: "Shuttle 0.6.1: --peer",
+                   peer: ("actor", "random")),
     ]
 
     /// The goal for a decision's bookkeeping.
     static let decisionCostTarget = Duration.nanoseconds(300)
 
-    func run(into table: inout Table, log: (String) -> Void) {
+    func run(into table: inout Table, log: (String) -> Void) throws(PeerProcess.Failure) {
         let short = HarnessScenario.loads(perThread: 0)
         let long = HarnessScenario.loads(perThread: loadsPerThread)
         let decisionStrategy = Strategy.exhaustive(preemptionBound: 0)
-        var perSecond: [[Double]] = Array(repeating: [], count: Self.throughputs.count)
-        var perSecondOnOSThreads: [[Double]] = Array(repeating: [], count: Self.throughputs.count)
-        var ratios: [[Double]] = Array(repeating: [], count: Self.throughputs.count)
+        var samples = Array(repeating: Samples(), count: Self.throughputs.count)
         var decisionCosts: [Double] = []
         var decisionAllocations: [Double] = []
         for round in 0..<rounds {
             log("harness speed round \(round + 1)/\(rounds)")
             for (index, measured) in Self.throughputs.enumerated() {
+                let allocationsBefore = cmalloc_allocation_count()
                 let onOSThreads = HarnessWorkloads.explore(measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .os)
+                let allocations = cmalloc_allocation_count() - allocationsBefore
                 let sample = HarnessWorkloads.explore(measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .coroutines)
                 let rate = Double(sample.schedules) / (sample.elapsed.nanoseconds / 1e9)
                 let rateOnOSThreads = Double(onOSThreads.schedules) / (onOSThreads.elapsed.nanoseconds / 1e9)
-                perSecond[index].append(rate)
-                perSecondOnOSThreads[index].append(rateOnOSThreads)
-                ratios[index].append(rate / rateOnOSThreads)
+                samples[index].coroutines.append(rate)
+                samples[index].osThreads.append(rateOnOSThreads)
+                samples[index].coroutinesOverOSThreads.append(rate / rateOnOSThreads)
+                samples[index].allocationsPerSchedule.append(Double(allocations) / Double(onOSThreads.schedules))
+                if let peer, let named = measured.peer {
+                    let peerSample = try peer.explore(
+                        named.scenario,
+                        strategy: named.strategy,
+                        schedules: peerSchedulesPerSample,
+                        seed: round
+                    )
+                    samples[index].peer.append(peerSample.schedulesPerSecond)
+                    samples[index].peerAllocationsPerSchedule.append(peerSample.allocationsPerSchedule)
+                    samples[index].osThreadsOverPeer.append(rateOnOSThreads / peerSample.schedulesPerSecond)
+                    samples[index].coroutinesOverPeer.append(rate / peerSample.schedulesPerSecond)
+                }
             }
             let allocationsBefore = cmalloc_allocation_count()
             let shortSample = HarnessWorkloads.explore(short, strategy: decisionStrategy, schedules: decisionSchedulesPerSample, threads: .coroutines)
@@ -74,16 +114,30 @@ struct HarnessSpeedSection {
 
         table.startGroup("Harness speed (issue 11 targets)")
         for (index, measured) in Self.throughputs.enumerated() {
-            let median = perSecond[index].median
+            let median = samples[index].coroutines.median
             table.add(Table.Row(
                 benchmark: "\(measured.scenario), \(measured.strategy), coroutines: schedules/s (anchor \(measured.anchor))",
                 cost: median.grouped,
                 baseline: "the same on OS threads",
-                baselineCost: perSecondOnOSThreads[index].median.grouped,
-                ratio: "\(ratios[index].median.formatted2)×",
+                baselineCost: samples[index].osThreads.median.grouped,
+                ratio: "\(samples[index].coroutinesOverOSThreads.median.formatted2)×",
                 target: "≥ \(measured.target.grouped)/s",
                 result: Table.verdict(median >= measured.target)
             ))
+        }
+        for (index, measured) in Self.throughputs.enumerated() {
+            table.add(Table.Row(
+                benchmark: "\(measured.scenario), \(measured.strategy), OS threads: heap allocations per schedule",
+                cost: cmalloc_is_counting() ? samples[index].allocationsPerSchedule.median.formatted2 : "not counted",
+                baseline: "—",
+                baselineCost: "—",
+                ratio: "—",
+                target: "—",
+                result: "—"
+            ))
+        }
+        if peer != nil {
+            addPeerRows(samples, into: &table)
         }
         let cost = Duration.nanoseconds(Int64(decisionCosts.median))
         table.add(Table.Row(
@@ -105,5 +159,43 @@ struct HarnessSpeedSection {
             target: "0",
             result: cmalloc_is_counting() ? Table.verdict(allocations < 0.01) : "—"
         ))
+    }
+
+    /// The side-by-side rows: ours (OS threads, the default, and coroutines) over the peer,
+    /// and heap allocations per schedule of each, against issue 22's goals (≥ 1× on (a) and
+    /// (b), ≥ 0.5× on the actor scenario, no more allocations than the peer on (a)).
+    private func addPeerRows(_ samples: [Samples], into table: inout Table) {
+        table.startGroup("Side by side with Shuttle 0.6.1 (issue 22 targets; ratios: medians of per-round ratios)")
+        for (index, measured) in Self.throughputs.enumerated() where measured.peer != nil {
+            let sampled = samples[index]
+            let goal = measured.scenario == .actorPingPong ? 0.5 : 1.0
+            for (backend, rates, ratios) in [
+                ("OS threads (default)", sampled.osThreads, sampled.osThreadsOverPeer),
+                ("coroutines", sampled.coroutines, sampled.coroutinesOverPeer),
+            ] {
+                table.add(Table.Row(
+                    benchmark: "\(measured.scenario), \(measured.strategy), \(backend): schedules/s",
+                    cost: rates.median.grouped,
+                    baseline: "Shuttle",
+                    baselineCost: sampled.peer.median.grouped,
+                    ratio: "\(ratios.median.formatted2)×",
+                    target: "≥ \(goal.formatted2)×",
+                    result: Table.verdict(ratios.median >= goal)
+                ))
+            }
+            guard cmalloc_is_counting() else { continue }
+            let allocations = sampled.allocationsPerSchedule.median
+            let peerAllocations = sampled.peerAllocationsPerSchedule.median
+            let isBounded = measured.scenario == .lockedIncrements
+            table.add(Table.Row(
+                benchmark: "\(measured.scenario), \(measured.strategy), OS threads: heap allocations per schedule",
+                cost: allocations.formatted2,
+                baseline: "Shuttle",
+                baselineCost: peerAllocations.formatted2,
+                ratio: "\((allocations / peerAllocations).formatted2)×",
+                target: isBounded ? "≤ Shuttle's" : "—",
+                result: isBounded ? Table.verdict(allocations <= peerAllocations) : "—"
+            ))
+        }
     }
 }

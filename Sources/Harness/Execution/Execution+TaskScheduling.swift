@@ -35,7 +35,12 @@ extension Execution: TaskScheduling {
         (asyncServices?.unendedTasks ?? []).map { task in
             let number = trace.taskNumber(runtimeID: task.runtimeID) + 1
             let places = ResumePointSymbols.userPlaces(of: task.resumePoints)
-            return BlockedTask(task: number, name: trace.taskNames[number], waitsAt: places.first, startedIn: places.last)
+            return BlockedTask(
+                task: number,
+                name: trace.taskNames[number],
+                waitsAt: places.first,
+                startedIn: places.last
+            )
         }
     }
 

@@ -21,25 +21,8 @@ import Synchronization
 /// two accesses to that state ever overlap, and it is exempt from dynamic exclusivity
 /// checking (`@exclusivity(unchecked)`), which cost about a fifth of a decision.
 final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
-    struct Limits {
-        var maxThreads = 64
-        var maxSteps = 20_000
-        var spuriousWakeups = true
-        /// How far ahead of the clock (nanoseconds) a deadline may fire while other work could
-        /// still run; `nil` only when nothing else can, `UInt64.max` for any deadline.
-        var earlyTimeoutWithin: UInt64? = nil
-        var stallTimeout: Duration = .seconds(20)
-        var spinsBeforeSleeping: UInt32 = 4_000
-        /// The CPU every thread of the execution is pinned to, so that a handoff wakes a
-        /// thread on the same CPU (about 6 µs on Linux, against 70 µs across CPUs).
-        var cpu: Int32? = nil
-        /// Lane threads that run the scenario's task jobs.
-        var executorLanes = 2
-        /// How long (real time) a stuck execution whose tasks wait gives a job from outside
-        /// the harness to arrive, so that the escape is reported rather than the deadlock it
-        /// leaves (``ForeignJobs/awaitOne(grace:)``).
-        var foreignJobGrace: Duration = .seconds(1)
-    }
+    /// What bounds an execution and how it waits.
+    typealias Limits = ExecutionLimits
 
     enum Decision {
         case run(Int)
@@ -47,7 +30,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         case failed
     }
 
-    let limits: Execution.Limits
+    let limits: Limits
     @exclusivity(unchecked) var strategy: any SchedulingStrategy
     /// The recorded schedule the strategy follows, checked step by step.
     @exclusivity(unchecked) var replay: ReplayFollower?
@@ -93,8 +76,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             preconditionFailure("the harness ran out of memory creating an execution")
         }
         crashReport = report
-        cshim_install_crash_reporter()
-        GlobalEnqueueHook.install()
+        ProcessHooks.installForExecutions()
     }
 
     deinit {
@@ -272,7 +254,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     }
 
     private func choose(among candidates: [Candidate], running: Int?, describe: (Int) -> String) -> Choice {
-        if let choice = replay?.choice(at: trace.steps.count, among: candidates, describe: { "T\($0) (\(describe($0)))" }) {
+        let step = trace.steps.count
+        if let choice = replay?.choice(at: step, among: candidates, describe: { "T\($0) (\(describe($0)))" }) {
             return choice
         }
         return candidates[strategy.choose(among: candidates, running: running)].choice

@@ -14,7 +14,7 @@ extension ExecutionModel {
             let number = counts[kind, default: 0] + 1
             counts[kind] = number
             let name = "\(kind)#\(number)"
-            names[object, default: name] = name
+            names.set(object, to: name)
             return name
         }
     }

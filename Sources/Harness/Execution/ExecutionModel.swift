@@ -133,7 +133,7 @@ struct ExecutionModel {
         case windingDown
     }
 
-    private let limits: Execution.Limits
+    private let limits: ExecutionLimits
     /// Every thread the execution created, by number; T0 first.
     private(set) var threads: [ThreadRecord]
     private var mutexes = ObjectMap<MutexModel>()
@@ -164,10 +164,19 @@ struct ExecutionModel {
     private var spuriousBuffer: [Candidate] = []
 
     /// An execution whose root thread, T0, is about to start.
-    init(limits: Execution.Limits) {
+    init(limits: ExecutionLimits) {
         self.limits = limits
         threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
+        // Room for a small scenario from the start: one allocation each, where growing by
+        // appending reallocated each array several times an execution.
+        threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
+        candidateBuffer.reserveCapacity(Self.expectedThreads)
+        decisions.reserveCapacity(Self.expectedDecisions)
     }
+
+    /// The threads and the decisions an execution is given room for at its start.
+    private static var expectedThreads: Int { 8 }
+    private static var expectedDecisions: Int { 64 }
 
     /// Whether the execution failed and its threads are exiting: their seam operations go to
     /// ``performWhileWindingDown(_:_:)``, their exits record nothing.
@@ -646,8 +655,10 @@ struct ExecutionModel {
             )
             return
         }
-        mutexes[mutex, default: model].depth -= 1
-        if model.depth == 1 { mutexes[mutex, default: model].owner = nil }
+        var released = model
+        released.depth -= 1
+        if released.depth == 0 { released.owner = nil }
+        mutexes.set(mutex, to: released)
     }
 
     /// Creates the thread a spawn starts; `nil`, and a failure, when that is one thread too

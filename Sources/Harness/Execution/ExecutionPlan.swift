@@ -8,7 +8,7 @@ struct ExecutionPlan {
     let scenario: @Sendable () -> Void
     /// The strategy (a ``ReplayThenSearch`` follows a recorded schedule first).
     var strategy: any SchedulingStrategy
-    var limits: Execution.Limits
+    var limits: ExecutionLimits
     /// Where the execution's OS threads run (the executor's lanes, and scenario threads when
     /// they are not coroutines).
     let threadPool: SeamThreadPool

@@ -67,7 +67,8 @@ final class ExecutionWatch: @unchecked Sendable {
                 activity.noteRunnable()
             case .stalled(let stall):
                 _ = leftHarness.load(ordering: .acquiring)
-                return Stalled(thread: thread, stall: stall, stack: osThread.flatMap { StallDiagnosis(thread: $0.handle) })
+                let stack = osThread.flatMap { StallDiagnosis(thread: $0.handle) }
+                return Stalled(thread: thread, stall: stall, stack: stack)
             }
         }
         return nil

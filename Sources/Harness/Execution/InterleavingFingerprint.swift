@@ -11,7 +11,7 @@ struct InterleavingFingerprint {
     mutating func noteAccess(to object: ObjectIdentifier, by lane: Int) {
         var timeline = timelines[object, default: (timelines.count, 0xCBF2_9CE4_8422_2325)]
         timeline.hash = (timeline.hash ^ UInt64(truncatingIfNeeded: lane &+ 1)) &* 0x0000_0100_0000_01B3
-        timelines[object, default: timeline] = timeline
+        timelines.set(object, to: timeline)
     }
 
     /// The fingerprint: the objects' timelines combined independently of dictionary order.

@@ -44,6 +44,17 @@ struct ObjectMap<Value> {
         }
     }
 
+    /// Stores `value` for `key`, replacing the value it had. Unlike assigning through
+    /// ``subscript(_:default:)``, whose default a `_modify` accessor keeps alive across its
+    /// yield, this allocates nothing when `key` is in the map already.
+    mutating func set(_ key: ObjectIdentifier, to value: Value) {
+        if let position = position(of: key) {
+            values[position] = value
+        } else {
+            _ = insert(key, value)
+        }
+    }
+
     /// Stores `value` for `key` unless `key` has a value already.
     mutating func insertIfAbsent(_ key: ObjectIdentifier, _ value: @autoclosure () -> Value) {
         if position(of: key) == nil { _ = insert(key, value()) }

@@ -8,7 +8,7 @@ import Foundation
 /// ``Harness/explore(_:options:sourceLocation:_:)`` as an issue and by
 /// ``Harness/run(_:options:_:)`` as a thrown ``HarnessConfigurationError``, before anything
 /// runs. The initializer traps on one, as a programmer error.
-public struct ExplorationOptions: Sendable, Codable {
+public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
     /// How schedules are picked.
     public var strategy: Strategy
     /// How many schedules to run at most (the budget).
@@ -163,7 +163,7 @@ public struct ExplorationOptions: Sendable, Codable {
     /// a run whose summary would be lost fails before it explores, not after), or when a
     /// `HARNESS_` variable is not a ``Knob``.
     public func applyingEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String]
     ) throws(HarnessConfigurationError) -> ExplorationOptions {
         let environment = try Knob.settings(in: environment)
         var options = self
@@ -210,6 +210,15 @@ public struct ExplorationOptions: Sendable, Codable {
         return options
     }
 
+    /// These options with whatever the process's environment sets overriding them, as
+    /// ``applyingEnvironment(_:)`` reads them.
+    public func applyingEnvironment() throws(HarnessConfigurationError) -> ExplorationOptions {
+        try applyingEnvironment(EnvironmentSnapshot.current().variables)
+    }
+
+    /// The token in ``replay``.
+    var replayToken: ReplayToken? { replay }
+
     /// Throws an error naming the first setting outside its range (``Limits``).
     public func validate() throws(HarnessConfigurationError) {
         try RangedSetting.check(schedules, in: Limits.schedules, "ExplorationOptions.schedules")
@@ -234,36 +243,6 @@ extension Duration {
     /// The duration in seconds, as a floating-point number.
     var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
-/// An invalid exploration setting.
-public enum HarnessConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `setting` (an environment variable, or an ``ExplorationOptions`` property) holds
-    /// `value`, which is not what it expects.
-    case invalid(setting: String, value: String, expected: String)
-    /// `setting` holds a replay token that cannot be replayed here.
-    case badReplayToken(setting: String, ReplayTokenError)
-    /// The environment sets `name`, a `HARNESS_` variable the harness does not read (see
-    /// ``Knob``); `nearest` is the knob it most likely meant.
-    case unknownVariable(name: String, nearest: String?)
-    /// The kept failures in `file` cannot be read: the whole file (`line` is `nil`), or its
-    /// line `line`, counted from 1.
-    case corruptKeptFailures(file: String, line: Int?, problem: String)
-
-    public var description: String {
-        switch self {
-        case let .invalid(setting, value, expected):
-            "\(setting)='\(value)' is invalid: expected \(expected)"
-        case let .badReplayToken(setting, error):
-            "\(setting) holds a token that cannot be replayed: \(error)"
-        case let .unknownVariable(name, nearest):
-            "\(name) is not a variable the harness reads" + (nearest.map { ": did you mean \($0)?" } ?? "")
-                + " (the README's tables list every HARNESS_ variable)"
-        case let .corruptKeptFailures(file, line, problem):
-            "the kept failures in \(file)\(line.map { ", line \($0)," } ?? "") cannot be read: \(problem); "
-                + "mend or delete \(line == nil ? "the file" : "the line"), so its failing schedules guard the test again"
-        }
     }
 }
 

@@ -49,7 +49,12 @@ struct Explorer {
         defer { threadPool.close() }
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
         let searching = searchStrategy
-        let naming = ScheduleNaming(scenario: scenario, strategy: searching.name, seed: seed, generatedScenario: generatedScenario)
+        let naming = ScheduleNaming(
+            scenario: scenario,
+            strategy: searching.name,
+            seed: seed,
+            generatedScenario: generatedScenario
+        )
         var strategy = searching.strategy.makeScheduler(seed: seed)
         if let replay = options.replay {
             strategy = ReplayThenSearch(following: replay.steps, then: strategy)
@@ -58,7 +63,10 @@ struct Explorer {
         // keeps the token's prefix and searches on from there, up to the same budget.
         let budget = options.schedules
         let start = ContinuousClock.now
-        var progress = ProgressLine(label: ProgressLine.label(scenario, strategy: searching.strategy, seed: seed), interval: options.progressInterval)
+        var progress = ProgressLine(
+            label: ProgressLine.label(scenario, strategy: searching.strategy, seed: seed),
+            interval: options.progressInterval
+        )
         var executed = 0
         var exhausted = false
         var failure: HarnessFailure?
@@ -157,7 +165,10 @@ struct Explorer {
                 threadPool: threadPool,
                 coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
                 activity: activity,
-                record: resources.scheduleRecord(stepCapacity: Execution.stepByteCapacity(limits), file: scheduleRecordFile),
+                record: resources.scheduleRecord(
+                    stepCapacity: Execution.stepByteCapacity(limits),
+                    file: scheduleRecordFile
+                ),
                 tokenPrefix: texts[0],
                 crashText: (texts[1], texts[2])
             ))

@@ -4,12 +4,16 @@ import Foundation
 /// shape, the schedules per scenario, and how far a failure is shrunk. The environment can
 /// override the count (`HARNESS_SCENARIOS`), the schedules per scenario
 /// (`HARNESS_SCENARIO_SCHEDULES`) and what ``ExplorationOptions/applyingEnvironment(_:)``
-/// reads, except `HARNESS_SCHEDULES` (the budget of hand-written explorations) and
-/// `HARNESS_ISOLATION` (generated scenarios run in the test's process).
+/// reads, except the knobs the table gives to hand-written explorations only (``Knob/readBy``):
+/// `HARNESS_SCHEDULES` (their budget: a generated scenario's is `HARNESS_SCENARIO_SCHEDULES`),
+/// `HARNESS_ISOLATION` (generated scenarios run in the test's process) and
+/// `HARNESS_KEEP_FAILURES` (generated failures are not kept). Those are left unapplied, not
+/// refused, since one run holds both kinds of test; a run in which no campaign read a knob it
+/// set names it when it ends.
 ///
 /// Every number has a stated range (``Limits``): a value outside it is an error that names
 /// the setting, before anything runs.
-public struct LinearizabilityOptions: Sendable {
+public struct LinearizabilityOptions: Sendable, CampaignOptions {
     /// How many scenarios to generate and explore (each until it fails).
     public var scenarios: Int
     /// How many threads (or tasks) the parallel part has.
@@ -79,7 +83,7 @@ public struct LinearizabilityOptions: Sendable {
     /// These options with whatever the environment sets overriding them; throws an error
     /// naming the variable and what it expected when a value is invalid or out of range.
     public func applyingEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String]
     ) throws(HarnessConfigurationError) -> LinearizabilityOptions {
         let environment = try Knob.settings(in: environment)
         var options = self
@@ -96,6 +100,15 @@ public struct LinearizabilityOptions: Sendable {
         }
         return options
     }
+
+    /// These options with whatever the process's environment sets overriding them, as
+    /// ``applyingEnvironment(_:)`` reads them.
+    public func applyingEnvironment() throws(HarnessConfigurationError) -> LinearizabilityOptions {
+        try applyingEnvironment(EnvironmentSnapshot.current().variables)
+    }
+
+    /// The token in the exploration's options.
+    var replayToken: ReplayToken? { exploration.replay }
 
     /// Throws an error naming the first setting outside its range.
     public func validate() throws(HarnessConfigurationError) {

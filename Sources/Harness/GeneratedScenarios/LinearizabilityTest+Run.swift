@@ -1,105 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 
 extension LinearizabilityTest {
-    /// Generates and explores scenarios, and records the smallest failing one, if any, as a
-    /// Swift Testing issue at the call site (see ``GeneratedScenarioFailure/message``), with
-    /// its full report and its picture attached. The environment may override `options`
-    /// (``LinearizabilityOptions/applyingEnvironment(_:)``); an invalid setting, a test
-    /// without operations and a generator that produces no value are issues too.
-    ///
-    /// `name` (by default the test's) names the scenarios, `<name> [scenario <code>]`, so a
-    /// replay token fits exactly one: a token in `HARNESS_REPLAY` that carries a generated
-    /// scenario's code makes the scenario again and replays the token's schedule in it,
-    /// instead of generating; a run in which it fits no test fails. Under `HARNESS_SHARD=i/n`
-    /// only this shard's tests run. The test is summed up in the campaign summary as one
-    /// line. Failures are not kept beside the test (``ExplorationOptions/keepsFailures``):
-    /// replay one with its token. Scenarios run in the test's process, whatever
-    /// ``ExplorationOptions/isolation`` says, and not at all in the isolated child of another
-    /// exploration of the same test. Returns the report, or `nil` when nothing ran.
-    @discardableResult
-    public func check(
-        _ name: String? = nil,
-        options: LinearizabilityOptions = LinearizabilityOptions(),
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) -> LinearizabilityTestReport? {
-        // An isolated child re-runs its test to explore one hand-written scenario, nothing else.
-        guard Harness.childScenario == nil else { return nil }
-        let test = name ?? Test.current?.name ?? "\(sourceLocation.fileID):\(sourceLocation.line)"
-        let configured: LinearizabilityOptions
-        do {
-            configured = try options.applyingEnvironment()
-            try configured.validate()
-            if configured.exploration.replay == nil, try !HarnessEnvironment.shardIncludes(test, environment: ProcessInfo.processInfo.environment) {
-                return nil
-            }
-        } catch {
-            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
-            return nil
-        }
-        if let token = options.exploration.replay, !Self.token(token, fits: test) {
-            let error = HarnessConfigurationError.badReplayToken(
-                setting: "LinearizabilityOptions.exploration.replay",
-                .otherScenario(token: token.scenarioHash, scenario: test)
-            )
-            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
-            return nil
-        }
-        if options.exploration.replay == nil, let token = configured.exploration.replay,
-           !Harness.admitsEnvironmentToken(Self.token(token, fits: test), scenario: test, sourceLocation: sourceLocation) {
-            return nil
-        }
-        do {
-            let report = try campaign(test, options: configured, testID: Harness.currentTestID)
-            if let notReproduced = report.notReproduced {
-                Issue.record(Comment(rawValue: "\(notReproduced)"), severity: .warning, sourceLocation: sourceLocation)
-            }
-            if let failure = report.failure {
-                Harness.recordIssue(failure.message, sourceLocation: sourceLocation)
-                Attachment.record(failure.fullReport, named: "harness-\(failure.token.execution).txt", sourceLocation: sourceLocation)
-                Attachment.record(failure.failure.picture.html, named: "harness-\(failure.token.execution).html", sourceLocation: sourceLocation)
-            }
-            return report
-        } catch {
-            Harness.recordIssue("\(error)", sourceLocation: sourceLocation)
-            return nil
-        }
-    }
-
-    /// Generates and explores scenarios under `options` and returns what it found, recording
-    /// nothing: for tests that expect a failure, and for tools. Of the environment it reads
-    /// one variable, `HARNESS_REPLAY`, and only when `options` holds no token and the one
-    /// there fits a scenario of `name`. Throws when a setting is out of range, a token in
-    /// `options` fits no scenario of `name`, the test has no operations, or a generator
-    /// produces no value.
-    public func run(_ name: String, options: LinearizabilityOptions) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
-        var options = options
-        do {
-            try options.validate()
-        } catch {
-            throw .configuration(error)
-        }
-        if let token = options.exploration.replay {
-            guard Self.token(token, fits: name) else {
-                throw .configuration(.badReplayToken(setting: "LinearizabilityOptions.exploration.replay", .otherScenario(token: token.scenarioHash, scenario: name)))
-            }
-        } else if let text = Knob.replay.value(in: ProcessInfo.processInfo.environment) {
-            do {
-                let token = try ReplayToken(parsing: text)
-                if Self.token(token, fits: name) {
-                    ReplayMatching.noteFit()
-                    options.exploration.replay = token
-                } else {
-                    ReplayMatching.noteMiss(name)
-                }
-            } catch {
-                throw .configuration(.badReplayToken(setting: ExplorationOptions.Variable.replay, error))
-            }
-        }
-        return try campaign(name, options: options, testID: Harness.currentTestID)
-    }
-
     /// The name of the scenario `code` names in the test `test`.
     static func scenarioName(_ test: String, _ code: ScenarioCode) -> String {
         "\(test) [scenario \(code)]"
@@ -121,8 +23,8 @@ extension LinearizabilityTest {
     }
 
     /// Replays the token in `options`, or generates and explores scenarios until one fails
-    /// and shrinks that one; adds the campaign to the summary.
-    private func campaign(_ test: String, options: LinearizabilityOptions, testID: String?) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
+    /// and shrinks that one.
+    func campaign(_ test: String, options: LinearizabilityOptions, testID: String?) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
         guard !operations.isEmpty else { throw .noOperations }
         if requestedClients == .threads, operations.contains(where: \.isAsync) { throw .asyncOperationsOnThreads }
         let start = ContinuousClock.now
@@ -165,13 +67,6 @@ extension LinearizabilityTest {
         }
         let elapsed = ContinuousClock.now - start
         progress.finish { ProgressLine.generation(scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules, failed: failure != nil, elapsed: $0) }
-        CampaignSummary.add(CampaignEntry(
-            scenario: "\(test) (\(tally.scenarios) generated)",
-            strategy: options.exploration.strategy,
-            seed: campaignSeed,
-            reports: tally.reports,
-            elapsed: elapsed
-        ))
         return LinearizabilityTestReport(
             test: test,
             strategy: options.exploration.strategy,
@@ -180,7 +75,8 @@ extension LinearizabilityTest {
             schedulesRun: tally.schedules,
             failure: failure,
             notReproduced: notReproduced,
-            elapsed: elapsed
+            elapsed: elapsed,
+            explorations: tally.reports
         )
     }
 

@@ -17,4 +17,6 @@ public struct LinearizabilityTestReport: Sendable {
     public let notReproduced: FailureNotReproduced?
     /// The wall time the test took.
     public let elapsed: Duration
+    /// What each exploration reported, shrink candidates' included: the summary adds them up.
+    let explorations: [ExplorationReport]
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Primitives
 
 /// One exploration's line in a campaign summary, as the table and the JSON give it.
 public struct CampaignEntry: Sendable, Hashable, Codable {
@@ -65,49 +64,28 @@ extension ExplorationReport {
     }
 }
 
-/// The explorations of one test run, summed up when the run ends: a table on standard
-/// error, and JSON where `HARNESS_REPORT` points, which a release gate or a CI matrix reads.
-/// JSON files of shards are arrays of entries: concatenated, they are the unsharded run's.
+/// The explorations of one test run, summed up when the run ends (``RunState``): a table on
+/// standard error, and JSON where `HARNESS_REPORT` points, which a release gate or a CI matrix
+/// reads. JSON files of shards are arrays of entries: concatenated, they are the unsharded run's.
 enum CampaignSummary {
     /// The variable that names the JSON file.
     static let reportVariable = ExplorationOptions.Variable.report
 
-    /// Every entry so far; `nil` until the first (guarded by `lock`).
-    nonisolated(unsafe) private static var entries: [CampaignEntry]?
-    private static let lock = SeamMutex()
-
-    /// Adds an exploration; the first arranges the summary at exit. Isolated children and
-    /// exit tests leave it to their parent.
-    static func add(_ report: ExplorationReport) {
-        add(CampaignEntry(report))
-    }
-
-    /// Adds an entry; the first arranges the summary at exit. Isolated children and exit
-    /// tests leave it to their parent.
-    static func add(_ entry: CampaignEntry) {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment[Harness.childScenarioVariable] == nil, environment[ReplayMatching.exitTestVariable] == nil else { return }
-        let first = lock.withLockDirectly {
-            defer { entries = (entries ?? []) + [entry] }
-            return entries == nil
-        }
-        if first {
-            atexit { CampaignSummary.finish() }
-        }
-    }
-
-    private static func finish() {
-        let all = lock.withLockDirectly { entries } ?? []
-        FileHandle.standardError.write(Data(table(all).utf8))
-        guard let path = Knob.report.value(in: ProcessInfo.processInfo.environment) else { return }
+    /// Writes the table of `entries` on standard error, and the entries as JSON to
+    /// `reportPath` when there is one; ends the process with a failure when the file cannot be
+    /// written.
+    static func finish(_ entries: [CampaignEntry], reportPath: String?) {
+        FileHandle.standardError.write(Data(table(entries).utf8))
+        guard let path = reportPath else { return }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(all).write(to: URL(fileURLWithPath: path))
+            try encoder.encode(entries).write(to: URL(fileURLWithPath: path))
         } catch {
             // Checked writable before exploring; a run whose summary is lost all the same
             // (the folder removed meanwhile, a full disk) must not pass.
-            FileHandle.standardError.write(Data("error: could not write the campaign summary to \(reportVariable)='\(path)': \(error)\n".utf8))
+            let message = "error: could not write the campaign summary to \(reportVariable)='\(path)': \(error)\n"
+            FileHandle.standardError.write(Data(message.utf8))
             _exit(EXIT_FAILURE)
         }
     }

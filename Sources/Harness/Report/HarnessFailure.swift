@@ -191,8 +191,8 @@ public enum ReplayReproduction: Sendable, Hashable, Codable, CustomStringConvert
     /// The code followed the token to the failure.
     case exact
     /// The code left the token at step `divergedAt`; keeping the token's steps up to there
-    /// and searching on (seeded, with the exploration's strategy), schedule `schedules`
-    /// of the search failed. Its own token replays it exactly.
+    /// and searching on (seeded, with the strategy that recorded the token), schedule
+    /// `schedules` of the search failed. Its own token replays it exactly.
     case prefixAndSearch(divergedAt: Int, schedules: Int)
 
     public var description: String {

@@ -1,6 +1,6 @@
 /// How a stress run searches the deterministic scheduler for a schedule that ends in a
 /// forbidden outcome it saw: which strategies, how many schedules in all, from which seed.
-public struct EscalationOptions: Sendable {
+public struct EscalationOptions: Sendable, RangedOptions {
     /// The strategies to search with, one after another; the budget is shared evenly among
     /// them.
     public var strategies: [Strategy]

@@ -8,7 +8,7 @@ import Foundation
 /// ``Harness/stress(_:options:sourceLocation:_:)`` as an issue and by
 /// ``Harness/runStress(_:options:_:)`` as a thrown ``HarnessConfigurationError``, before
 /// anything runs. The initializer traps on one, as a programmer error.
-public struct StressOptions: Sendable {
+public struct StressOptions: Sendable, CampaignOptions {
     /// Iterations to run at most.
     public var iterations: Int
     /// Wall time to run at most; `nil` runs all ``iterations``. A run stops at whichever
@@ -88,7 +88,7 @@ public struct StressOptions: Sendable {
     /// iterations and the time budget, then `HARNESS_STRESS_SCALE` multiplies both. Throws
     /// an error naming the variable and its range when a value is malformed or out of range.
     public func applyingEnvironment(
-        _ environment: [String: String] = ProcessInfo.processInfo.environment
+        _ environment: [String: String]
     ) throws(HarnessConfigurationError) -> StressOptions {
         let environment = try Knob.settings(in: environment)
         var options = self
@@ -127,6 +127,15 @@ public struct StressOptions: Sendable {
         }
         return options
     }
+
+    /// These options with whatever the process's environment sets overriding them, as
+    /// ``applyingEnvironment(_:)`` reads them.
+    public func applyingEnvironment() throws(HarnessConfigurationError) -> StressOptions {
+        try applyingEnvironment(EnvironmentSnapshot.current().variables)
+    }
+
+    /// None: a stress run replays nothing.
+    var replayToken: ReplayToken? { nil }
 
     /// Throws an error naming the first setting outside its range (``Limits``).
     public func validate() throws(HarnessConfigurationError) {

@@ -68,6 +68,22 @@ struct SchedulingStrategyTests {
         #expect(orders(2).count > 2)
     }
 
+    /// T0 takes 30 steps first, then two on X; T1 one step on X. The bug is T1's step between
+    /// T0's last two, which needs T0 lowered at its last step: a change point at one of the
+    /// two decisions that count when T0 goes first (half the executions), a quarter of all of
+    /// them. Counting the 30 earlier steps too (where T0 runs alone, or about to do something
+    /// that commutes with everything) would leave the bug to about 1 execution in 60.
+    @Test(
+        "PCT draws change points only among decisions that can order conflicting steps",
+        arguments: [PrefixProgram.Prefix.alone, .commuting]
+    )
+    func pctSkipsDecisionsThatOrderNothing(prefix: PrefixProgram.Prefix) {
+        let all = schedules(PriorityChangePoints(seed: 9, depth: 2), PrefixProgram(prefix), executions: 400).dropFirst()
+        let bug: [Choice] = [.thread(0), .thread(1), .thread(0)]
+        let share = Double(all.filter { Array($0.suffix(3)) == bug }.count) / Double(all.count)
+        #expect((0.18...0.32).contains(share))
+    }
+
     // MARK: POS
 
     @Test("POS gives fresh priorities to the events that race with the one that ran, and only to those")
@@ -148,7 +164,7 @@ struct SchedulingStrategyTests {
 // MARK: Synthetic programs
 
 /// What a strategy is driven through: a source of decisions, each a candidate list.
-private protocol SyntheticProgram {
+protocol SyntheticProgram {
     /// The candidates of the next decision; empty when the program has finished.
     var candidates: [Candidate] { get }
     /// The thread that took the last step, when it is among the candidates.
@@ -289,6 +305,50 @@ private struct TaskProgram: SyntheticProgram {
         left[task] -= 1
         queued[task] = enqueued
         enqueued += 1
+    }
+}
+
+/// T0 takes 30 steps, then two steps on X; T1 takes one step on X. Before its two steps T0
+/// either runs `alone` (T1 starts after them, as a thread spawned late) or takes steps that
+/// touch no shared state while T1 could run (`commuting`, as a thread starting or joining).
+struct PrefixProgram: SyntheticProgram {
+    enum Prefix: Sendable {
+        case alone
+        case commuting
+    }
+
+    private let prefix: Prefix
+    private var prefixLeft = 30
+    private var t0Left = 2
+    private var t1Left = 1
+    private(set) var running: Int?
+
+    init(_ prefix: Prefix) {
+        self.prefix = prefix
+    }
+
+    var candidates: [Candidate] {
+        var candidates: [Candidate] = []
+        if prefixLeft > 0 {
+            candidates.append(Candidate(.thread(0), access: prefix == .alone ? ToyProgram.x : nil))
+            if prefix == .alone { return candidates }
+        } else if t0Left > 0 {
+            candidates.append(Candidate(.thread(0), access: ToyProgram.x))
+        }
+        if t1Left > 0 { candidates.append(Candidate(.thread(1), access: ToyProgram.x)) }
+        return candidates
+    }
+
+    mutating func take(_ choice: Choice) {
+        guard case .thread(let thread) = choice else { preconditionFailure("only threads step here") }
+        if thread == 1 {
+            t1Left -= 1
+        } else if prefixLeft > 0 {
+            prefixLeft -= 1
+        } else {
+            t0Left -= 1
+        }
+        running = candidates.contains { $0.choice == choice } ? thread : nil
     }
 }
 

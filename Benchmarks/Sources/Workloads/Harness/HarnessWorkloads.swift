@@ -86,7 +86,7 @@ public enum HarnessWorkloads {
         return switches
     }
 
-    private static func runReport(
+    static func runReport(
         _ name: String,
         options: ExplorationOptions,
         _ body: @escaping @Sendable (Scenario) -> Void

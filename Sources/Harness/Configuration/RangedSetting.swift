@@ -55,8 +55,3 @@ extension RangedOptions {
         }
     }
 }
-
-extension ExplorationOptions: RangedOptions {}
-extension StressOptions: RangedOptions {}
-extension EscalationOptions: RangedOptions {}
-extension LinearizabilityOptions: RangedOptions {}

@@ -1,6 +1,87 @@
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#else
+#error("ProcessHooks needs dlsym")
+#endif
+import CShim
 import Primitives
 import Synchronization
+
+/// Every hook and static the harness keeps for the whole process, each with why it cannot
+/// belong to one execution. The engine's are installed here; the others are listed where
+/// they live.
+///
+/// Installed here, by every execution (``installForExecutions()``), once per process:
+/// - The crash reporter (`cshim_install_crash_reporter`, `CShim.c`): handlers for SIGILL,
+///   SIGTRAP, SIGSEGV, SIGBUS, SIGFPE and SIGABRT on an alternate signal stack
+///   (`sigaltstack`, one per thread, freed by a process-wide key's destructor). A signal's
+///   handler belongs to the process; the schedule it prints is the crashing thread's own.
+/// - ``GlobalEnqueueHook``: the runtime has one `swift_task_enqueueGlobal_hook` per process;
+///   it routes only the jobs of the execution's own threads, so parallel tests are safe.
+///
+/// Installed here, only in an isolated child that runs one exploration:
+/// - ``ProcessExecutors``: the runtime creates the default and main executors once per
+///   process, from one factory; `MainActor` and delayed jobs are seen nowhere else.
+///
+/// Kept elsewhere:
+/// - The stalled-thread stack capture (`cshim_allow_stack_capture`, `CShim.c`): a handler for
+///   one real-time signal, which a signal's handler is for the whole process.
+/// - `ResumePointSymbols.places`: a cache of symbolicated code addresses, which mean the same
+///   in the whole process.
+/// - `HarnessEnvironment`'s state and its `atexit` (replay matching): `HARNESS_REPLAY` names
+///   one token for the whole test run, which must fit some scenario by the process's end.
+/// - `CampaignSummary.entries` and its `atexit`: the summary covers every exploration of the
+///   test run, written once as the process ends.
+/// - `StressTurns.state`: stress tests take turns across the process, since they load every
+///   CPU.
+/// - `StressIteration.currentTask` (a task-local) and ``Execution/current`` (the seam's
+///   thread-local controller): who runs the calling thread or task, asked from code that is
+///   handed no context.
+enum ProcessHooks {
+    /// Installs what every execution needs, once per process: the crash reporter and the
+    /// global enqueue hook.
+    static func installForExecutions() {
+        cshim_install_crash_reporter()
+        GlobalEnqueueHook.install()
+    }
+}
+
+/// In the test's own process, sends the jobs an execution's threads enqueue on the global
+/// executor to the execution's ``AsyncServices`` instead: the first job of a `Task {}` or
+/// `Task.detached` started in the scenario, the jobs such tasks enqueue as they go on, and
+/// the runtime's own (a `Task.sleep` wakes its task through one). Jobs enqueued from every
+/// other thread — parallel tests' — go to the global executor as before, so unlike the
+/// executor factory (``ProcessExecutors``) the hook is safe beside parallel tests.
+///
+/// It wraps the runtime's `swift_task_enqueueGlobal_hook`. It sees no `MainActor` job (those
+/// run under the harness only in an isolated child; in-process, a task that hops to the
+/// main actor comes back from a thread the harness does not control, which fails the
+/// execution) and no job for a custom executor, and it stands aside when the harness owns
+/// the process's executors.
+enum GlobalEnqueueHook {
+    private typealias Enqueue = @convention(thin) (UnownedJob) -> Void
+    private typealias Hook = @convention(thin) (UnownedJob, Enqueue) -> Void
+
+    /// Installs the hook, once per process.
+    static func install() {
+        _ = installed
+    }
+
+    private static let installed: Void = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return }
+        let hook = symbol.assumingMemoryBound(to: Hook?.self)
+        guard hook.pointee == nil else { return }
+        hook.pointee = { job, enqueue in
+            guard !ProcessExecutors.areTaken, let services = ProcessExecutors.servicesOfCallingThread() else {
+                return enqueue(job)
+            }
+            services.enqueue(job, onMainActor: false)
+        }
+    }()
+}
 
 /// The process's default (global) and main executors, taken over by the harness in the
 /// child process of an isolated exploration, where nothing else runs.

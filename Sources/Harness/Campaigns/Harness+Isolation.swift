@@ -2,31 +2,10 @@ import CShim
 import Foundation
 import Testing
 
-/// How an exploration is protected from a crash of the code it runs.
-public enum ExplorationIsolation: String, Sendable, Hashable, Codable {
-    /// In the test's own process: a crash ends the process, after printing the replay
-    /// command of the crashing schedule.
-    case none
-    /// In a child process running the same test, filtered to it and told which scenario to
-    /// explore: a crash ends only the child, and comes back as a failure with the runtime's
-    /// message, the crashing frames and the replay token (a stack overflow too); a child
-    /// killed from outside (`kill -9`, the OOM killer) comes back as killed, with the token of
-    /// the schedule it was running. In the child the harness owns the
-    /// process's default and main executors, so `Task {}`, `Task.detached`, `MainActor` jobs
-    /// and system-clock sleeps of the scenario run under it. Costs a process launch per
-    /// exploration (tens of milliseconds). The child ends when the test's process does,
-    /// and is killed when it shows no sign of life (a step, or its running thread runnable)
-    /// for the stall timeout plus ``Harness/childGraceSeconds``.
-    case process
-}
-
 extension Harness {
     /// The environment variable that makes a process the child of an isolated exploration:
     /// it holds the one scenario the child explores (others are skipped).
     static let childScenarioVariable = Knob.ChildProcess.scenario
-
-    /// The scenario this process explores as an isolated child, if it is one.
-    static var childScenario: String? { ProcessInfo.processInfo.environment[childScenarioVariable] }
 
     /// The environment variables that tell the child which exploration to serve, and how:
     /// the test case that started it (a parameterized test explores the same scenario in each
@@ -56,8 +35,8 @@ extension Harness {
 
     /// The parent's options when this process is an isolated child that serves the
     /// exploration of `scenario` in the running test case.
-    static func servedOptions(_ scenario: String) -> ExplorationOptions? {
-        let environment = ProcessInfo.processInfo.environment
+    static func servedOptions(_ scenario: String, environment: EnvironmentSnapshot) -> ExplorationOptions? {
+        let environment = environment.variables
         guard environment[childScenarioVariable] == scenario,
               environment[childCaseVariable] == currentCaseKey,
               let json = environment[childOptionsVariable]
@@ -79,6 +58,7 @@ extension Harness {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--filter", HarnessFailure.testFilter(testID), "--testing-library", "swift-testing"]
+        // The child inherits the whole environment, the variables the harness reads included.
         var environment = ProcessInfo.processInfo.environment
         environment[childScenarioVariable] = scenario
         environment[childCaseVariable] = currentCaseKey

@@ -60,14 +60,14 @@ public struct ExploredTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        if let isolation = Knob.isolation.value(in: ProcessInfo.processInfo.environment),
-           isolation != ExplorationIsolation.process.rawValue {
+        let campaign = Campaign(nil, .explore, sourceLocation: test.sourceLocation)
+        if let isolation = campaign.environment[.isolation], isolation != ExplorationIsolation.process.rawValue {
             let error = HarnessConfigurationError.invalid(
                 setting: Knob.isolation.name,
                 value: isolation,
                 expected: "process: a test with the .explored trait always runs in a child process"
             )
-            return Harness.recordIssue("\(error)", sourceLocation: test.sourceLocation)
+            return campaign.recordIssue("\(error)")
         }
         var isolated = options
         isolated.isolation = .process
@@ -84,7 +84,7 @@ public struct ExploredTrait: TestTrait, SuiteTrait, TestScoping {
                 group.addTask(executorPreference: workers) { maker.serve() }
                 group.addTask(executorPreference: workers) {
                     defer { maker.close() }
-                    Harness.explore(options: options, sourceLocation: test.sourceLocation) { scenario in
+                    campaign.explore(options) { scenario in
                         scenario.task(name: test.name, createdBy: maker.make) {
                             try await Self.failingSchedule(at: test.sourceLocation, function)
                         }
@@ -124,18 +124,5 @@ extension Trait where Self == ExploredTrait {
     /// from `seed` (see ``ExploredTrait``).
     public static func explored(schedules: Int = 200, strategy: Strategy = .random, seed: UInt64? = nil) -> Self {
         ExploredTrait(options: ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed))
-    }
-}
-
-extension Harness {
-    /// Fails the running execution at its next decision, as a failed check at `file`:`line` on
-    /// the calling thread, without ending the thread (which may be recording an issue).
-    /// Returns whether the calling thread is one of an execution's.
-    static func failRunningExecution(_ message: String, file: String, line: UInt) -> Bool {
-        guard let execution = Execution.current, let thread = Seam.currentThread else {
-            return false
-        }
-        execution.failAtNextDecision(.invariant(message: message, thread: thread.rawValue, file: file, line: line))
-        return true
     }
 }

@@ -1,0 +1,66 @@
+import Testing
+
+extension Harness {
+    /// Runs `test` on real threads at full speed, records an issue at the call site when an
+    /// iteration ends in a forbidden outcome, and returns the report.
+    ///
+    /// The iterations run as ``runStress(_:options:_:)`` describes. The environment may
+    /// override `options` (see ``StressOptions/applyingEnvironment(_:)``); an invalid
+    /// setting is an issue. The issue holds the histogram and, for each forbidden outcome,
+    /// the schedule the deterministic scheduler found for it, with the command that replays
+    /// it: with a token in `HARNESS_REPLAY`, this function replays that schedule under the
+    /// harness instead of running stress, and records its failure as
+    /// ``explore(_:options:sourceLocation:_:)`` does (a token for another scenario skips the
+    /// test with a warning). Returns `nil` when it replayed or could not run.
+    ///
+    /// Stress runs of one process take turns: each has the machine to itself for its time
+    /// budget, and a waiting run suspends without holding a thread.
+    @discardableResult
+    public static func stress<Outcome>(
+        _ name: String? = nil,
+        options: StressOptions = StressOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ test: StressTest<Outcome>
+    ) async -> StressReport<Outcome>? {
+        await Campaign(name, .stress, sourceLocation: sourceLocation).stress(options, test)
+    }
+
+    /// Runs a scenario that reports no outcome under stress: its failed checks, errors and
+    /// hangs are its forbidden outcomes (see the generic `stress(_:options:sourceLocation:_:)`).
+    @discardableResult
+    public static func stress(
+        _ name: String? = nil,
+        options: StressOptions = StressOptions(),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: @escaping @Sendable (Scenario) throws -> Void
+    ) async -> StressReport<ScenarioCompleted>? {
+        await stress(name, options: options, sourceLocation: sourceLocation, StressTest(body))
+    }
+}
+
+extension Campaign {
+    /// The campaign of ``Harness/stress(_:options:sourceLocation:_:)``: runs `test` under
+    /// `options` as the environment overrides them and records a report with a forbidden
+    /// outcome as an issue, with the report attached; with a token in `HARNESS_REPLAY`,
+    /// replays it as ``explore(_:_:)`` does instead. Returns the report, or `nil` when it
+    /// replayed or could not run.
+    func stress<Outcome>(_ options: StressOptions, _ test: StressTest<Outcome>) async -> StressReport<Outcome>? {
+        if environment[.replay] != nil {
+            explore(ExplorationOptions(), Escalation.replayBody(test))
+            return nil
+        }
+        guard let configured = configure(options, sharded: false) else { return nil }
+        let report: StressReport<Outcome>
+        do {
+            report = try await Harness.runStress(name, options: configured, test)
+        } catch {
+            recordIssue("\(error)")
+            return nil
+        }
+        if !report.passed {
+            recordIssue(report.text)
+            attach(report.text, named: "stress-report.txt")
+        }
+        return report
+    }
+}

@@ -1,0 +1,24 @@
+@testable import Harness
+import Testing
+
+@Suite("Harness: the execution's map from shared objects")
+struct ObjectMapTests {
+    private final class Object {}
+
+    @Test("set inserts a key it lacks and replaces the value of one it has, searched linearly or hashed")
+    func setInsertsAndReplaces() {
+        // More keys than the map searches linearly, so that both of its lookups are exercised.
+        let objects = (0..<40).map { _ in Object() }
+        var map = ObjectMap<Int>()
+        for (index, object) in objects.enumerated() {
+            map.set(ObjectIdentifier(object), to: index)
+        }
+        for (index, object) in objects.enumerated() {
+            map.set(ObjectIdentifier(object), to: index * 10)
+        }
+        #expect(map.count == objects.count)
+        #expect(objects.indices.allSatisfy { map[ObjectIdentifier(objects[$0])] == $0 * 10 })
+        let other = Object()
+        #expect(map[ObjectIdentifier(other)] == nil)
+    }
+}
