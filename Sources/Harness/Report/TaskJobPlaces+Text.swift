@@ -1,8 +1,8 @@
 extension TaskJobPlaces {
     /// The job as a report's step names it, by the function the task ran in and the lines
     /// where it resumed and suspended:
-    /// `BankAccount.withdraw(_:audit:): resumed at Bank.swift:18, suspended at :19 into
-    /// AuditLog.record(_:)`, `…: resumed at Bank.swift:20, returned` (the task goes on in
+    /// `BankAccount.withdraw(_:audit:): resumed at Bank.swift:18, suspended at :19`,
+    /// `…: resumed at Bank.swift:20, returned` (the task goes on in
     /// the caller), `…, ended` (the task ended), or `suspended at
     /// Bank.swift:18 in BankAccount.withdraw(_:audit:)` for a job that began outside the code
     /// under test.
@@ -13,15 +13,12 @@ extension TaskJobPlaces {
         }
         let text = "\(start.function): resumed at \(start.file):\(start.line)"
         guard let suspendedIn else { return text + ", ended" }
-        // Where it suspended in the function it ran in; a frame inside that one is the method
-        // the task hops into. Without one, the function returned.
-        guard let index = suspendedIn.firstIndex(where: { $0.function == start.function }) else {
+        // Suspended elsewhere than the function it ran in: that function returned.
+        guard let wait = suspendedIn.first, wait.function == start.function else {
             let caller = suspendedIn.first.map { "; suspended at \($0.file):\($0.line) in \($0.function)" }
             return text + ", returned" + (caller ?? "")
         }
-        let wait = suspendedIn[index]
-        let into = index > 0 ? " into \(suspendedIn[index - 1].function)" : ""
         let line = wait.file == start.file ? ":\(wait.line)" : "\(wait.file):\(wait.line)"
-        return text + ", suspended at " + line + into
+        return text + ", suspended at " + line
     }
 }
