@@ -15,9 +15,10 @@ public final class GuardedCounter: @unchecked Sendable {
 /// A counter in a recursive critical section as a sequential model: increments (plain,
 /// nested, timed) count one each; a hold enters, counts, and leaves later; a timed entry
 /// times out only while a hold is inside. That last rule relies on the harness's virtual
-/// clock, which advances only when nothing else can run, so a timeout passes only while the
-/// holder sleeps inside; with ``ExplorationOptions/timeoutsRaceProgress`` a timed entry may
-/// also give up while an increment holds the section, which this model rejects.
+/// clock, which moves while other work could run only by ``ExplorationOptions/timeoutRaceBound``
+/// (100 ms by default) and otherwise only when nothing else can, so a timeout of a second or
+/// more passes only while the holder sleeps inside; with an unbounded race (`nil`) a timed
+/// entry may also give up while an increment holds the section, which this model rejects.
 public struct CriticalSectionModel: SequentialModel, Sendable, CustomStringConvertible {
     /// The section's operations, as the history records them.
     public enum Operation: Hashable, Sendable, CustomStringConvertible {

@@ -352,11 +352,22 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 job = jobs.remove(at: scheduler.chooseJob(among: jobs.map(\.identity))).job
             }
             jobsRunning += 1
+            // A job runs its task, or (an actor draining its queue) the tasks queued there.
+            let before = heldTasks.filter { !$0.task.isComplete }.map { ($0.runtimeID, $0.task, $0.task.resumeState) }
             mutex.unlock()
             if let executor {
                 job.runSynchronously(on: executor)
             } else {
                 job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+            // Read before `settle` may release the tasks.
+            let ran = before.compactMap { runtimeID, task, state -> (UInt64, TaskJobPoints)? in
+                let ended = task.isComplete
+                guard ended || task.resumeState != state else { return nil }
+                // Only the innermost frame: a task that just suspended may not have linked its
+                // callers' contexts yet (walking them read a misaligned pointer).
+                let suspended = ended ? nil : [task.resumeState.function]
+                return (runtimeID, TaskJobPoints(resumed: [state.function], suspended: suspended))
             }
             var ended: [RuntimeTask] = []
             settle {
@@ -364,7 +375,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 ended = takeEndedTasks()
             }
             for task in ended { task.release() }
-            scheduler.laneWillTakeJob()
+            scheduler.laneWillTakeJob(after: ran)
         }
     }
 

@@ -49,6 +49,21 @@ struct RuntimeTask {
         pointer.load(fromByteOffset: Offset.statusFlags, as: UInt32.self) & Self.isCompleteFlag != 0
     }
 
+    /// Where the suspended task goes on, as the runtime keeps it: its resume function and
+    /// async context. It changes each time the task runs and suspends again.
+    var resumeState: ResumeState {
+        ResumeState(
+            function: pointer.load(fromByteOffset: Offset.resumeFunction, as: UInt.self),
+            context: pointer.load(fromByteOffset: Offset.resumeContext, as: UInt.self)
+        )
+    }
+
+    /// A task's resume function and async context (``resumeState``).
+    struct ResumeState: Equatable {
+        let function: UInt
+        let context: UInt
+    }
+
     /// The entry points of the resume functions of the suspended task's async frames,
     /// innermost first: where it goes on once resumed, then where each caller goes on.
     /// Read only while the task is suspended.

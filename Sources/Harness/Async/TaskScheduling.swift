@@ -14,8 +14,9 @@ protocol TaskScheduling: AnyObject {
     func jobEnqueued(_ job: JobIdentity)
     /// Which of the queued `jobs` the calling lane runs: an index into `jobs`.
     func chooseJob(among jobs: [JobIdentity]) -> Int
-    /// The scheduling point of a lane that finished a job, before it takes the next.
-    func laneWillTakeJob()
+    /// The scheduling point of a lane that finished a job, before it takes the next; `ran`
+    /// are the tasks that ran in the job (by their runtime IDs), with their places.
+    func laneWillTakeJob(after ran: [(runtimeID: UInt64, points: TaskJobPoints)])
     /// The execution's number (from 0) for the task the runtime knows by `runtimeID`.
     func taskNumber(runtimeID: UInt64) -> Int
     /// Names the task running on the calling lane `name`, for reports.

@@ -50,9 +50,13 @@ extension Execution: TaskScheduling {
         point(.enqueueJob(task: job.task), nil)
     }
 
-    /// The scheduling point of a lane that finished a job, before it takes the next: any
-    /// other thread may run first, and jobs queued meanwhile compete for the lane.
-    func laneWillTakeJob() {
+    /// The scheduling point of a lane that finished a job (in which the tasks of `ran` ran,
+    /// with their places), before it takes the next: any other thread may run first, and
+    /// jobs queued meanwhile compete for the lane.
+    func laneWillTakeJob(after ran: [(runtimeID: UInt64, points: TaskJobPoints)]) {
+        if !ran.isEmpty {
+            withCancellationDisabled { _ in trace.noteFinishedJob(lane: currentThread(), ran: ran) }
+        }
         point(.takeJob, nil)
         withCancellationDisabled { _ in model.lane(currentThread(), runs: nil) }
     }
@@ -63,7 +67,7 @@ extension Execution: TaskScheduling {
 
     /// Picks which of the queued `jobs` the calling lane runs: a decision of the strategy,
     /// recorded in the trace (and in tokens, as the index in the queue) when there is a
-    /// choice. The lane's steps until ``laneWillTakeJob()`` are the job's task's.
+    /// choice. The lane's steps until ``laneWillTakeJob(after:)`` are the job's task's.
     func chooseJob(among jobs: [JobIdentity]) -> Int {
         withCancellationDisabled { _ in
             let me = currentThread()

@@ -139,6 +139,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             fingerprint: model.fingerprint,
             threadCount: model.threads.count,
             taskNames: trace.taskNames,
+            jobPoints: trace.jobPoints,
             replayDivergence: follower?.divergence,
             strategy: strategy,
             needsOSThreads: needsOSThreads
@@ -231,8 +232,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             if model.failure == nil, let escape = escape() {
                 model.noteFailure(.escaped(escape))
             }
-            let offersEarlyTimeout = limits.timeoutsRaceProgress || replay?.isFollowing == true
-            let decision = model.decide(running: running, offeringEarlyTimeout: offersEarlyTimeout) {
+            let earlyTimeoutWithin = replay?.isFollowing == true ? UInt64.max : limits.earlyTimeoutWithin
+            let decision = model.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) {
                 choose(among: $0, running: $1, describe: $2)
             }
             switch decision {

@@ -4,7 +4,9 @@ struct ExecutionLimits {
     var maxThreads = 64
     var maxSteps = 20_000
     var spuriousWakeups = true
-    var timeoutsRaceProgress = false
+    /// How far ahead of the clock (nanoseconds) a deadline may fire while other work could
+    /// still run; `nil` only when nothing else can, `UInt64.max` for any deadline.
+    var earlyTimeoutWithin: UInt64? = nil
     var stallTimeout: Duration = .seconds(20)
     var spinsBeforeSleeping: UInt32 = 4_000
     /// The CPU every thread of the execution is pinned to, so that a handoff wakes a

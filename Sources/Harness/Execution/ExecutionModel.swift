@@ -23,7 +23,7 @@ struct ExecutionModel {
         /// harness's own synchronization that can go on (see ``noteInternalObjects(_:)``),
         /// while no thread in a non-preemptible region can run.
         case performsAtOnce
-        /// It waits for a decision (``decide(running:offeringEarlyTimeout:choose:)``).
+        /// It waits for a decision (``decide(running:earlyTimeoutWithin:choose:)``).
         case awaitsDecision
     }
 
@@ -158,7 +158,7 @@ struct ExecutionModel {
     private(set) var fingerprint = InterleavingFingerprint()
     /// The names of the objects the steps touched; see ``name(_:_:)``.
     var objectNames = ObjectNames()
-    /// The storage of ``decide(running:offeringEarlyTimeout:choose:)``'s candidates, kept
+    /// The storage of ``decide(running:earlyTimeoutWithin:choose:)``'s candidates, kept
     /// between decisions.
     private var candidateBuffer: [Candidate] = []
     private var spuriousBuffer: [Candidate] = []
@@ -408,14 +408,16 @@ struct ExecutionModel {
     /// only the thread it waits for runs. Otherwise the candidates are the threads whose
     /// operation can go on (a yielding thread only when no other can), then the spurious
     /// wake-ups of condition waiters (when the limits allow them; never on the harness's own
-    /// conditions), then, with `offeringEarlyTimeout` and a deadline to come, an early
-    /// timeout; `choose` picks one of them (given the thread that could go on among them,
-    /// and a description of a thread's pending operation). When nothing can run the clock
+    /// conditions), then, when the earliest deadline to come lies at most `earlyTimeoutWithin`
+    /// nanoseconds ahead of the clock, an early timeout (the clock jumps to that deadline, so
+    /// timers fire in deadline order and a runnable thread loses at most that much virtual
+    /// time); `choose` picks one of them (given the thread that could go on among them, and a
+    /// description of a thread's pending operation). When nothing can run the clock
     /// advances to the earliest deadline. Builds no array: the candidates' storage is kept
     /// from one decision to the next.
     mutating func decide(
         running: Int?,
-        offeringEarlyTimeout: Bool,
+        earlyTimeoutWithin: UInt64?,
         choose: (_ candidates: [Candidate], _ running: Int?, _ describe: (Int) -> String) -> Choice
     ) -> Decision {
         if failure != nil {
@@ -478,7 +480,8 @@ struct ExecutionModel {
         candidates += spurious
         // A timeout may fire while other work could still run: the strategy decides (or
         // the token, which may have recorded one, while a replay follows it).
-        if offeringEarlyTimeout, earliestDeadline() != nil {
+        if let bound = earlyTimeoutWithin, let deadline = earliestDeadline(),
+            deadline <= clock || deadline - clock <= bound {
             candidates.append(Candidate(.advanceClock))
         }
         switch choose(candidates, runningCandidate, { describePending($0) }) {

@@ -43,6 +43,9 @@ struct ExecutionRecord {
     let threadCount: Int
     /// The names of the tasks that took steps, by their number in ``TraceStep/task``.
     let taskNames: [Int: String]
+    /// The tasks (numbered from 1) that ran in each job, with their places as addresses, by
+    /// the index of the `takeJob` step that ended the job.
+    let jobPoints: [Int: [(task: Int, points: TaskJobPoints)]]
     /// Where the code first left the recorded schedule; `nil` when it followed it to the
     /// end, or followed none.
     let replayDivergence: ReplayFollower.Divergence?
@@ -52,4 +55,14 @@ struct ExecutionRecord {
     /// a coroutine did what only an OS thread can (it was cancelled, or used thread-specific
     /// storage). `nil` when it ran to its end.
     let needsOSThreads: String?
+
+    /// Where the tasks that ran in each job began and ended in the code under test, by the
+    /// index of the `takeJob` step that ended the job: symbolicated on each call (in the
+    /// process that ran the execution), for a report.
+    var taskJobPlaces: [Int: [TaskJobPlaces]] {
+        jobPoints.compactMapValues { ran in
+            let places = ran.map { $0.points.places(task: $0.task) }.filter(\.namesUserCode)
+            return places.isEmpty ? nil : places
+        }
+    }
 }

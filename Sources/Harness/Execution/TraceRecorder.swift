@@ -17,6 +17,11 @@ struct TraceRecorder {
     private var byteCount = 0
     private var taskNumbers: [UInt64: Int] = [:]
     private var tasksAsked: Set<Int> = []
+    /// The tasks (numbered from 1) that ran in the job each lane just finished, with their
+    /// places, until its `takeJob` step is appended.
+    private var finishedJobs: [Int: [(task: Int, points: TaskJobPoints)]] = [:]
+    /// The same, by the index of the `takeJob` step that ended each job.
+    private(set) var jobPoints: [Int: [(task: Int, points: TaskJobPoints)]] = [:]
 
     /// A trace that writes its steps' bytes to `record`, begun for the token `tokenPrefix`,
     /// and counts them on `activity`.
@@ -42,6 +47,9 @@ struct TraceRecorder {
             task: task.map { $0 + 1 },
             isBookkeeping: isBookkeeping
         )
+        if step.kind == .takeJob, let lane = step.thread, let ran = finishedJobs.removeValue(forKey: lane) {
+            jobPoints[steps.count] = ran
+        }
         let encoded = EncodedStep(traceStep)
         steps.append(traceStep)
         if byteCount + encoded.byteCount <= record.stepCapacity {
@@ -61,6 +69,12 @@ struct TraceRecorder {
         if let number = taskNumbers[runtimeID] { return number }
         taskNumbers[runtimeID] = taskNumbers.count
         return taskNumbers.count - 1
+    }
+
+    /// Notes the tasks (by their runtime IDs) that ran, with their places, in the job `lane`
+    /// just finished; kept with the lane's next `takeJob` step.
+    mutating func noteFinishedJob(lane: Int, ran: [(runtimeID: UInt64, points: TaskJobPoints)]) {
+        finishedJobs[lane] = ran.map { (taskNumber(runtimeID: $0.runtimeID) + 1, $0.points) }
     }
 
     /// Names the task the runtime knows by `runtimeID` `name`, for reports.

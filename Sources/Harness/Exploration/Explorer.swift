@@ -97,7 +97,8 @@ struct Explorer {
                     testID: testID,
                     taskNames: execution.taskNames,
                     preemptions: execution.preemptions,
-                    reproduction: reproduction
+                    reproduction: reproduction,
+                    taskJobPlaces: execution.taskJobPlaces
                 )
                 failure = options.replay == nil && shrinksSchedules ? shrink(found, decisions: execution.decisions, naming: naming) : found
                 break
@@ -235,7 +236,8 @@ struct Explorer {
             testID: testID,
             taskNames: execution.taskNames,
             preemptions: execution.preemptions,
-            shrunkFrom: ShrinkOrigin(steps: failure.trace.count, preemptions: failure.preemptions)
+            shrunkFrom: ShrinkOrigin(steps: failure.trace.count, preemptions: failure.preemptions),
+            taskJobPlaces: execution.taskJobPlaces
         )
     }
 
@@ -251,7 +253,7 @@ struct Explorer {
         limits.maxSteps = options.maxSteps
         limits.maxThreads = options.maxThreads
         limits.spuriousWakeups = options.spuriousWakeups
-        limits.timeoutsRaceProgress = options.timeoutsRaceProgress
+        limits.earlyTimeoutWithin = options.timeoutRaceNanoseconds
         limits.stallTimeout = options.stallTimeout
         limits.executorLanes = options.executorLanes
         let cpu = cshim_current_cpu()

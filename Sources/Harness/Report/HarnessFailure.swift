@@ -22,6 +22,9 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     public let preemptions: Int
     /// The schedule exploring found, when ``trace`` is a shrunk one.
     public let shrunkFrom: ShrinkOrigin?
+    /// Where the tasks that ran in each job began and ended in the code under test, by the
+    /// index in ``trace`` of the step that ended the job (a lane's ``OperationKind/takeJob``).
+    public let taskJobPlaces: [Int: [TaskJobPlaces]]
 
     init(
         scenario: String,
@@ -32,7 +35,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         taskNames: [Int: String] = [:],
         preemptions: Int = 0,
         reproduction: ReplayReproduction? = nil,
-        shrunkFrom: ShrinkOrigin? = nil
+        shrunkFrom: ShrinkOrigin? = nil,
+        taskJobPlaces: [Int: [TaskJobPlaces]] = [:]
     ) {
         self.scenario = scenario
         self.reason = reason
@@ -43,6 +47,7 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         self.reproduction = reproduction
         self.preemptions = preemptions
         self.shrunkFrom = shrunkFrom
+        self.taskJobPlaces = taskJobPlaces
     }
 
     /// How many steps the report's lanes show at most; the full trace has them all.
@@ -82,15 +87,18 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         return "\(options)(replay: try ReplayToken(parsing: \"\(token)\"))"
     }
 
-    /// The report: what failed, how to replay it, and the last steps as lanes.
+    /// The report: what failed, how to replay it, and the steps as lanes. When the schedule
+    /// has more rows than ``lanesShown``, it shows the rows that name code: every
+    /// one when they fit (an async schedule's tasks, each job naming the user's lines, without
+    /// the executor's queueing between them), else the last of them.
     public var message: String {
-        let shown = visibleSteps.count
+        let shown = shownRows
         return """
             \(reason)
             scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
             replay: \(replayCommand)
-            schedule (\(scheduleSize)\(shown > Self.lanesShown ? ", the last \(Self.lanesShown) of the scenario's shown" : "")):
-            \(lanes(last: Self.lanesShown))
+            schedule (\(scheduleSize)\(shown.selection.map { ", \($0) of its \(shown.total) shown" } ?? "")):
+            \(lanes(shown.rows))
             """
     }
 
@@ -116,26 +124,63 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         return size + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption\(shrunkFrom.preemptions == 1 ? "" : "s")"
     }
 
-    /// The steps a report shows, with their indices: all but the harness's own bookkeeping.
-    private var visibleSteps: [(index: Int, step: TraceStep)] {
-        trace.enumerated().filter { !$0.element.isBookkeeping }.map { ($0.offset, $0.element) }
+    /// One row of the lanes: a step of the scenario's, or a task's part of a job, in its lane.
+    private struct LaneRow {
+        let index: Int
+        let lane: TraceLane
+        let text: String
+        /// Whether it names a place in the code: a step with a source location, or a task's job.
+        let namesCode: Bool
     }
 
-    /// The last `count` of the scenario's steps (the harness's own bookkeeping left out),
-    /// drawn as one lane per thread and task, each step with its source location.
+    /// The rows a report may show: every step but the harness's own bookkeeping, and for a
+    /// job in which tasks ran, a row per task naming where it resumed and suspended.
+    private var rows: [LaneRow] {
+        trace.enumerated().flatMap { index, step -> [LaneRow] in
+            if let jobs = taskJobPlaces[index] {
+                return jobs.map { job in
+                    let lane = TraceLane.task(job.task, named: taskNames[job.task])
+                    return LaneRow(index: index, lane: lane, text: job.stepText, namesCode: true)
+                }
+            }
+            guard !step.isBookkeeping else { return [] }
+            let lane = TraceLane(of: step, taskNames: taskNames)
+            return [LaneRow(index: index, lane: lane, text: step.summary, namesCode: step.location != nil)]
+        }
+    }
+
+    /// How many rows ``message`` shows of how many, and which.
+    private var shownRows: (rows: [LaneRow], total: Int, selection: String?) {
+        let all = rows
+        guard all.count > Self.lanesShown else { return (all, all.count, nil) }
+        let naming = all.filter(\.namesCode)
+        if naming.count < all.count && naming.count <= Self.lanesShown {
+            return (naming, all.count, "the \(naming.count) steps that name code")
+        }
+        return (Array(naming.suffix(Self.lanesShown)), all.count, "the last \(Self.lanesShown) that name code")
+    }
+
+    /// The last `count` of the scenario's steps (the harness's own bookkeeping left out, a
+    /// job's tasks each on a row of its own), drawn as one lane per thread and task, each step
+    /// with its source location.
     public func lanes(last count: Int) -> String {
-        let shown = visibleSteps.suffix(count)
-        let order = Set(shown.map { TraceLane(of: $0.step, taskNames: taskNames) }).sorted()
+        lanes(Array(rows.suffix(count)))
+    }
+
+    /// `rows` drawn as one lane per thread and task.
+    private func lanes(_ shown: [LaneRow]) -> String {
+        var seen: [TraceLane: TraceLane] = [:]
+        for row in shown where seen[row.lane] == nil { seen[row.lane] = row.lane }
+        let order = seen.keys.sorted().map { seen[$0] ?? $0 }
         let column = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         let width = 34
         func cell(_ text: String) -> String {
             text.count > width - 1 ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
         }
         var lines = ["step  " + order.map { cell($0.label) }.joined()]
-        for (index, step) in shown {
-            let number = String(index).padding(toLength: 6, withPad: " ", startingAt: 0)
-            let lane = TraceLane(of: step)
-            lines.append(number + String(repeating: " ", count: width * (column[lane] ?? 0)) + step.summary)
+        for row in shown {
+            let number = String(row.index).padding(toLength: 6, withPad: " ", startingAt: 0)
+            lines.append(number + String(repeating: " ", count: width * (column[row.lane] ?? 0)) + row.text)
         }
         return lines.joined(separator: "\n")
     }

@@ -28,6 +28,11 @@ public struct TraceLane: Hashable, Sendable, Comparable, CustomStringConvertible
         TraceLane(identity: .task(number), name: nil)
     }
 
+    /// The lane of task `number` (from 1), named `name` (not part of the lane's identity).
+    static func task(_ number: Int, named name: String?) -> TraceLane {
+        TraceLane(identity: .task(number), name: name)
+    }
+
     /// The lane that took `step`; `taskNames` names tasks by their number from 1.
     public init(of step: TraceStep, taskNames: [Int: String] = [:]) {
         if let task = step.task {

@@ -15,7 +15,10 @@
 /// An async program has so many free choices (which job, which lane, the timer thread,
 /// whoever runs once a lane waits) that its schedules of cost 0 alone outnumber any budget;
 /// counting detours too reaches a bug that needs one preemption and a detour or two as soon
-/// as one that needs three detours. Each schedule runs exactly once, from the prefix that
+/// as one that needs three detours. An early timeout (``Choice/advanceClock``) costs 1 against
+/// the bound but is no departure: a timeout that beats work is one departure from the schedule
+/// whose work it beats (the job order that lets its waiter go first), so it runs beside the
+/// schedules of one detour rather than after all of them. Each schedule runs exactly once, from the prefix that
 /// ends with its last preemption or detour, queued while the schedule it leaves ran. The
 /// search is exhausted once every schedule within the bound ran: thread steps, spurious
 /// wake-ups and job orders.
@@ -105,7 +108,9 @@ struct BoundedExhaustive: SchedulingStrategy {
             for (index, candidate) in candidates.enumerated() where !candidate.isSymmetricCopy && index != chosen {
                 let costly = Self.isCostly(candidate.choice, running: running)
                 guard !costly || canPreempt else { continue }
-                queued[departures + 1].append(Queued(prefix: Prefix(candidate.choice, after: before), cost: costly ? cost + 1 : cost))
+                let bucket = candidate.choice == .advanceClock ? departures : departures + 1
+                let prefix = Prefix(candidate.choice, after: before)
+                queued[bucket].append(Queued(prefix: prefix, cost: costly ? cost + 1 : cost))
             }
         }
         taken.append(candidates[chosen].choice)

@@ -103,3 +103,46 @@ extension AsyncBugScenarios {
         Harness.check(!replyLost.load(), "the reply lost its race with the timeout")
     }
 }
+
+/// A server actor that does some work for each request.
+actor ReplyServer {
+    private var handled = 0
+
+    /// Handles one request: a step of the server's work.
+    func handle() -> Int {
+        handled += 1
+        return handled
+    }
+}
+
+/// Asks `server` for a reply that comes after `latency` and a step of the server's work,
+/// or gives up after `timeout`, whichever comes first; written as users write it, with
+/// `Task.sleep` on the system clock. The loser is not cancelled: it ends on its own.
+func fetchReply(from server: ReplyServer, latency: Duration, timeout: Duration) async -> String {
+    await withTaskGroup(of: String.self) { group in
+        group.addTask {
+            try? await Task.sleep(for: latency)
+            _ = await server.handle()
+            return "reply"
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return "timed out"
+        }
+        return await group.next() ?? "nothing"
+    }
+}
+
+extension AsyncBugScenarios {
+    /// A reply after 5 ms of latency and some work, racing a 10 ms timeout: the test expects
+    /// the reply, but the timeout wins when the work takes longer than 5 ms.
+    @Sendable static func replyAfterWorkRacingTimeout(_ scenario: Scenario) {
+        let answer = HarnessMutex("")
+        scenario.task {
+            let reply = await fetchReply(from: ReplyServer(), latency: .milliseconds(5), timeout: .milliseconds(10))
+            answer.withLock { $0 = reply }
+        }
+        scenario.joinAll()
+        Harness.check(answer.withLock { $0 } == "reply", "the request got '\(answer.withLock { $0 })'")
+    }
+}

@@ -163,7 +163,7 @@ struct ExecutionModelTests {
         #expect(driver.model.owner(of: Objects.m) == nil)
         // The waiter is still the running thread, and the other may take the mutex first.
         #expect(driver.candidates(running: 0).map(\.choice) == [.thread(0), .thread(1)])
-        #expect(driver.candidates(running: 0, offeringEarlyTimeout: true).map(\.choice) == [.thread(0), .thread(1)])
+        #expect(driver.candidates(running: 0, earlyTimeoutWithin: .max).map(\.choice) == [.thread(0), .thread(1)])
         try driver.run(1)
         driver.arrive(1, .unlock(Objects.m))
         #expect(driver.candidates(running: 1).map(\.choice) == [.thread(1)])
@@ -188,7 +188,7 @@ struct ExecutionModelTests {
         driver.arrive(0, .sleep(until: now))
         driver.arrive(1, .yield)
         #expect(driver.candidates(running: 0).map(\.choice) == [.thread(0), .thread(1)])
-        #expect(driver.candidates(running: 0, offeringEarlyTimeout: true).map(\.choice) == [.thread(0), .thread(1)])
+        #expect(driver.candidates(running: 0, earlyTimeoutWithin: .max).map(\.choice) == [.thread(0), .thread(1)])
         try driver.run(0)
         #expect(driver.model.clock == now)
     }
@@ -200,11 +200,30 @@ struct ExecutionModelTests {
         driver.arrive(0, .sleep(until: deadline))
         driver.arrive(1, .yield)
         #expect(driver.candidates(running: 1).map(\.choice) == [.thread(1)])
-        #expect(driver.candidates(running: 1, offeringEarlyTimeout: true).map(\.choice) == [.thread(1), .advanceClock])
+        #expect(driver.candidates(running: 1, earlyTimeoutWithin: .max).map(\.choice) == [.thread(1), .advanceClock])
         try driver.run(1)
         _ = driver.model.exit(1)
         #expect(driver.decide(running: nil) == .run(0))
         #expect(driver.model.clock == deadline)
+    }
+
+    @Test("an early timeout is offered only for a deadline within the bound of the clock", arguments: [
+        (UInt64(2_999_999), false), (3_000_000, true), (3_000_001, true),
+    ])
+    func earlyTimeoutBound(bound: UInt64, offered: Bool) throws {
+        var driver = try ModelDriver(threads: 3)
+        let now = driver.model.clock
+        driver.arrive(0, .sleep(until: now + 3_000_000))
+        driver.arrive(1, .sleep(until: now + 3_000_000 + 3_600_000_000_000))
+        driver.arrive(2, .yield)
+        let early: [Choice] = offered ? [.advanceClock] : []
+        #expect(driver.candidates(running: 2, earlyTimeoutWithin: bound).map(\.choice) == [.thread(2)] + early)
+        _ = driver.model.exit(2)
+        #expect(driver.decide(running: nil) == .run(0))
+        _ = try driver.perform(0)
+        // The next deadline, an hour on, is beyond the bound: no early timeout.
+        driver.arrive(0, .yield)
+        #expect(driver.candidates(running: 0, earlyTimeoutWithin: bound).map(\.choice) == [.thread(0)])
     }
 
     // MARK: Threads
@@ -496,10 +515,10 @@ private struct ModelDriver {
 
     /// The candidates a decision would offer now, found on a copy of the model; empty when the
     /// decision would not ask for a choice.
-    func candidates(running: Int?, offeringEarlyTimeout: Bool = false) -> [Candidate] {
+    func candidates(running: Int?, earlyTimeoutWithin: UInt64? = nil) -> [Candidate] {
         var copy = model
         var offered: [Candidate] = []
-        _ = copy.decide(running: running, offeringEarlyTimeout: offeringEarlyTimeout) { candidates, _, _ in
+        _ = copy.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) { candidates, _, _ in
             offered = candidates
             return candidates[0].choice
         }
@@ -510,7 +529,7 @@ private struct ModelDriver {
     /// or ends: the choice is `choosing` when offered, else the first candidate.
     mutating func decide(running: Int?, choosing: Choice? = nil) -> ExecutionModel.Decision {
         while true {
-            let decision = model.decide(running: running, offeringEarlyTimeout: false) { candidates, _, _ in
+            let decision = model.decide(running: running, earlyTimeoutWithin: nil) { candidates, _, _ in
                 candidates.first { $0.choice == choosing }?.choice ?? candidates[0].choice
             }
             guard case .tookStep(let step) = decision else { return decision }

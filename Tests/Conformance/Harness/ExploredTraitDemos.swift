@@ -77,6 +77,12 @@ struct ExploredDemos {
         #expect(await log.events == ["saved", "shown"])
     }
 
+    /// A reply after 5 ms and some work, racing a 10 ms timeout: found at default options.
+    @Test(.explored) func replyRacesTimeout() async {
+        let reply = await fetchReply(from: ReplyServer(), latency: .milliseconds(5), timeout: .milliseconds(10))
+        #expect(reply == "reply")
+    }
+
     /// An ordinary test, without the trait, beside those with it.
     @Test func ordinaryBeside() async {
         let log = EventLog()

@@ -38,6 +38,19 @@ struct ExploredTraitTests {
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 
+    @Test(
+        "a reply after 5 ms and some work losing to a 10 ms timeout is found by every strategy at default options",
+        arguments: HarnessStrategyTests.strategies
+    )
+    func replyRacingTimeoutAtDefaults(strategy: Strategy) throws {
+        let environment = Self.demo.merging(["HARNESS_STRATEGY": "\(strategy)"]) { $1 }
+        let found = try TestProcess.run(["--filter", "ExploredDemos/replyRacesTimeout\\("], environment: environment)
+        #expect(found.status != 0)
+        let line = try #require(Self.failureLine(of: "replyRacesTimeout", in: found.output), "\(found.output)")
+        #expect(line.hasSuffix("with 1 issue."), "\(found.output)")
+        #expect(found.output.contains("Expectation failed: (reply → \"timed out\") == \"reply\""), "\(found.output)")
+    }
+
     @Test("a fixed test, async or not, on the main actor or not, passes having run its whole budget", arguments: [
         ("ExploredDemos", "overdraftFixed", 500),
         ("ExploredDemos", "lostUpdateFixed", 500),
@@ -58,16 +71,19 @@ struct ExploredTraitTests {
     func parallelTestsKeepTheirIssues() throws {
         let (outcome, entries) = try Self.campaign(filter: "ExploredDemos/")
         #expect(outcome.status != 0)
-        for test in ["overdraft", "lostUpdate", "fireAndForget"] {
+        for test in ["overdraft", "lostUpdate", "fireAndForget", "replyRacesTimeout"] {
             let line = Self.failureLine(of: test, in: outcome.output)
             #expect(line?.hasSuffix("with 1 issue.") == true, "\(test): \(outcome.output)")
         }
         for test in ["overdraftFixed", "lostUpdateFixed", "fireAndForgetFixed", "synchronousBody", "ordinaryBeside"] {
             #expect(outcome.output.contains("Test \(test)() passed after"), "\(test): \(outcome.output)")
         }
-        #expect(outcome.replayCommands.count == 3, "\(outcome.output)")
-        #expect(entries.filter(\.failed).map(\.scenario).sorted() == ["fireAndForget()", "lostUpdate()", "overdraft()"])
-        #expect(entries.count == 7)
+        #expect(outcome.replayCommands.count == 4, "\(outcome.output)")
+        #expect(
+            entries.filter(\.failed).map(\.scenario).sorted()
+                == ["fireAndForget()", "lostUpdate()", "overdraft()", "replyRacesTimeout()"]
+        )
+        #expect(entries.count == 8)
     }
 
     @Test("on a suite, the trait explores each of its tests; a test's own trait applies instead of the suite's")

@@ -100,10 +100,12 @@ struct HarnessStrategyTests {
 
 @Suite("Harness: timeouts that race progress")
 struct HarnessTimeoutRaceTests {
-    @Test("with timeoutsRaceProgress, every strategy lets a timeout fire while the server still works", arguments: HarnessStrategyTests.strategies)
+    @Test(
+        "at default options, every strategy lets a 10 ms timeout fire while the server still works",
+        arguments: HarnessStrategyTests.strategies
+    )
     func timeoutBeatsWork(strategy: Strategy) throws {
-        var options = HarnessStrategyTests.options(strategy)
-        options.timeoutsRaceProgress = true
+        let options = HarnessStrategyTests.options(strategy)
         let report = try Harness.run("timeout races work", options: options, AsyncBugScenarios.slowServerRacingTimeout)
         let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
         #expect("\(failure.reason)".contains("the reply lost its race"))
@@ -112,11 +114,33 @@ struct HarnessTimeoutRaceTests {
         #expect(replayed.trace == failure.trace)
     }
 
-    @Test("without it, the clock moves only when nothing else can run, so the server always wins")
+    @Test(
+        "at default options, every strategy finds a reply after 5 ms and some work losing to a 10 ms timeout",
+        arguments: HarnessStrategyTests.strategies
+    )
+    func replyAfterWorkLosesToTimeout(strategy: Strategy) throws {
+        let options = ExplorationOptions(strategy: strategy, seed: 1)
+        let report = try Harness.run("reply after work", options: options, AsyncBugScenarios.replyAfterWorkRacingTimeout)
+        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules, found nothing")
+        #expect("\(failure.reason)".contains("the request got 'timed out'"), "\(failure.reason)")
+    }
+
+    /// Pinned the old default until the clock raced work by default: now the behaviour of a
+    /// bound of zero.
+    @Test("with a bound of zero, the clock moves only when nothing else can run, so the server always wins")
     func clockWaitsForWork() throws {
-        let options = ExplorationOptions(strategy: .exhaustive(preemptionBound: 2), schedules: 2_000)
+        var options = ExplorationOptions(strategy: .exhaustive(preemptionBound: 2), schedules: 2_000)
+        options.timeoutRaceBound = .zero
         let report = try Harness.run("timeout after work", options: options, AsyncBugScenarios.slowServerRacingTimeout)
         #expect(report.failure == nil && report.exhausted)
+    }
+
+    @Test("a timeout further ahead than the bound does not race work", arguments: HarnessStrategyTests.strategies)
+    func timeoutBeyondTheBound(strategy: Strategy) throws {
+        var options = HarnessStrategyTests.options(strategy, schedules: HarnessStrategyTests.passingBudget)
+        options.timeoutRaceBound = .milliseconds(9)
+        let report = try Harness.run("beyond the bound", options: options, AsyncBugScenarios.slowServerRacingTimeout)
+        #expect(report.failure == nil)
     }
 }
 
@@ -133,5 +157,38 @@ struct HarnessTaskReportTests {
         #expect(header.contains("task 1 AsyncBugScenarios.swift:43") && header.contains("task 2 AsyncBugScenarios.swift:43"), "\(header)")
         #expect(!header.contains("T1") && !header.contains("T2"), "executor lanes are not lanes of the report: \(header)")
         #expect(failure.message.contains("resumes") && failure.message.contains("suspends"))
+    }
+
+    @Test("the overdraft's report names both tasks' reads, the await between them and both writes, in the user's lines")
+    func overdraftNamesUserLines() throws {
+        let options = ExplorationOptions(schedules: 500, seed: 3)
+        let report = try Harness.run("overdraft lines", options: options, AsyncBugScenarios.overdraft(rechecks: false))
+        let failure = try #require(report.failure)
+        let message = failure.message
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 30, "\(message)")
+        for harnessName in ["AsyncServices", "Execution.swift", "Harness/", "mutex#", "condition#", "T1 ", "T2 "] {
+            #expect(!message.contains(harnessName), "\(harnessName) in:\n\(message)")
+        }
+        let withdraw = "BankAccount.withdraw(_:audit:)"
+        // Each task reads the balance (line 18) and suspends at its await (19), the other
+        // reading meanwhile; each then resumes after the await and writes (20 until it returns).
+        let reads = lines.filter { $0.contains("\(withdraw): resumed at AsyncBugScenarios.swift:18, suspended at :19") }
+        let writes = lines.filter { $0.contains("\(withdraw): resumed at AsyncBugScenarios.swift:20, returned") }
+        #expect(reads.count == 2 && writes.count == 2, "\(message)")
+        #expect(Set(reads.map(Self.column)).count == 2, "the reads are not in two tasks' lanes:\n\(message)")
+        let firstWrite = try #require(lines.firstIndex { writes.contains($0) })
+        let lastRead = lines.lastIndex { reads.contains($0) }
+        #expect(lastRead.map { $0 < firstWrite } == true, "both read before a write:\n\(message)")
+        // The picture: the same steps, and no executor lane.
+        let picture = failure.picture
+        #expect(picture.lanes.map(\.label).filter { $0.hasPrefix("T") } == ["T0"], "\(picture.lanes)")
+        #expect(picture.html.contains("\(withdraw): resumed at AsyncBugScenarios.swift:18, suspended at :19"))
+        #expect(!picture.html.contains("AsyncServices.swift"))
+    }
+
+    /// Where a lane row's text begins: its lane.
+    private static func column(_ line: Substring) -> Int {
+        line.dropFirst(6).prefix { $0 == " " }.count
     }
 }

@@ -165,11 +165,17 @@ struct PictureDocument {
 
     private func appendStep(_ index: Int, to page: inout String) {
         let step = trace[index]
-        let lane = Lane(of: step)
+        // A job's tasks are drawn in the first one's lane; the executor's own steps are not drawn.
+        let jobs = picture.failure.taskJobPlaces[index] ?? []
+        if step.isBookkeeping && jobs.isEmpty {
+            page += "<div class=\"r\"><b>\(index)</b></div>\n"
+            return
+        }
+        let lane = jobs.first.map { Lane.task($0.task) } ?? Lane(of: step)
         var classes = "s c\(layout.columns[lane] ?? 0)"
         if let target = step.target, let colour = colours[target], partners[index] != nil {
             classes += " t\(colour)"
-        } else if lane == .scheduler || step.kind == .start || step.kind == .exit || step.isBookkeeping {
+        } else if lane == .scheduler || step.kind == .start || step.kind == .exit || jobs.isEmpty && step.isBookkeeping {
             classes += " quiet"
         }
         let holds = held[index] ?? []
@@ -190,7 +196,10 @@ struct PictureDocument {
             page += "<a href=\"#s\(partner.step)\">↔\(partner.step)</a>"
         }
         if !holds.isEmpty { page += "<a class=\"hold\">held</a>" }
-        page += "<span>\(e(step.kind.description))"
+        let text = jobs.isEmpty
+            ? step.kind.description
+            : jobs.map { "task \($0.task) \($0.stepText)" }.joined(separator: "; ")
+        page += "<span>\(e(text))"
         if let target = step.target { page += " <em>\(e("\(target)"))</em>" }
         page += "</span>"
         if let location = step.location {

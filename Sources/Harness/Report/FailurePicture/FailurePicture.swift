@@ -15,7 +15,8 @@ public struct FailurePicture: Sendable {
     /// The failure drawn.
     public let failure: HarnessFailure
     /// The lanes, in the order drawn: the scheduler's (when it took steps) first, then the
-    /// threads by number, including a thread the failure names that took no step.
+    /// threads by number, including a thread the failure names that took no step, then the
+    /// tasks; never an executor lane's (its steps that ran no task's job are not drawn).
     public let lanes: [Lane]
     /// The conflicting accesses of the trace, ordered by their later step (see ``Conflict``
     /// for which pairs count).
@@ -29,7 +30,11 @@ public struct FailurePicture: Sendable {
     /// Computes the picture of `failure`; linear in the length of its trace.
     public init(_ failure: HarnessFailure) {
         self.failure = failure
-        var lanes = Set(failure.trace.map { Lane(of: $0, taskNames: failure.taskNames) })
+        // The executor's own steps draw no lane; a job's tasks are drawn in the first one's.
+        var lanes = Set(failure.trace.filter { !$0.isBookkeeping }.map { Lane(of: $0, taskNames: failure.taskNames) })
+        lanes.formUnion(
+            failure.taskJobPlaces.values.compactMap(\.first).map { .task($0.task, named: failure.taskNames[$0.task]) }
+        )
         let notes = Self.notes(for: failure.reason, stepLanes: lanes)
         lanes.formUnion(notes.map(\.lane))
         self.lanes = lanes.sorted()
