@@ -1,5 +1,5 @@
 /// A call that offers simpler versions of itself: the same operation with simpler arguments.
-protocol SimplifiableCall: Sendable {
+protocol SimplifiableCall: ShapedCall {
     /// Simpler versions, simplest first.
     func simplerCalls() -> [Self]
 }

@@ -135,6 +135,7 @@ extension LinearizabilityTest {
         var progress = ProgressLine(label: ProgressLine.label(test, strategy: options.exploration.strategy, seed: campaignSeed), interval: options.exploration.progressInterval)
         var failure: GeneratedScenarioFailure?
         var notReproduced: FailureNotReproduced?
+        var shapes = SequenceCoverageCounter(budget: options.scenarios)
         if let token = options.exploration.replay, let code = token.generatedScenario.flatMap(ScenarioCode.init(parsing:)) {
             let scenario = try regenerate(code, options: options)
             let report = explore(scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
@@ -146,10 +147,9 @@ extension LinearizabilityTest {
             }
         } else {
             for index in 0..<options.scenarios {
-                let code = ScenarioCode(seed: SplitMix64.seed(campaignSeed, execution: index))
-                let scenario: GeneratedScenario<Call>
+                let (code, scenario): (ScenarioCode, GeneratedScenario<Call>)
                 do {
-                    scenario = try generate(seed: code.seed, options: options)
+                    (code, scenario) = try generate(index, campaignSeed: campaignSeed, options: options, coverage: &shapes)
                 } catch {
                     throw .generator(error)
                 }
@@ -166,7 +166,7 @@ extension LinearizabilityTest {
         let elapsed = ContinuousClock.now - start
         progress.finish { ProgressLine.generation(scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules, failed: failure != nil, elapsed: $0) }
         CampaignSummary.add(CampaignEntry(
-            scenario: "\(test) (\(tally.scenarios) generated)",
+            scenario: SequenceCoverageText.summaryName(test, scenarios: tally.scenarios, coverage: shapes.summary),
             strategy: options.exploration.strategy,
             seed: campaignSeed,
             reports: tally.reports,
@@ -180,6 +180,7 @@ extension LinearizabilityTest {
             schedulesRun: tally.schedules,
             failure: failure,
             notReproduced: notReproduced,
+            sequenceCoverage: shapes.summary,
             elapsed: elapsed
         )
     }
