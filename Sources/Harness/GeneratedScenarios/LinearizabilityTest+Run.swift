@@ -212,8 +212,9 @@ extension LinearizabilityTest {
     }
 
     /// Shrinks a failing scenario: takes the first candidate (in the order of
-    /// ``GeneratedScenario/shrinkCandidates()``) whose exploration fails the same way
-    /// (``ExecutionFailure/shrinkingKey``), and starts over from it, until no candidate fails
+    /// ``GeneratedScenario/shrinkCandidates()``) whose exploration, within the budget
+    /// ``ShrinkBudget`` gives, fails the same way (``ExecutionFailure/shrinkingKey``), and
+    /// starts over from it, until no candidate fails
     /// or ``LinearizabilityOptions/shrinkCandidates`` have been explored. Then explores the
     /// smallest once more, shrinking the schedule of its failure to the fewest preemptions:
     /// candidates' schedules are not shrunk, since only whether they fail matters.
@@ -228,12 +229,15 @@ extension LinearizabilityTest {
     ) -> Shrunk {
         var current = found
         guard let key = found.failure.reason.shrinkingKey else { return current }
+        var budget = ShrinkBudget(configured: exploration.schedules, needed: found.failure.token.execution + 1)
         search: while current.candidates < options.shrinkCandidates {
             for (index, candidate) in current.scenario.shrinkCandidates().enumerated() {
                 guard current.candidates < options.shrinkCandidates else { break search }
                 current.candidates += 1
                 let code = current.code.appending(index)
-                let report = explore(candidate, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+                var candidateExploration = exploration
+                candidateExploration.schedules = budget.schedules
+                let report = explore(candidate, code: code, test: test, options: candidateExploration, checker: options.checker, testID: testID)
                 tally.reports.append(report)
                 let fails = report.failure.map { $0.reason.shrinkingKey == key } ?? false
                 if let failure = report.failure, fails {
@@ -241,13 +245,16 @@ extension LinearizabilityTest {
                     current.code = code
                     current.failure = failure
                     current.steps += 1
+                    budget.noteFailure(needed: failure.token.execution + 1)
                 }
                 progress.update { _ in ProgressLine.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun)) }
                 if fails { continue search }
             }
             break
         }
-        let final = explore(current.scenario, code: current.code, test: test, options: exploration, checker: options.checker, testID: testID, shrinksSchedule: true)
+        var finalExploration = exploration
+        finalExploration.schedules = budget.schedules
+        let final = explore(current.scenario, code: current.code, test: test, options: finalExploration, checker: options.checker, testID: testID, shrinksSchedule: true)
         tally.reports.append(final)
         if let failure = final.failure, failure.reason.shrinkingKey == key {
             current.failure = failure
