@@ -18,11 +18,15 @@ protocol SchedulingStrategy {
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int
     /// Called when the execution ended after `steps` steps without failing.
     mutating func endExecution(steps: Int)
+    /// Called before ``endExecution(steps:)`` with the execution's interleaving fingerprint
+    /// (``InterleavingFingerprint``), for strategies that learn from coverage.
+    mutating func noteInterleaving(_ fingerprint: UInt64)
 }
 
 extension SchedulingStrategy {
     mutating func threadCreated(_ thread: Int, by parent: Int?) {}
     mutating func endExecution(steps: Int) {}
+    mutating func noteInterleaving(_ fingerprint: UInt64) {}
 }
 
 extension SplitMix64 {
