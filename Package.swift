@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Primitives", targets: ["Primitives"]),
         .library(name: "Harness", targets: ["Harness"]),
+        // The mutants and scenarios of the tests, for the Benchmarks package's strategy comparison.
+        .library(name: "Fixtures", targets: ["Fixtures"]),
     ],
     targets: [
         .target(name: "CShim"),

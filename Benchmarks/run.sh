@@ -8,6 +8,7 @@
 #   Benchmarks/run.sh --filter CriticalSection --no-harness
 #   Benchmarks/run.sh --rounds 31 --sample-ms 40    steadier, slower
 #   Benchmarks/run.sh --harness-speed       the harness speed targets of issue 11 only
+#   Benchmarks/run.sh --strategies          each strategy against the mutants and deep bugs
 #   Benchmarks/run.sh --package-benchmark   also every package-benchmark target, with
 #                                           percentiles and malloc counts (slower)
 #

@@ -15,7 +15,8 @@ import Workloads
 /// per sample, default 25), `--filter TEXT` (only comparisons whose subject or baseline
 /// name contains TEXT), `--no-harness`, `--harness-only`, `--harness-speed` (only the
 /// harness's speed targets of issue 11: a minute or two, where the whole harness section
-/// takes several).
+/// takes several), `--strategies` (only the strategy comparison on the mutants and deep
+/// bugs, ``StrategySection``).
 @main
 struct BenchmarkTable {
     static func main() async {
@@ -29,7 +30,7 @@ struct BenchmarkTable {
         let log: (String) -> Void = { printToStandardError("… \($0)") }
         let sampler = Sampler(sampleDuration: .milliseconds(options.sampleMilliseconds), rounds: options.rounds)
         var table = Table()
-        if !options.harnessOnly && !options.harnessSpeedOnly {
+        if !options.harnessOnly && !options.harnessSpeedOnly && !options.strategiesOnly {
             for (title, comparisons) in Catalog.groups {
                 let chosen = comparisons.filter(options.includes)
                 guard !chosen.isEmpty else { continue }
@@ -40,7 +41,9 @@ struct BenchmarkTable {
                 }
             }
         }
-        if options.harnessSpeedOnly {
+        if options.strategiesOnly {
+            StrategySection().run(into: &table, log: log)
+        } else if options.harnessSpeedOnly {
             var section = HarnessSpeedSection()
             section.rounds = max(3, options.rounds / 3)
             section.run(into: &table, log: log)
@@ -70,6 +73,7 @@ struct Options {
     var includeHarness = true
     var harnessOnly = false
     var harnessSpeedOnly = false
+    var strategiesOnly = false
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -93,8 +97,9 @@ struct Options {
             case "--no-harness": includeHarness = false
             case "--harness-only": harnessOnly = true
             case "--harness-speed": harnessSpeedOnly = true
+            case "--strategies": strategiesOnly = true
             default:
-                throw Invalid(description: "unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness, --harness-only or --harness-speed")
+                throw Invalid(description: "unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness, --harness-only, --harness-speed or --strategies")
             }
         }
         if harnessOnly && !includeHarness {
