@@ -80,7 +80,7 @@ struct GeneratedScenarioShrinkingTests {
     @Test("a failure found among distinct values shrinks to distinct values: the unique-value check still applies")
     func distinctValuesKept() throws {
         var checked = 0
-        for seed in UInt64(1)...2 {
+        for seed in UInt64(1)...1 {
             let options = LinearizabilityOptions(seed: seed)
             guard let failure = try spreadQueueTest.run("copying queue", options: options).failure else { continue }
             let code = try #require(ScenarioCode(parsing: failure.scenarioCode))

@@ -1,4 +1,4 @@
-import Harness
+@testable import Harness
 import Testing
 
 @Suite("Generated scenarios: generation reaches rare operation sequences and says when the budget looks marginal")
@@ -25,11 +25,14 @@ struct GeneratedScenarioTests {
         #expect(growing.isGrowing)
         #expect(growing.distinctShapes > 10)
         #expect("\(growing)".hasSuffix("the budget looks marginal for the operation mix (raise HARNESS_SCENARIOS)"))
+        #expect(SequenceCoverageText.summaryName("t", scenarios: 2, coverage: growing)
+            == "t (2 generated, sequences still new: raise HARNESS_SCENARIOS)")
         let many = LinearizabilityOptions(scenarios: 10, schedulesPerScenario: 2, seed: 1)
         let saturated = try lookupOnlyTest().run("lookups", options: many).sequenceCoverage
         #expect(!saturated.isGrowing)
         #expect(saturated.distinctShapes == 6)
         #expect("\(saturated)" == "6 operation sequence shapes, none new in the last tenth of the scenarios")
+        #expect(SequenceCoverageText.summaryName("t", scenarios: 10, coverage: saturated) == "t (10 generated)")
     }
 }
 
