@@ -29,7 +29,12 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         let wake: @Sendable () -> Void
     }
 
-    private unowned let execution: Execution
+    /// The execution, while it runs; called only from its controlled threads (see
+    /// ``isCalledByExecution(_:)``), never once it is gone.
+    private unowned let scheduler: any TaskScheduling
+    /// Where a job from a thread the execution does not control is noted; held here, so that
+    /// it outlives the execution.
+    private let foreignJobs: ForeignJobs
     private let mutex = SeamMutex()
     /// Signalled once per queued job, and broadcast when the lanes may exit.
     private let jobQueued = SeamCondition()
@@ -71,8 +76,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         case arrived(UnownedJob)
     }
 
-    init(execution: Execution) {
-        self.execution = execution
+    /// The executor of the execution `scheduler`, which notes jobs from outside on
+    /// `foreignJobs`.
+    init(scheduler: any TaskScheduling, foreignJobs: ForeignJobs) {
+        self.scheduler = scheduler
+        self.foreignJobs = foreignJobs
     }
 
     /// The mutex and conditions that are the executor's own synchronization.
@@ -89,7 +97,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     private func spawn(interchangeable: Bool = false, _ body: @escaping @Sendable () -> Void) -> SeamThread {
-        execution.spawnExecutorThread(interchangeable: interchangeable, body)
+        scheduler.spawnExecutorThread(interchangeable: interchangeable, body)
     }
 
     // MARK: Tasks
@@ -131,11 +139,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         _ body: @escaping @Sendable () async throws -> Void
     ) -> @Sendable () async -> Void {
         { [self] in
-            execution.nameCurrentTask(name)
+            scheduler.nameCurrentTask(name)
             do {
                 try await body()
             } catch {
-                execution.taskThrew(error)
+                scheduler.failAtNextDecision(.taskThrew(error: "\(error)"))
             }
             settle { outstandingTasks -= 1 }
         }
@@ -172,7 +180,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         } else {
             jobQueued.signal()
         }
-        execution.jobEnqueued(queued)
+        scheduler.jobEnqueued(queued)
     }
 
     /// Queues `job` once the virtual clock has moved on by `delay`, rounded up to a whole
@@ -189,22 +197,21 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// which the harness cannot put on its virtual clock. The job does not run.
     func rejectDelayedJob<C: Clock>(_ job: UnownedJob, on clock: C) {
         guard isCalledByExecution(job) else { return }
-        execution.failAtNextDecision(.nondeterminism(
+        scheduler.failAtNextDecision(.nondeterminism(
             "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on ContinuousClock, SuspendingClock or SeamClock"
         ))
     }
 
     /// A job that arrives from a thread the execution does not control escaped it: it is
-    /// reported (the execution fails at its next decision) and not run.
+    /// reported (the execution fails at its next decision) and not run. One that arrives
+    /// once the execution is gone is noted where nobody reads it any more, and not run.
     private func isCalledByExecution(_ job: UnownedJob) -> Bool {
-        if let controller = Execution.current, controller === execution { return true }
+        if let runtime = Execution.current, runtime.startedServices === self { return true }
         var buffer = [CChar](repeating: 0, count: 64)
         let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
         let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
         let thread = named ? String(decoding: name, as: UTF8.self) : nil
-        execution.noteForeignJob(
-            ForeignJob(thread: thread, isMainThread: Thread.isMainThread, taskRuntimeID: jobTaskID(job))
-        )
+        foreignJobs.note(ForeignJob(thread: thread, isMainThread: Thread.isMainThread, taskRuntimeID: jobTaskID(job)))
         return false
     }
 
@@ -220,7 +227,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private func identity(of job: UnownedJob) -> JobIdentity {
         let taskID = jobTaskID(job)
         guard taskID != 0 else { return JobIdentity(task: nil, enqueueOrder: jobsEnqueued) }
-        return JobIdentity(task: execution.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
+        return JobIdentity(task: scheduler.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
     }
 
     /// Holds the task `job` runs, the first time one of its jobs comes. Called under the
@@ -269,7 +276,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } catch {
                 preconditionFailure("joining an executor thread failed: \(error)")
             }
-            execution.joinedHarnessThread(thread)
+            scheduler.joinedHarnessThread(thread)
         }
         for held in heldTasks { held.task.release() }
         heldTasks = []
@@ -339,10 +346,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             let job: UnownedJob
             if main {
                 let next = mainJobs.removeFirst()
-                _ = execution.chooseJob(among: [next.identity])
+                _ = scheduler.chooseJob(among: [next.identity])
                 job = next.job
             } else {
-                job = jobs.remove(at: execution.chooseJob(among: jobs.map(\.identity))).job
+                job = jobs.remove(at: scheduler.chooseJob(among: jobs.map(\.identity))).job
             }
             jobsRunning += 1
             mutex.unlock()
@@ -357,7 +364,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 ended = takeEndedTasks()
             }
             for task in ended { task.release() }
-            execution.laneWillTakeJob()
+            scheduler.laneWillTakeJob()
         }
     }
 

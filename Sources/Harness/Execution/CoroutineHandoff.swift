@@ -6,7 +6,7 @@ import Synchronization
 /// control between them and the execution's OS threads (the task executor's lanes, threads
 /// that may really be cancelled): a switch from coroutine to coroutine is a swap of
 /// registers on the host, with no system call; a switch to or from an OS thread wakes the
-/// other side's futex, as ``FutexHandoff`` does.
+/// other side's futex: the OS threads, and the execution's end, are a ``FutexHandoff``'s.
 ///
 /// The coroutine to run next is handed over in one atomic word: whoever resumes a
 /// coroutine stores it there, and the host (in the coroutine that parks next, or in its own
@@ -16,10 +16,12 @@ import Synchronization
 final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendable {
     private static let nobody = -1
 
+    /// Parks and wakes the OS threads, and whoever waits for the execution's end.
+    private let osThreads: FutexHandoff
     private let threadCount: Int
     private let spinsBeforeSleeping: UInt32
-    /// One parker per OS thread, then the execution's end, then the host.
-    private let parkers: UnsafeMutablePointer<cshim_parker>
+    /// Where the host waits while an OS thread runs.
+    private let hostParker: UnsafeMutablePointer<cshim_parker>
     /// One context per coroutine, then the host's own.
     private let contexts: UnsafeMutablePointer<cshim_coroutine>
     /// Each coroutine's entry argument: this handoff and the thread's number.
@@ -35,15 +37,16 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     private let finished = Atomic<Bool>(false)
     @exclusivity(unchecked) private var host: pthread_t?
 
-    /// Room for `threadCount` threads; coroutine stacks come from `stacks`, the host thread
-    /// from `pool`.
-    init(threadCount: Int, spinsBeforeSleeping: UInt32, stacks: CoroutineStacks, pool: SeamThreadPool) {
-        self.threadCount = threadCount
-        self.spinsBeforeSleeping = spinsBeforeSleeping
+    /// Room for as many threads as `osThreads` has, which parks the threads that are not
+    /// coroutines; coroutine stacks come from `stacks`, the host thread from `pool`.
+    init(osThreads: FutexHandoff, stacks: CoroutineStacks, pool: SeamThreadPool) {
+        self.osThreads = osThreads
+        threadCount = osThreads.threadCount
+        spinsBeforeSleeping = osThreads.spinsBeforeSleeping
         self.stacks = stacks
         self.pool = pool
-        parkers = .allocate(capacity: threadCount + 2)
-        parkers.initialize(repeating: cshim_parker(), count: threadCount + 2)
+        hostParker = .allocate(capacity: 1)
+        hostParker.initialize(to: cshim_parker())
         contexts = .allocate(capacity: threadCount + 1)
         contexts.initialize(repeating: cshim_coroutine(), count: threadCount + 1)
         entries = .allocate(capacity: threadCount)
@@ -58,12 +61,11 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
 
     deinit {
         stacks.giveBack(stacksInUse)
-        parkers.deallocate()
+        hostParker.deallocate()
         contexts.deallocate()
         entries.deallocate()
     }
 
-    private var hostParker: UnsafeMutablePointer<cshim_parker> { parkers + threadCount + 1 }
     private var hostContext: UnsafeMutablePointer<cshim_coroutine> { contexts + threadCount }
 
     // MARK: SeamThreadHost
@@ -97,18 +99,16 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         return .success(host!)
     }
 
-    /// Whether `thread` is a coroutine.
+    // MARK: HandoffBackend
+
+    var coroutineHost: (any SeamThreadHost)? { self }
+
     func runsAsCoroutine(_ thread: Int) -> Bool {
         isCoroutine[thread]
     }
 
-    // MARK: HandoffBackend
-
     func park(_ thread: Int) {
-        guard isCoroutine[thread] else {
-            cshim_park(parkers + thread, spinsBeforeSleeping)
-            return
-        }
+        guard isCoroutine[thread] else { return osThreads.park(thread) }
         while !resumed[thread] {
             switchToNext(from: thread)
         }
@@ -116,10 +116,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     }
 
     func resume(_ thread: Int) {
-        guard isCoroutine[thread] else {
-            cshim_unpark(parkers + thread)
-            return
-        }
+        guard isCoroutine[thread] else { return osThreads.resume(thread) }
         next.store(thread, ordering: .releasing)
         if let host, pthread_equal(host, pthread_self()) == 0 {
             cshim_unpark(hostParker)
@@ -127,20 +124,20 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     }
 
     func awaitFinish(timeout: Duration) -> Bool {
-        let nanoseconds = SeamInstant(nanoseconds: 0).advanced(by: timeout).nanoseconds
-        return cshim_park_with_timeout(parkers + threadCount, nanoseconds)
+        osThreads.awaitFinish(timeout: timeout)
     }
 
     func finish() {
         finished.store(true, ordering: .releasing)
         cshim_unpark(hostParker)
-        cshim_unpark(parkers + threadCount)
+        osThreads.finish()
     }
 
-    /// Ends coroutine `thread` without returning: its cleanup runs (as a cancelled OS thread
-    /// runs its cleanup handlers), and the host goes on with whatever runs next. What the
-    /// coroutine's frames hold is left, as `pthread_exit` leaves Swift frames.
+    /// Ends `thread`: an OS thread exits; a coroutine's cleanup runs (as a cancelled OS
+    /// thread runs its cleanup handlers), and the host goes on with whatever runs next. What
+    /// the coroutine's frames hold is left, as `pthread_exit` leaves Swift frames.
     func exit(_ thread: Int) -> Never {
+        guard isCoroutine[thread] else { osThreads.exit(thread) }
         guard let body = bodies[thread] else {
             preconditionFailure("T\(thread) ends as a coroutine it never was")
         }

@@ -61,23 +61,45 @@ struct ExecutionModel {
         case fails
     }
 
+    /// What an operation hands back to the thread that performed it: the value its seam
+    /// call returns.
+    enum Reply: Equatable {
+        /// Nothing: the call returns no value.
+        case none
+        /// A `tryLock`: whether it took the mutex.
+        case tryLock(tookMutex: Bool)
+        /// A condition wait, once its thread holds the mutex again: how the wait ended.
+        case waitEnded(SeamWaitResult)
+        /// A `spawn`: the thread it created.
+        case spawned(Int)
+
+        /// The thread a `spawn` created.
+        var createdThread: Int? {
+            if case .spawned(let thread) = self { return thread }
+            return nil
+        }
+    }
+
     /// An operation performed.
     struct Performed: Equatable {
         /// The step to record.
         let step: Step
         /// What the thread does next.
         let outcome: PerformOutcome
-        /// The thread it created, when it spawned one.
-        let createdThread: Int?
+        /// What the operation hands back to its thread.
+        let reply: Reply
     }
 
     /// What a thread does after an operation performed while the execution winds down.
     enum WindingDownOutcome: Equatable {
-        /// It goes on; it created `createdThread` when it spawned one.
-        case continues(createdThread: Int?)
+        /// It goes on, with `reply` from its operation.
+        case continues(Reply)
         /// It joins a thread that has not finished: it waits until ``nextToWindDown()``
         /// names it, then goes on after ``returnFromJoin(_:)``.
         case waitsToJoin
+        /// It spawned a thread too many: it exits, as a spawn over the limit does while
+        /// scheduling.
+        case failsToSpawn
     }
 
     /// A step the model took, for the driver's trace. Steps come out in the order taken, each
@@ -120,10 +142,6 @@ struct ExecutionModel {
     private var internalObjects: Set<ObjectIdentifier> = []
     /// Virtual time in nanoseconds: it moves only when the model advances it.
     private(set) var clock: UInt64 = 1_000_000_000
-    /// Whether the last `tryLock` performed took the mutex.
-    private(set) var tryLockResult = false
-    /// The thread the last `spawn` performed created.
-    private(set) var lastSpawned = 0
     /// What the threads spawned from now on are; the driver sets it while it starts a thread
     /// of the task executor.
     var roleOfSpawnedThreads = ThreadRecord.Role.scenario
@@ -191,19 +209,24 @@ struct ExecutionModel {
         if case .shared(let object)? = operation.access(by: thread)?.object, internalObjects.isEmpty || !internalObjects.contains(object) {
             fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)
         }
-        var createdThread: Int?
+        var reply = Reply.none
         switch operation {
-        case .lock(let mutex, _), .reacquire(let mutex):
+        case .lock(let mutex, _):
             take(mutex, by: thread)
+        case .reacquire(let mutex):
+            take(mutex, by: thread)
+            reply = .waitEnded(threads[thread].waitResult)
         case .tryLock(let mutex, let recursive):
-            tryLockResult = isEnabled(.lock(mutex, recursive: recursive), for: thread)
-            if tryLockResult { take(mutex, by: thread) }
+            let tookMutex = isEnabled(.lock(mutex, recursive: recursive), for: thread)
+            if tookMutex { take(mutex, by: thread) }
+            reply = .tryLock(tookMutex: tookMutex)
         case .unlock(let mutex):
             release(mutex, by: thread, location: location)
         case .wait where threads[thread].cancelRequested && threads[thread].cancellable:
             // pthread_cond_wait is a cancellation point: a pending request acts at once,
             // with the mutex still held, when the caller tests for it.
             threads[thread].waitResult = .signalled
+            reply = .waitEnded(.signalled)
         case .wait(let condition, let mutex, let deadline):
             release(mutex, by: thread, location: location)
             if failure == nil {
@@ -211,18 +234,18 @@ struct ExecutionModel {
                 if let deadline, deadline <= clock {
                     threads[thread].state = .ready(.reacquire(mutex: mutex), location)
                     threads[thread].waitResult = .timedOut
-                    return Performed(step: step, outcome: .timedOut, createdThread: nil)
+                    return Performed(step: step, outcome: .timedOut, reply: .none)
                 }
                 conditionWaiters[condition, default: []].append(thread)
                 threads[thread].state = .waiting(condition: condition, mutex: mutex, deadline: deadline, location: location)
-                return Performed(step: step, outcome: .blocks, createdThread: nil)
+                return Performed(step: step, outcome: .blocks, reply: .none)
             }
         case .signal(let condition):
             if let first = conditionWaiters[condition]?.first { wake(first, result: .signalled) }
         case .broadcast(let condition):
             for waiter in conditionWaiters[condition] ?? [] { wake(waiter, result: .signalled) }
         case .spawn:
-            createdThread = spawnRecord()
+            if let created = spawnRecord() { reply = .spawned(created) }
         case .cancel(let target):
             // A condition wait is a cancellation point: like pthread_cond_wait, a cancellable
             // waiter wakes, re-acquires its mutex, and then acts on the request.
@@ -235,9 +258,9 @@ struct ExecutionModel {
         }
         if failure != nil {
             phase = .windingDown
-            return Performed(step: step, outcome: .fails, createdThread: createdThread)
+            return Performed(step: step, outcome: .fails, reply: reply)
         }
-        return Performed(step: step, outcome: .continues, createdThread: createdThread)
+        return Performed(step: step, outcome: .continues, reply: reply)
     }
 
     /// When `thread`'s operation unblocked a thread in a non-preemptible region and `thread`
@@ -331,20 +354,21 @@ struct ExecutionModel {
         case .lock(let mutex, _), .reacquire(let mutex):
             mutexes[mutex, default: MutexModel()].owner = thread
         case .tryLock:
-            tryLockResult = true
+            return .continues(.tryLock(tookMutex: true))
         case .unlock(let mutex):
             if mutexes.contains(mutex) { mutexes[mutex, default: MutexModel()].owner = nil }
         case .wait:
             threads[thread].waitResult = .timedOut
+            return .continues(.waitEnded(.timedOut))
         case .spawn:
-            return .continues(createdThread: spawnRecord())
+            return spawnRecord().map { .continues(.spawned($0)) } ?? .failsToSpawn
         case .join(let target) where !threads[target].isFinished:
             threads[thread].state = .ready(operation, nil)
             return .waitsToJoin
         default:
             break
         }
-        return .continues(createdThread: nil)
+        return .continues(.none)
     }
 
     /// `thread`, which waited to join while winding down, runs again.
@@ -634,7 +658,6 @@ struct ExecutionModel {
         var record = ThreadRecord(state: .ready(.start, nil), name: "T\(index)")
         record.role = roleOfSpawnedThreads
         threads.append(record)
-        lastSpawned = index
         return index
     }
 

@@ -6,10 +6,9 @@ import Primitives
 /// with ``resume(_:)`` and then waits in ``park(_:)`` until it is woken in turn.
 ///
 /// ``FutexHandoff`` serves controlled threads that are OS threads (each parked on its own
-/// futex, about 3 µs a switch when pinned to one CPU). A backend of user-space context
-/// switches would serve scenario threads whose bodies only touch the seam; it would also
-/// have to create them, which ``Seam/spawnThread(attributes:file:line:_:)`` does with
-/// `pthread_create` today.
+/// futex, about 3 µs a switch when pinned to one CPU); ``CoroutineHandoff`` runs scenario
+/// threads as coroutines on one host thread and composes a ``FutexHandoff`` for the
+/// execution's OS threads. ``Execution`` knows backends only through this protocol.
 protocol HandoffBackend: AnyObject {
     /// Waits until `thread` is resumed (at once if it already was).
     func park(_ thread: Int)
@@ -20,41 +19,27 @@ protocol HandoffBackend: AnyObject {
     func awaitFinish(timeout: Duration) -> Bool
     /// Ends the execution: wakes whoever waits in ``awaitFinish(timeout:)``.
     func finish()
+    /// Where the scenario's threads run when they are coroutines; `nil` when every thread
+    /// is an OS thread of the pool.
+    var coroutineHost: (any SeamThreadHost)? { get }
+    /// Whether `thread` runs as a coroutine, not on an OS thread of its own.
+    func runsAsCoroutine(_ thread: Int) -> Bool
+    /// Ends the calling thread, `thread`, without returning: an OS thread exits, a coroutine
+    /// runs its cleanup and gives the host to whatever runs next.
+    func exit(_ thread: Int) -> Never
 }
 
-/// Hands control between OS threads through one futex word each.
-final class FutexHandoff: HandoffBackend {
-    private let parkers: UnsafeMutablePointer<cshim_parker>
-    private let threadCount: Int
-    private let spinsBeforeSleeping: UInt32
-
-    /// Parkers for `threadCount` threads, spinning `spinsBeforeSleeping` times (0 when the
-    /// threads share one CPU) before sleeping in the kernel.
-    init(threadCount: Int, spinsBeforeSleeping: UInt32) {
-        self.threadCount = threadCount
-        self.spinsBeforeSleeping = spinsBeforeSleeping
-        parkers = .allocate(capacity: threadCount + 1)
-        parkers.initialize(repeating: cshim_parker(), count: threadCount + 1)
-    }
-
-    deinit {
-        parkers.deallocate()
-    }
-
-    func park(_ thread: Int) {
-        cshim_park(parkers + thread, spinsBeforeSleeping)
-    }
-
-    func resume(_ thread: Int) {
-        cshim_unpark(parkers + thread)
-    }
-
-    func awaitFinish(timeout: Duration) -> Bool {
-        let nanoseconds = SeamInstant(nanoseconds: 0).advanced(by: timeout).nanoseconds
-        return cshim_park_with_timeout(parkers + threadCount, nanoseconds)
-    }
-
-    func finish() {
-        cshim_unpark(parkers + threadCount)
-    }
+/// The backend of an execution of at most `threadCount` threads that spin
+/// `spinsBeforeSleeping` times before sleeping: scenario threads run as coroutines on
+/// stacks from `coroutineStacks` where this build can switch coroutines, on OS threads of
+/// `pool` otherwise.
+func makeHandoffBackend(
+    threadCount: Int,
+    spinsBeforeSleeping: UInt32,
+    coroutineStacks: CoroutineStacks?,
+    pool: SeamThreadPool
+) -> any HandoffBackend {
+    let osThreads = FutexHandoff(threadCount: threadCount, spinsBeforeSleeping: spinsBeforeSleeping)
+    guard let coroutineStacks, cshim_coroutines_supported() else { return osThreads }
+    return CoroutineHandoff(osThreads: osThreads, stacks: coroutineStacks, pool: pool)
 }

@@ -15,7 +15,8 @@ struct ThreadRecord {
     }
 
     var state: State
-    /// How the thread's last condition wait ended.
+    /// How the thread's last condition wait ended: set when it wakes, handed back
+    /// (``ExecutionModel/Reply/waitEnded(_:)``) once it holds the mutex again.
     var waitResult: SeamWaitResult = .signalled
     /// The name shown in reports.
     let name: String

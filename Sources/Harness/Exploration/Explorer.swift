@@ -31,17 +31,34 @@ struct Explorer {
     /// What the executions share and reuse.
     private let resources = ExplorationResources()
 
+    /// The strategy that searches, and the name its schedules carry in tokens: a replay's is
+    /// the strategy that recorded the token (named as the token spells it), seeded as it
+    /// was, which follows the token and searches on where the code leaves it
+    /// (``ReplayThenSearch``); an exploration's is its options'. A token whose strategy this
+    /// harness does not know is followed, and then searched on with the options' strategy,
+    /// under that strategy's name.
+    private var searchStrategy: (strategy: Strategy, name: String) {
+        if let replay = options.replay, let recorded = try? Strategy(tag: replay.strategy) {
+            return (recorded, replay.strategy)
+        }
+        return (options.strategy, options.strategy.tag)
+    }
+
     /// Runs the exploration; call once per explorer.
     func run() -> ExplorationReport {
         defer { threadPool.close() }
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
-        let naming = ScheduleNaming(scenario: scenario, strategy: options.replay?.strategy ?? options.strategy.tag, seed: seed, generatedScenario: generatedScenario)
-        var strategy = options.strategy.makeScheduler(seed: seed)
+        let searching = searchStrategy
+        let naming = ScheduleNaming(scenario: scenario, strategy: searching.name, seed: seed, generatedScenario: generatedScenario)
+        var strategy = searching.strategy.makeScheduler(seed: seed)
+        if let replay = options.replay {
+            strategy = ReplayThenSearch(following: replay.steps, then: strategy)
+        }
         // A replay follows its token; where the code no longer does, each further schedule
         // keeps the token's prefix and searches on from there, up to the same budget.
         let budget = options.schedules
         let start = ContinuousClock.now
-        var progress = ProgressLine(label: ProgressLine.label(scenario, strategy: options.strategy, seed: seed), interval: options.progressInterval)
+        var progress = ProgressLine(label: ProgressLine.label(scenario, strategy: searching.strategy, seed: seed), interval: options.progressInterval)
         var executed = 0
         var exhausted = false
         var failure: HarnessFailure?
@@ -54,7 +71,7 @@ struct Explorer {
                 exhausted = true
                 break
             }
-            let execution = execute(strategy, following: options.replay?.steps, naming: naming, execution: executionIndex)
+            let execution = execute(strategy, naming: naming, execution: executionIndex)
             executed += 1
             lastTrace = (executionIndex, execution.trace)
             coverage.note(execution.fingerprint.value, threads: execution.threadCount, steps: execution.trace.count)
@@ -80,7 +97,7 @@ struct Explorer {
             if options.replay != nil, diverged == nil {
                 break
             }
-            strategy = execution.finalStrategy
+            strategy = execution.strategy
             strategy.noteInterleaving(execution.fingerprint.value)
             strategy.endExecution(steps: execution.trace.count)
             progress.update { ProgressLine.exploration(done: executed, budget: budget, failures: 0, elapsed: $0) }
@@ -98,7 +115,7 @@ struct Explorer {
         progress.finish { ProgressLine.exploration(done: executed, budget: budget, failures: failure == nil ? 0 : 1, elapsed: $0) }
         return ExplorationReport(
             scenario: scenario,
-            strategy: options.strategy,
+            strategy: searching.strategy,
             seed: seed,
             schedulesRun: executed,
             exhausted: exhausted,
@@ -110,54 +127,42 @@ struct Explorer {
         )
     }
 
-    /// Runs one execution of the scenario under `strategy`, following `steps` first when
-    /// given (until the code leaves them). An execution whose coroutines needed OS threads
-    /// runs again on OS threads, as do the exploration's executions after it: the schedule
-    /// is the same either way.
-    /// Runs one execution. A shrinking one re-runs a failure already told apart from an
-    /// escape, so it gives no grace to jobs from outside the harness.
+    /// Runs one execution of the scenario under `strategy` (which may follow a recorded
+    /// schedule first). An execution whose coroutines needed OS threads runs again on OS
+    /// threads, as do the exploration's executions after it: the schedule is the same either
+    /// way. A shrinking one re-runs a failure already told apart from an escape, so it gives
+    /// no grace to jobs from outside the harness.
     private func execute(
         _ strategy: any SchedulingStrategy,
-        following steps: [EncodedStep]?,
         naming: ScheduleNaming,
         execution index: Int,
         shrinking: Bool = false
-    ) -> Execution {
+    ) -> ExecutionRecord {
         let texts = resources.texts(execution: index) { number in
             let tokenPrefix = naming.tokenText(execution: number)
             let crash = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
             return [tokenPrefix, crash.prefix, crash.suffix]
         }
-        let record = resources.scheduleRecord(
-            stepCapacity: Execution.stepByteCapacity(limits(shrinking: shrinking)),
-            file: scheduleRecordFile
-        )
+        let limits = limits(shrinking: shrinking)
+        let body = self.body
         while true {
-            let execution = Execution(
+            let record = Execution.run(ExecutionPlan(
+                scenario: {
+                    let scenario = Scenario()
+                    Harness.runReportingErrors { try body(scenario) }
+                    scenario.joinAll()
+                },
                 strategy: strategy,
-                replay: steps.map(ReplayFollower.init(steps:)),
-                limits: limits(shrinking: shrinking),
+                limits: limits,
                 threadPool: threadPool,
                 coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
                 activity: activity,
-                record: record,
+                record: resources.scheduleRecord(stepCapacity: Execution.stepByteCapacity(limits), file: scheduleRecordFile),
                 tokenPrefix: texts[0],
-                crashPrefix: texts[1],
-                crashSuffix: texts[2]
-            )
-            run(execution)
-            guard execution.needsOSThreads != nil, resources.coroutineStacks != nil else { return execution }
+                crashText: (texts[1], texts[2])
+            ))
+            guard record.needsOSThreads != nil, resources.coroutineStacks != nil else { return record }
             resources.coroutineStacks = nil
-        }
-    }
-
-    private func run(_ execution: Execution) {
-        let body = self.body
-        execution.run { [unowned execution] in
-            let scenario = Scenario()
-            Harness.runReportingErrors { try body(scenario) }
-            scenario.joinAll()
-            execution.closeServices()
         }
     }
 
@@ -170,10 +175,10 @@ struct Explorer {
     /// cannot be re-run safely (a stall, a crash) stays as it is.
     private func shrink(_ failure: HarnessFailure, decisions: [ScheduleDecision], naming: ScheduleNaming) -> HarnessFailure {
         guard let key = failure.reason.shrinkingKey, failure.preemptions > 0 else { return failure }
-        func failsTheSameWay(_ execution: Execution) -> Bool {
+        func failsTheSameWay(_ execution: ExecutionRecord) -> Bool {
             execution.failure?.shrinkingKey == key
         }
-        var shrunk: Execution?
+        var shrunk: ExecutionRecord?
         var script = ScheduleScript(decisions)
         var removed = true
         while removed {
@@ -181,7 +186,6 @@ struct Explorer {
             for point in script.preemptionPoints {
                 let candidate = execute(
                     ScriptedSchedule(script.removingPreemption(point)),
-                    following: nil,
                     naming: naming,
                     execution: failure.token.execution,
                     shrinking: true
@@ -199,7 +203,6 @@ struct Explorer {
                 guard search.beginExecution(index) else { break }
                 let candidate = execute(
                     search,
-                    following: nil,
                     naming: naming,
                     execution: failure.token.execution,
                     shrinking: true
@@ -208,7 +211,7 @@ struct Explorer {
                     shrunk = candidate
                     break search
                 }
-                search = candidate.finalStrategy
+                search = candidate.strategy
                 search.endExecution(steps: candidate.trace.count)
             }
         }

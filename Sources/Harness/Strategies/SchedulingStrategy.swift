@@ -21,12 +21,17 @@ protocol SchedulingStrategy {
     /// Called before ``endExecution(steps:)`` with the execution's interleaving fingerprint
     /// (``InterleavingFingerprint``), for strategies that learn from coverage.
     mutating func noteInterleaving(_ fingerprint: UInt64)
+    /// The recorded schedule each execution follows, its steps checked as they are taken,
+    /// before the strategy chooses (``ReplayThenSearch``); `nil` for a strategy that only
+    /// searches.
+    var recordedSchedule: [EncodedStep]? { get }
 }
 
 extension SchedulingStrategy {
     mutating func threadCreated(_ thread: Int, by parent: Int?) {}
     mutating func endExecution(steps: Int) {}
     mutating func noteInterleaving(_ fingerprint: UInt64) {}
+    var recordedSchedule: [EncodedStep]? { nil }
 }
 
 extension SplitMix64 {

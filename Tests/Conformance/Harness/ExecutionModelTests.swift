@@ -44,11 +44,11 @@ struct ExecutionModelTests {
         var driver = try ModelDriver(threads: 2)
         try driver.take(0, .lock(Objects.m, recursive: false))
         #expect(try driver.take(1, .tryLock(Objects.m, recursive: false)) == .continues)
-        #expect(!driver.model.tryLockResult)
+        #expect(driver.replies.last == .tryLock(tookMutex: false))
         #expect(driver.model.owner(of: Objects.m) == 0)
         try driver.take(0, .unlock(Objects.m))
         try driver.take(1, .tryLock(Objects.m, recursive: false))
-        #expect(driver.model.tryLockResult)
+        #expect(driver.replies.last == .tryLock(tookMutex: true))
         #expect(driver.model.owner(of: Objects.m) == 1)
     }
 
@@ -431,9 +431,12 @@ struct ExecutionModelTests {
         driver.arrive(1, .yield)
         driver.arrive(2, .yield)
         driver.model.windDown(after: .taskThrew(error: "boom"))
-        #expect(driver.model.performWhileWindingDown(0, .lock(Objects.m, recursive: false)) == .continues(createdThread: nil))
+        #expect(driver.model.performWhileWindingDown(0, .lock(Objects.m, recursive: false)) == .continues(.none))
         #expect(driver.model.owner(of: Objects.m) == 0)
-        #expect(driver.model.performWhileWindingDown(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil)) == .continues(createdThread: nil))
+        #expect(
+            driver.model.performWhileWindingDown(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+                == .continues(.waitEnded(.timedOut))
+        )
         #expect(driver.model.threads[0].waitResult == .timedOut)
         #expect(driver.model.performWhileWindingDown(0, .join(2)) == .waitsToJoin)
         #expect(driver.model.nextToWindDown() == 1)
@@ -468,6 +471,8 @@ private struct ModelDriverError: Error, CustomStringConvertible {
 private struct ModelDriver {
     var model: ExecutionModel
     private(set) var steps: [ExecutionModel.Step] = []
+    /// What each operation performed handed back to its thread, in order.
+    private(set) var replies: [ExecutionModel.Reply] = []
 
     /// A model whose T0 started and spawned `threads - 1` threads, which all started; every
     /// thread runs (none is at a scheduling point).
@@ -521,6 +526,7 @@ private struct ModelDriver {
         let performed = model.perform(thread)
         guard performed.step.thread == thread else { throw ModelDriverError(description: "the step of T\(thread) names T\(performed.step.thread ?? -1)") }
         steps.append(performed.step)
+        replies.append(performed.reply)
         return performed.outcome
     }
 

@@ -1,0 +1,25 @@
+import Primitives
+
+/// What the task executor (``AsyncServices``) asks of the execution that schedules it: the
+/// executor's scheduling points (a job queued, a lane about to take the next, the choice
+/// among queued jobs), its threads, and the numbers and names of its tasks. Called only from
+/// the execution's controlled threads, while the execution runs.
+protocol TaskScheduling: AnyObject {
+    /// Starts a thread of the executor (a lane, the timer thread): `interchangeable` for a
+    /// lane that runs queued jobs.
+    func spawnExecutorThread(interchangeable: Bool, _ body: @escaping @Sendable () -> Void) -> SeamThread
+    /// The owner of an executor thread joined it.
+    func joinedHarnessThread(_ thread: SeamThread)
+    /// The scheduling point of a thread that has just queued `job`.
+    func jobEnqueued(_ job: JobIdentity)
+    /// Which of the queued `jobs` the calling lane runs: an index into `jobs`.
+    func chooseJob(among jobs: [JobIdentity]) -> Int
+    /// The scheduling point of a lane that finished a job, before it takes the next.
+    func laneWillTakeJob()
+    /// The execution's number (from 0) for the task the runtime knows by `runtimeID`.
+    func taskNumber(runtimeID: UInt64) -> Int
+    /// Names the task running on the calling lane `name`, for reports.
+    func nameCurrentTask(_ name: String)
+    /// Fails the execution at its next decision, without ending the calling thread.
+    func failAtNextDecision(_ failure: ExecutionFailure)
+}

@@ -1,0 +1,203 @@
+import CShim
+import Primitives
+
+/// The seam operations of an execution's threads: each is a scheduling point of the
+/// calling thread (``Execution/point(_:_:)``), or an event of its life.
+extension Execution {
+    func lock(_ mutex: SeamMutex, at location: SeamLocation) {
+        point(.lock(identity(of: mutex), recursive: mutex.kind == .recursive), location)
+    }
+
+    func tryLock(_ mutex: SeamMutex, at location: SeamLocation) -> Bool {
+        point(.tryLock(identity(of: mutex), recursive: mutex.kind == .recursive), location) == .tryLock(tookMutex: true)
+    }
+
+    func unlock(_ mutex: SeamMutex, at location: SeamLocation) {
+        point(.unlock(identity(of: mutex)), location)
+    }
+
+    func wait(
+        on condition: SeamCondition,
+        releasing mutex: SeamMutex,
+        deadline: SeamInstant?,
+        at location: SeamLocation
+    ) -> SeamWaitResult {
+        let reply = point(
+            .wait(condition: identity(of: condition), mutex: identity(of: mutex), deadline: deadline?.nanoseconds),
+            location
+        )
+        guard case .waitEnded(let result) = reply else {
+            preconditionFailure("a condition wait ended without saying how: \(reply)")
+        }
+        pthread_testcancel()
+        return result
+    }
+
+    func signal(_ condition: SeamCondition, at location: SeamLocation) {
+        point(.signal(identity(of: condition)), location)
+    }
+
+    func broadcast(_ condition: SeamCondition, at location: SeamLocation) {
+        point(.broadcast(identity(of: condition)), location)
+    }
+
+    func willAccessAtomic(_ cell: AnyObject, _ access: SeamAtomicAccess, at location: SeamLocation) {
+        point(.atomic(identity(of: cell), access), location)
+    }
+
+    /// The identity that names `object` (a mutex, a condition, an atomic cell) for the rest of
+    /// the execution, which keeps the object alive until it ends. An object freed meanwhile
+    /// would leave its address to the next one allocated at it, which would then share its
+    /// name, its owner and its timeline in the fingerprint; which object gets a freed address
+    /// depends on the allocator's state in the process, so the same seed gave different
+    /// interleaving counts in different processes. Called by the running thread.
+    private func identity(of object: AnyObject) -> ObjectIdentifier {
+        let identity = ObjectIdentifier(object)
+        seenObjects.insertIfAbsent(identity, object)
+        return identity
+    }
+
+    func cancellationPoint(at location: SeamLocation) {
+        point(.cancellationPoint, location)
+    }
+
+    func yield(at location: SeamLocation) {
+        point(.yield, location)
+    }
+
+    func now() -> SeamInstant {
+        SeamInstant(nanoseconds: model.clock)
+    }
+
+    func sleep(until deadline: SeamInstant, at location: SeamLocation) {
+        point(.sleep(until: deadline.nanoseconds), location)
+    }
+
+    func willResumeContinuation(at location: SeamLocation) {
+        point(.resume, location)
+    }
+
+    func enterNonPreemptibleRegion() {
+        withCancellationDisabled { _ in model.enterNonPreemptibleRegion(currentThread()) }
+    }
+
+    func exitNonPreemptibleRegion() {
+        withCancellationDisabled { _ in model.exitNonPreemptibleRegion(currentThread()) }
+    }
+
+    func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
+        services().addTimer(at: deadline, wake)
+    }
+
+    // MARK: Threads
+
+    var hostForSpawnedThreads: (any SeamThreadHost)? { backend.coroutineHost }
+
+    /// Where the scenario's threads run: coroutines, or the pool's OS threads.
+    var scenarioThreadHost: any SeamThreadHost { backend.coroutineHost ?? threadPool }
+
+    func threadWillSpawn(at location: SeamLocation) -> SeamThreadID {
+        guard let created = point(.spawn, location).createdThread else {
+            preconditionFailure("a spawn performed created no thread")
+        }
+        return SeamThreadID(rawValue: created)
+    }
+
+    func threadSpawnFailed(_ thread: SeamThreadID) {
+        withCancellationDisabled { _ in model.threadFailedToStart(thread.rawValue) }
+    }
+
+    func threadDidStart(_ thread: SeamThreadID) {
+        withCancellationDisabled { _ in
+            let me = thread.rawValue
+            // Once per OS thread: the coroutines after the first share the host's.
+            if me == 0 || !backend.runsAsCoroutine(me) {
+                let error = cshim_set_thread_crash_report(crashReport)
+                precondition(error == 0, "the harness could not give a thread its crash report: errno \(error)")
+                cshim_allow_stack_capture()
+                // Every thread, as a pooled one may have been pinned elsewhere before.
+                if let cpu = limits.cpu {
+                    _ = cshim_pin_current_thread_to_cpu(cpu)
+                }
+            }
+            watch.noteStarted(me)
+            backend.park(me)
+            if aborting { exitForAbort(me) }
+            _ = perform(me)
+        }
+    }
+
+    func threadWillExit(_ thread: SeamThreadID) {
+        withCancellationDisabled { _ in
+            let me = thread.rawValue
+            guard let step = model.exit(me) else {
+                handOffDuringAbort()
+                return
+            }
+            record(step)
+            switch decide(running: nil) {
+            case .run(let next):
+                backend.resume(next)
+            case .allFinished:
+                finish()
+            case .failed:
+                handOffDuringAbort()
+            }
+        }
+    }
+
+    func join(_ thread: SeamThreadID, at location: SeamLocation) {
+        point(.join(thread.rawValue), location)
+    }
+
+    func willCancel(_ thread: SeamThreadID, at location: SeamLocation) {
+        if backend.runsAsCoroutine(thread.rawValue) {
+            runOnOSThreads(because: "T\(thread.rawValue) is cancelled")
+        }
+        point(.cancel(thread.rawValue), location)
+    }
+
+    func willUseThreadSpecificState(at location: SeamLocation) {
+        guard let me = Seam.currentThread?.rawValue, backend.runsAsCoroutine(me) else { return }
+        runOnOSThreads(because: "T\(me) uses thread-specific storage at \(location.fileName):\(location.line)")
+    }
+
+    /// Ends the execution, to be run again with every thread on an OS thread of its own.
+    private func runOnOSThreads(because reason: String) -> Never {
+        withCancellationDisabled { _ in needsOSThreads = needsOSThreads ?? reason }
+        fail(.nondeterminism("run again on OS threads: \(reason)"))
+    }
+
+    // MARK: Failing from a thread
+
+    /// Records `failure` on behalf of the running thread and ends the thread; the other
+    /// threads are wound down one at a time.
+    func fail(_ failure: ExecutionFailure) -> Never {
+        let me = currentThread()
+        var previous: Int32 = 0
+        pthread_setcancelstate(Int32(PTHREAD_CANCEL_DISABLE), &previous)
+        model.windDown(after: failure)
+        exitForAbort(me)
+    }
+
+    /// Fails the execution without ending the calling thread, which may be inside the
+    /// concurrency runtime: the failure takes effect at the next decision. Call from the
+    /// running thread.
+    func failAtNextDecision(_ failure: ExecutionFailure) {
+        withCancellationDisabled { _ in model.noteFailure(failure) }
+    }
+
+    // MARK: Threads the harness spawns
+
+    /// Records that `thread`, spawned by the harness itself (a scenario thread, an executor
+    /// lane), must be joined: by its owner, or by ``run(_:)`` once a failed execution has
+    /// wound down, because then the code that would have joined it was unwound.
+    func spawnedHarnessThread(_ thread: SeamThread) {
+        withCancellationDisabled { _ in unjoinedThreads.add(thread) }
+    }
+
+    /// Records that the owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
+    func joinedHarnessThread(_ thread: SeamThread) {
+        withCancellationDisabled { _ in unjoinedThreads.remove(thread) }
+    }
+}

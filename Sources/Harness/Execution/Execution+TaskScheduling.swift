@@ -1,0 +1,101 @@
+import Primitives
+
+/// The execution as its task executor (``AsyncServices``) sees it: the executor's
+/// scheduling points, threads and tasks.
+extension Execution: TaskScheduling {
+    /// The execution's task executor and timers, started on first use by the calling
+    /// (controlled) thread.
+    func services() -> AsyncServices {
+        if let asyncServices { return asyncServices }
+        let services = AsyncServices(scheduler: self, foreignJobs: foreignJobs)
+        asyncServices = services
+        model.noteInternalObjects(services.synchronizationObjects)
+        services.start(lanes: limits.executorLanes)
+        return services
+    }
+
+    /// The execution's task executor, if something started it.
+    var startedServices: AsyncServices? { asyncServices }
+
+    /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends, once
+    /// every task has ended or waits for good. Tasks that wait for good (a `Task {}` the
+    /// scenario did not wait for, left on a continuation nobody resumes) fail the execution.
+    func closeServices() {
+        guard let asyncServices else { return }
+        if asyncServices.hasUnendedTasks, escape() == nil {
+            failAtNextDecision(.tasksDeadlocked(tasks: blockedTasks()))
+        }
+        asyncServices.close()
+    }
+
+    /// The execution's tasks that have not ended, as a deadlock lists them: numbered, named,
+    /// and where in the code under test each waits. Call when no other thread or task runs,
+    /// and no job escaped (a task running outside the harness is not suspended).
+    func blockedTasks() -> [BlockedTask] {
+        (asyncServices?.unendedTasks ?? []).map { task in
+            let number = trace.taskNumber(runtimeID: task.runtimeID) + 1
+            let places = ResumePointSymbols.userPlaces(of: task.resumePoints)
+            return BlockedTask(task: number, name: trace.taskNames[number], waitsAt: places.first, startedIn: places.last)
+        }
+    }
+
+    /// The scheduling point of a thread that has just queued `job` on the scenario's
+    /// executor: a lane may take the job before the thread goes on.
+    func jobEnqueued(_ job: JobIdentity) {
+        point(.enqueueJob(task: job.task), nil)
+    }
+
+    /// The scheduling point of a lane that finished a job, before it takes the next: any
+    /// other thread may run first, and jobs queued meanwhile compete for the lane.
+    func laneWillTakeJob() {
+        point(.takeJob, nil)
+        withCancellationDisabled { _ in model.lane(currentThread(), runs: nil) }
+    }
+
+    func taskNumber(runtimeID: UInt64) -> Int {
+        trace.taskNumber(runtimeID: runtimeID)
+    }
+
+    /// Picks which of the queued `jobs` the calling lane runs: a decision of the strategy,
+    /// recorded in the trace (and in tokens, as the index in the queue) when there is a
+    /// choice. The lane's steps until ``laneWillTakeJob()`` are the job's task's.
+    func chooseJob(among jobs: [JobIdentity]) -> Int {
+        withCancellationDisabled { _ in
+            let me = currentThread()
+            if aborting { return 0 }
+            let count = jobs.count
+            guard count > 1 else {
+                model.lane(me, runs: jobs.first)
+                return 0
+            }
+            let index: Int
+            if let choice = replay?.jobChoice(at: trace.steps.count, among: count) {
+                index = choice
+            } else {
+                let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
+                index = strategy.choose(among: options, running: nil)
+            }
+            record(model.lane(me, chose: index, among: jobs))
+            return index
+        }
+    }
+
+    /// Starts a thread of the task executor (a lane, the timer thread): its steps outside a
+    /// task's job are the harness's own bookkeeping.
+    func spawnExecutorThread(interchangeable: Bool, _ body: @escaping @Sendable () -> Void) -> SeamThread {
+        model.roleOfSpawnedThreads = interchangeable ? .interchangeableLane : .executor
+        defer { model.roleOfSpawnedThreads = .scenario }
+        switch Seam.spawnThread(on: threadPool, body) {
+        case .success(let thread):
+            spawnedHarnessThread(thread)
+            return thread
+        case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
+        }
+    }
+
+    /// Names the task running on the calling lane `name`, for reports; not a scheduling point.
+    func nameCurrentTask(_ name: String) {
+        guard let runtimeID = currentTaskRuntimeID() else { return }
+        withCancellationDisabled { _ in trace.nameTask(runtimeID: runtimeID, name) }
+    }
+}

@@ -1,0 +1,55 @@
+import Primitives
+
+/// What one execution needs: the scenario to run, the strategy that chooses, the limits, and
+/// where it runs and records. The exploration makes one per execution; the pool, the stacks,
+/// the counter and the record are reused from one to the next.
+struct ExecutionPlan {
+    /// The scenario, run as thread 0: it returns once the scenario's own threads are joined.
+    let scenario: @Sendable () -> Void
+    /// The strategy (a ``ReplayThenSearch`` follows a recorded schedule first).
+    var strategy: any SchedulingStrategy
+    var limits: Execution.Limits
+    /// Where the execution's OS threads run (the executor's lanes, and scenario threads when
+    /// they are not coroutines).
+    let threadPool: SeamThreadPool
+    /// The stacks scenario threads run on as coroutines, where this build can switch them;
+    /// `nil`: every thread is an OS thread.
+    var coroutineStacks: CoroutineStacks?
+    /// Counts the steps, for stall detection and an isolated child's heartbeat.
+    let activity: ActivityCounter
+    /// Where the steps' bytes go, for the crash report and an isolated child's parent; it
+    /// must hold ``Execution/stepByteCapacity(_:)`` bytes of steps for the limits.
+    let record: ScheduleRecord
+    /// The execution's token without its steps.
+    let tokenPrefix: String
+    /// What the process prints, before and after the schedule so far in base64url, should a
+    /// thread of the execution crash.
+    let crashText: (prefix: String, suffix: String)
+}
+
+/// What one execution did, handed back once it has ended.
+struct ExecutionRecord {
+    /// The steps taken.
+    let trace: [TraceStep]
+    /// Why the execution failed, if it did.
+    let failure: ExecutionFailure?
+    /// The decisions taken: which thread or job ran, and who could have gone on.
+    let decisions: [ScheduleDecision]
+    /// How many decisions ran another thread while the running one could go on.
+    let preemptions: Int
+    /// The order in which threads and tasks took each shared object.
+    let fingerprint: InterleavingFingerprint
+    /// How many threads the execution started, the root thread and the executor's included.
+    let threadCount: Int
+    /// The names of the tasks that took steps, by their number in ``TraceStep/task``.
+    let taskNames: [Int: String]
+    /// Where the code first left the recorded schedule; `nil` when it followed it to the
+    /// end, or followed none.
+    let replayDivergence: ReplayFollower.Divergence?
+    /// The strategy as it is after the execution (strategies carry state across executions).
+    let strategy: any SchedulingStrategy
+    /// Why the execution stopped to be run again on OS threads: a scenario thread running as
+    /// a coroutine did what only an OS thread can (it was cancelled, or used thread-specific
+    /// storage). `nil` when it ran to its end.
+    let needsOSThreads: String?
+}

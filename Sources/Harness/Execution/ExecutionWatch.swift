@@ -1,0 +1,75 @@
+import CShim
+import Primitives
+import Synchronization
+
+/// How the thread that started an execution watches it run: which thread runs, the OS
+/// thread each runs on, and whether the running one stalled (``StallWatch``).
+final class ExecutionWatch: @unchecked Sendable {
+    /// A thread that stalled, with what its OS thread showed.
+    struct Stalled {
+        let thread: Int
+        let stall: StallWatch.Stall
+        let stack: StallDiagnosis?
+    }
+
+    private let runningThread = Atomic<Int>(0)
+    /// Stored (releasing) by every thread as it leaves the harness for its own code, and
+    /// loaded (acquiring) by the thread that declares a stall before it reads or writes the
+    /// execution's state: so that state is handed to it like a step is handed from thread to
+    /// thread. Without it ThreadSanitizer reported the stall's write of the failure as racing
+    /// with the stalled thread's last step.
+    private let leftHarness = Atomic<Int>(0)
+    /// The OS thread each thread runs on (a coroutine's host), to read a stalled thread's
+    /// state, CPU time and stack. Guarded by a pthread mutex (new threads record theirs at
+    /// once): a contended `Synchronization.Mutex` hands over where ThreadSanitizer cannot
+    /// see it, and it reported these writes as racing.
+    private let threadHandlesMutex = SeamMutex()
+    private var threadHandles: [Int: (handle: UInt, systemID: UInt64)] = [:]
+
+    /// `thread` is about to perform an operation: it is the one that runs.
+    func noteRunning(_ thread: Int) {
+        runningThread.store(thread, ordering: .relaxed)
+    }
+
+    /// The calling thread leaves the harness for its own code.
+    func noteLeavingHarness() {
+        leftHarness.store(0, ordering: .releasing)
+    }
+
+    /// `thread` started on the calling OS thread.
+    func noteStarted(_ thread: Int) {
+        let osThread = (handle: cshim_current_thread_handle(), systemID: cshim_current_thread_system_id())
+        threadHandlesMutex.withLockDirectly { threadHandles[thread] = osThread }
+    }
+
+    /// Waits for `backend` to finish; returns the stall, once the running thread, taking no
+    /// step counted on `activity`, has been blocked or busy for `timeout` (checked a few
+    /// times a second, so the stall is reported on time). A check that finds it runnable
+    /// counts as a sign of life for an isolated child's heartbeat. Once it returns a stall,
+    /// the caller may read and write the execution's state.
+    func awaitEnd(of backend: any HandoffBackend, activity: ActivityCounter, timeout: Duration) -> Stalled? {
+        let slice = min(timeout, .milliseconds(250))
+        let start = ContinuousClock.now
+        var watch = StallWatch(timeout: timeout)
+        while !backend.awaitFinish(timeout: slice) {
+            let thread = runningThread.load(ordering: .relaxed)
+            let osThread = threadHandlesMutex.withLockDirectly { threadHandles[thread] }
+            let verdict = watch.check(
+                steps: activity.steps,
+                thread: thread,
+                activity: osThread.flatMap { ThreadActivity.read(systemID: $0.systemID) },
+                now: ContinuousClock.now - start
+            )
+            switch verdict {
+            case .progressed, .waiting:
+                continue
+            case .runnable:
+                activity.noteRunnable()
+            case .stalled(let stall):
+                _ = leftHarness.load(ordering: .acquiring)
+                return Stalled(thread: thread, stall: stall, stack: osThread.flatMap { StallDiagnosis(thread: $0.handle) })
+            }
+        }
+        return nil
+    }
+}

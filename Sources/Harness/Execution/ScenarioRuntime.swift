@@ -1,0 +1,28 @@
+import Primitives
+
+/// What the code of a scenario (its threads, tasks and checks) asks of the execution that
+/// runs it: to fail, to start threads and tasks where the execution runs them, and to know
+/// which of them are joined.
+protocol ScenarioRuntime: AnyObject {
+    /// Records `failure` on behalf of the calling thread and ends the thread.
+    func fail(_ failure: ExecutionFailure) -> Never
+    /// Fails the execution at its next decision, without ending the calling thread.
+    func failAtNextDecision(_ failure: ExecutionFailure)
+    /// Where the scenario's threads run.
+    var scenarioThreadHost: any SeamThreadHost { get }
+    /// `thread`, spawned by the harness, must be joined: by its owner, or by the execution
+    /// once a failure unwound its owner.
+    func spawnedHarnessThread(_ thread: SeamThread)
+    /// The owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
+    func joinedHarnessThread(_ thread: SeamThread)
+    /// The execution's task executor and timers, started on first use by the calling thread.
+    func services() -> AsyncServices
+    /// The execution's task executor, if something started it.
+    var startedServices: AsyncServices? { get }
+}
+
+extension Execution: ScenarioRuntime {
+    /// The runtime that controls the calling thread, if one does: the one place that asks
+    /// the seam who runs this thread.
+    static var current: (any ScenarioRuntime)? { Seam.currentController as? Execution }
+}

@@ -1,0 +1,109 @@
+import Primitives
+
+/// The trace of one execution as its steps are taken, and the names of its tasks: each step
+/// the model takes becomes a ``TraceStep`` (with the task it belongs to), its bytes go to the
+/// ``ScheduleRecord`` for the crash report and an isolated child's parent, and it counts on
+/// the exploration's ``ActivityCounter``.
+///
+/// Touched only by the execution's running thread (or by the thread that declares a stall
+/// once the running one left the harness), as the rest of the execution's state.
+struct TraceRecorder {
+    /// The steps taken so far.
+    private(set) var steps: [TraceStep] = []
+    /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
+    private(set) var taskNames: [Int: String] = [:]
+    private let record: ScheduleRecord
+    private let activity: ActivityCounter
+    private var byteCount = 0
+    private var taskNumbers: [UInt64: Int] = [:]
+    private var tasksAsked: Set<Int> = []
+
+    /// A trace that writes its steps' bytes to `record`, begun for the token `tokenPrefix`,
+    /// and counts them on `activity`.
+    init(record: ScheduleRecord, activity: ActivityCounter, tokenPrefix: String) {
+        self.record = record
+        self.activity = activity
+        record.begin(tokenPrefix: tokenPrefix)
+    }
+
+    /// Adds `step`, which the model took, to the trace and the record's bytes. Returns the
+    /// step as the trace and as a token keep it, for the replay's checks.
+    mutating func append(_ step: ExecutionModel.Step) -> (step: TraceStep, encoded: EncodedStep) {
+        let task = step.isOnExecutorThread ? taskOfStep(step) : nil
+        let isBookkeeping = step.location?.fileIDHasPrefix("Harness/") == true
+            || (step.isOnExecutorThread && task == nil)
+        if let task, !isBookkeeping, step.kind != .chooseJob, step.kind != .takeJob { nameTask(task) }
+        let traceStep = TraceStep(
+            thread: step.thread,
+            kind: step.kind,
+            target: step.target,
+            choice: step.choice,
+            location: step.location,
+            task: task.map { $0 + 1 },
+            isBookkeeping: isBookkeeping
+        )
+        let encoded = EncodedStep(traceStep)
+        steps.append(traceStep)
+        if byteCount + encoded.byteCount <= record.stepCapacity {
+            encoded.forEachByte { byte in
+                record.stepBytes[byteCount] = byte
+                byteCount += 1
+            }
+            record.setByteCount(byteCount)
+        }
+        activity.noteStep()
+        return (traceStep, encoded)
+    }
+
+    /// The execution's number (from 0) for the task the runtime knows by `runtimeID`:
+    /// tasks are numbered in the order the execution first sees them.
+    mutating func taskNumber(runtimeID: UInt64) -> Int {
+        if let number = taskNumbers[runtimeID] { return number }
+        taskNumbers[runtimeID] = taskNumbers.count
+        return taskNumbers.count - 1
+    }
+
+    /// Names the task the runtime knows by `runtimeID` `name`, for reports.
+    mutating func nameTask(runtimeID: UInt64, _ name: String) {
+        let task = taskNumber(runtimeID: runtimeID)
+        tasksAsked.insert(task)
+        taskNames[task + 1] = name
+    }
+
+    /// The task a job that escaped the execution ran, numbered and named as the trace numbers
+    /// and names it: `nil` for a job of no task, or of a task the execution never saw.
+    func escapedTask(runtimeID: UInt64) -> (task: Int, name: String?)? {
+        guard runtimeID != 0, let number = taskNumbers[runtimeID] else { return nil }
+        return (number + 1, taskNames[number + 1])
+    }
+
+    /// Where `thread` was last seen at the seam, for a stall report: its last step with a
+    /// source location, or where it was started.
+    func lastPlace(of thread: Int) -> String {
+        if let step = steps.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }),
+           let location = step.location {
+            return "; its last step was \(step.kind) at \(location.fileName):\(location.line)"
+        }
+        if let spawn = steps.first(where: { $0.kind == .spawn && $0.target == "T\(thread)" }),
+           let location = spawn.location {
+            return "; it was started at \(location.fileName):\(location.line) and has taken no step since"
+        }
+        return ""
+    }
+
+    /// The task (numbered from 0) a step of an executor thread belongs to: the task the
+    /// runtime runs on the calling thread, or, when a lane picks or finishes a task's job,
+    /// that task.
+    private mutating func taskOfStep(_ step: ExecutionModel.Step) -> Int? {
+        if step.kind == .chooseJob || step.kind == .takeJob { return step.job?.task }
+        guard step.job != nil, let runtimeID = currentTaskRuntimeID() else { return nil }
+        return taskNumber(runtimeID: runtimeID)
+    }
+
+    /// Learns the name of task `task`, which runs on the calling lane, the first time it
+    /// takes a step of its own.
+    private mutating func nameTask(_ task: Int) {
+        guard tasksAsked.insert(task).inserted, let name = Task.name else { return }
+        taskNames[task + 1] = name
+    }
+}

@@ -1,0 +1,30 @@
+import Primitives
+
+/// The threads the harness spawned for an execution's scenario and its tasks (a scenario
+/// thread, an executor lane) that their owner has not joined yet: when a failure unwinds the
+/// code that would have joined them, the execution reaps them once every thread finished.
+struct UnjoinedThreads {
+    private var threads: [SeamThread] = []
+
+    /// `thread` must be joined.
+    mutating func add(_ thread: SeamThread) {
+        threads.append(thread)
+    }
+
+    /// `thread`'s owner joined it.
+    mutating func remove(_ thread: SeamThread) {
+        threads.removeAll { $0.controlledID == thread.controlledID }
+    }
+
+    /// Joins every thread left; each has finished or is about to.
+    mutating func joinAll() {
+        for thread in threads {
+            do {
+                try thread.join()
+            } catch {
+                preconditionFailure("joining an abandoned harness thread failed: \(error)")
+            }
+        }
+        threads = []
+    }
+}
