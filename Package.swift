@@ -7,7 +7,8 @@ let package = Package(
     products: [
         .library(name: "Primitives", targets: ["Primitives"]),
         .library(name: "Harness", targets: ["Harness"]),
-        // The mutants and scenarios of the tests, for the Benchmarks package's bug-finding rows.
+        // The mutants and scenarios of the tests, for the Benchmarks package's bug-finding rows and
+        // strategy comparison.
         .library(name: "Fixtures", targets: ["Fixtures"]),
     ],
     targets: [

@@ -20,6 +20,7 @@ let package = Package(
                 "CBenchmarkSupport",
                 .product(name: "Primitives", package: "swift-concurrency-harness"),
                 .product(name: "Harness", package: "swift-concurrency-harness"),
+                .product(name: "Fixtures", package: "swift-concurrency-harness"),
             ]
         ),
         .target(

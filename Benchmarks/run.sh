@@ -12,6 +12,7 @@
 #                                           the same, sampled side by side with Shuttle 0.6.1
 #   Benchmarks/run.sh --bug-finding         schedules to the first failure of the bug
 #                                           patterns and mutants, per strategy (deterministic)
+#   Benchmarks/run.sh --strategies          each strategy against the mutants and deep bugs
 #   Benchmarks/run.sh --package-benchmark   also every package-benchmark target, with
 #                                           percentiles and malloc counts (slower)
 #

@@ -18,7 +18,8 @@ import Workloads
 /// takes several), `--peer PATH` (with `--harness-speed`: also sample Shuttle's build of the
 /// same scenarios, `Peers/shuttle/build.sh`, side by side), `--bug-finding` (only the
 /// schedules to the first failure of the bug patterns and mutants) with `--seeds N` (per
-/// bug pattern, default 1000).
+/// bug pattern, default 1000), `--strategies` (only the strategy comparison on the mutants
+/// and deep bugs, ``StrategySection``).
 @main
 struct BenchmarkTable {
     static func main() async {
@@ -32,7 +33,7 @@ struct BenchmarkTable {
         let log: (String) -> Void = { printToStandardError("… \($0)") }
         let sampler = Sampler(sampleDuration: .milliseconds(options.sampleMilliseconds), rounds: options.rounds)
         var table = Table()
-        if !options.harnessOnly && !options.harnessSpeedOnly && !options.bugFindingOnly {
+        if !options.harnessOnly && !options.harnessSpeedOnly && !options.bugFindingOnly && !options.strategiesOnly {
             for (title, comparisons) in Catalog.groups {
                 let chosen = comparisons.filter(options.includes)
                 guard !chosen.isEmpty else { continue }
@@ -44,7 +45,9 @@ struct BenchmarkTable {
             }
         }
         do {
-            if options.bugFindingOnly {
+            if options.strategiesOnly {
+                StrategySection().run(into: &table, log: log)
+            } else if options.bugFindingOnly {
                 var section = BugFindingSection()
                 section.seeds = options.seeds
                 section.run(into: &table, log: log)
@@ -88,6 +91,7 @@ struct Options {
     var peerPath: String?
     var bugFindingOnly = false
     var seeds = 1_000
+    var strategiesOnly = false
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -116,10 +120,11 @@ struct Options {
                 peerPath = path
             case "--bug-finding": bugFindingOnly = true
             case "--seeds": seeds = try number(after: argument)
+            case "--strategies": strategiesOnly = true
             default:
                 throw Invalid(description: """
                     unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness, \
-                    --harness-only, --harness-speed, --peer PATH, --bug-finding or --seeds N
+                    --harness-only, --harness-speed, --peer PATH, --bug-finding, --seeds N or --strategies
                     """)
             }
         }

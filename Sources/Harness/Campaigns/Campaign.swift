@@ -110,7 +110,9 @@ struct Campaign: Sendable {
     /// Adds a generated-scenario test's `report` to the run's summary, as one line.
     func summarize(_ report: LinearizabilityTestReport) {
         run.add(CampaignEntry(
-            scenario: "\(report.test) (\(report.scenariosRun) generated)",
+            scenario: SequenceCoverageText.summaryName(
+                report.test, scenarios: report.scenariosRun, coverage: report.sequenceCoverage
+            ),
             strategy: report.strategy,
             seed: report.seed,
             reports: report.explorations,

@@ -35,7 +35,7 @@ extension Knob {
 
     public static let strategy = Knob(
         name: "HARNESS_STRATEGY",
-        meaning: "`random`, `pct[:DEPTH]`, `exhaustive[:PREEMPTION_BOUND]`, `pos`, `surw`, `portfolio` "
+        meaning: "`random`, `pct[:DEPTH]`, `exhaustive[:PREEMPTION_BOUND]`, `pos`, `surw`, `guided`, `portfolio` "
             + "(see [Strategies](#strategies))",
         accepts: "depth 1–16, bound 0–16",
         defaultValue: "the options' strategy",

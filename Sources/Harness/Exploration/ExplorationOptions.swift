@@ -135,7 +135,7 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
 
     /// The environment variables these options read.
     public enum Variable {
-        /// `random`, `pct[:DEPTH]`, `exhaustive[:BOUND]`, `pos`, `surw` or `portfolio`.
+        /// `random`, `pct[:DEPTH]`, `exhaustive[:BOUND]`, `pos`, `surw`, `guided` or `portfolio`.
         public static let strategy = Knob.strategy.name
         /// The budget: a whole number of schedules.
         public static let schedules = Knob.schedules.name

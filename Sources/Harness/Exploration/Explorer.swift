@@ -107,6 +107,7 @@ struct Explorer {
                 break
             }
             strategy = execution.strategy
+            strategy.noteInterleaving(execution.fingerprint.value)
             strategy.endExecution(steps: execution.trace.count)
             progress.update { ProgressLine.exploration(done: executed, budget: budget, failures: 0, elapsed: $0) }
         }

@@ -6,6 +6,7 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         case exhaustive(preemptionBound: Int)
         case pos
         case surw
+        case guided
         case portfolio([Strategy])
     }
 
@@ -49,6 +50,12 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
     /// those operations are sampled close to uniformly. Probabilistic, never exhausted.
     public static let surw = Strategy(kind: .surw)
 
+    /// Feedback-guided sampling, after Fray (Li, Wang, Huang and Bell, NSDI 2026): schedules
+    /// whose executions reached an interleaving no earlier one did (by fingerprint) are kept,
+    /// and most executions mutate a kept one at a few decisions instead of starting blind.
+    /// Probabilistic, never exhausted; the same seed runs the same schedules.
+    public static let guided = Strategy(kind: .guided)
+
     /// Random walk, PCT (depth 3), POS and SURW in turn, one schedule each, each seeded
     /// from the campaign's seed and its place: which finds a bug soonest depends on the
     /// bug, and the portfolio needs at most four times the schedules of the best of them
@@ -63,10 +70,10 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
     public static let preemptionBoundRange: ClosedRange<Int> = 0...16
 
     /// The spellings ``init(parsing:setting:)`` reads.
-    static let spellings = "random, pct[:DEPTH], exhaustive[:BOUND], pos, surw or portfolio"
+    static let spellings = "random, pct[:DEPTH], exhaustive[:BOUND], pos, surw, guided or portfolio"
 
-    /// Reads `random`, `pct`, `pct:DEPTH`, `exhaustive`, `exhaustive:BOUND`, `pos`, `surw`
-    /// or `portfolio`; an error
+    /// Reads `random`, `pct`, `pct:DEPTH`, `exhaustive`, `exhaustive:BOUND`, `pos`, `surw`,
+    /// `guided` or `portfolio`; an error
     /// names `setting` (where the text came from) and says precisely what is wrong.
     public init(parsing text: String, setting: String = "strategy") throws(HarnessConfigurationError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -92,9 +99,11 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
             kind = .pos
         case "surw" where parts.count == 1:
             kind = .surw
+        case "guided" where parts.count == 1:
+            kind = .guided
         case "portfolio" where parts.count == 1:
             kind = Self.portfolio.kind
-        case "random", "pos", "surw", "portfolio":
+        case "random", "pos", "surw", "guided", "portfolio":
             throw .invalid(setting: setting, value: text, expected: "\(parts[0]) without a parameter")
         default:
             throw .invalid(setting: setting, value: text, expected: "\(Self.spellings), not the strategy '\(parts[0])'")
@@ -108,6 +117,7 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         case .exhaustive(let bound): "exhaustive:\(bound)"
         case .pos: "pos"
         case .surw: "surw"
+        case .guided: "guided"
         case .portfolio: "portfolio"
         }
     }
@@ -127,6 +137,7 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         case .exhaustive(let bound): BoundedExhaustive(preemptionBound: bound)
         case .pos: PartialOrderSampling(seed: seed)
         case .surw: SelectivelyUniformRandomWalk(seed: seed)
+        case .guided: FeedbackGuided(seed: seed)
         case .portfolio(let members):
             Portfolio(members.enumerated().map { position, member in
                 member.makeScheduler(seed: SplitMix64.seed(seed, execution: position))

@@ -1,5 +1,5 @@
 /// A call that offers simpler versions of itself: the same operation with simpler arguments.
-protocol SimplifiableCall: Sendable {
+protocol SimplifiableCall: ShapedCall {
     /// Simpler versions, simplest first.
     func simplerCalls() -> [Self]
 }
@@ -12,9 +12,13 @@ extension GeneratedScenario where Call: SimplifiableCall {
     /// The scenarios one shrink step away, in the order shrinking tries them, largest
     /// reductions first: without one client of the parallel part; without the whole
     /// initial or final part; without one call (final part, parallel part, initial part);
-    /// with one call's argument simpler. Each has at least one call. The order is part of
-    /// the scenario codes that replay tokens carry (``ScenarioCode``): changing it changes
-    /// what a recorded shrink path means.
+    /// with one client's calls moved to the end of another's (one thread fewer); with a
+    /// client's first call moved to the end of the initial part or its last call to the
+    /// start of the final part (fewer calls at once); with one argument simpler wherever it
+    /// occurs (``simplerArguments()``). Each has at least one call, and every step makes the
+    /// scenario smaller in calls, threads, parallel calls or arguments, so shrinking ends.
+    /// The order is part of the scenario codes that replay tokens carry (``ScenarioCode``):
+    /// changing it changes what a recorded shrink path means.
     func shrinkCandidates() -> [GeneratedScenario] {
         var candidates: [GeneratedScenario] = []
         func offer(_ candidate: GeneratedScenario) {
@@ -58,29 +62,8 @@ extension GeneratedScenario where Call: SimplifiableCall {
             candidate.initial.remove(at: index)
             offer(candidate)
         }
-        for index in initial.indices {
-            for simpler in initial[index].simplerCalls() {
-                var candidate = self
-                candidate.initial[index] = simpler
-                offer(candidate)
-            }
-        }
-        for client in parallel.indices {
-            for index in parallel[client].indices {
-                for simpler in parallel[client][index].simplerCalls() {
-                    var candidate = self
-                    candidate.parallel[client][index] = simpler
-                    offer(candidate)
-                }
-            }
-        }
-        for index in final.indices {
-            for simpler in final[index].simplerCalls() {
-                var candidate = self
-                candidate.final[index] = simpler
-                offer(candidate)
-            }
-        }
+        candidates += movedCalls()
+        candidates += simplerArguments()
         return candidates
     }
 }

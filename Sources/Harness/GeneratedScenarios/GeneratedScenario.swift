@@ -61,6 +61,37 @@ extension LinearizabilityTest {
         return GeneratedScenario(initial: initial, parallel: parallel, final: try calls(finalCount))
     }
 
+    /// How many scenarios ``generate(_:campaignSeed:options:coverage:)`` draws to pick one.
+    static var scenarioDraws: Int { 8 }
+
+    /// Scenario `index` of the campaign of `campaignSeed`: of ``scenarioDraws`` scenarios,
+    /// each drawn from a seed of its own (the first from the seed a campaign without this
+    /// choice would use), the one with the most sequence shapes `coverage` has not seen
+    /// (the first among equals), so that the operation mix keeps reaching sequences earlier
+    /// scenarios did not. Its code is its own seed: regenerating it draws it alone. Notes its
+    /// shapes in `coverage`.
+    func generate(
+        _ index: Int,
+        campaignSeed: UInt64,
+        options: LinearizabilityOptions,
+        coverage: inout SequenceCoverageCounter
+    ) throws(GeneratorFailure) -> (code: ScenarioCode, scenario: GeneratedScenario<Call>) {
+        let first = SplitMix64.seed(campaignSeed, execution: index)
+        var best: (code: ScenarioCode, scenario: GeneratedScenario<Call>, shapes: Set<SequenceShape>, novelty: Int)?
+        for draw in 0..<Self.scenarioDraws {
+            let code = ScenarioCode(seed: draw == 0 ? first : SplitMix64.seed(first, execution: draw))
+            let scenario = try generate(seed: code.seed, options: options)
+            let shapes = scenario.sequenceShapes
+            let novelty = coverage.novelty(of: shapes)
+            if novelty > best?.novelty ?? -1 {
+                best = (code, scenario, shapes, novelty)
+            }
+        }
+        guard let best else { preconditionFailure("no scenario drawn") }
+        coverage.note(best.shapes)
+        return (best.code, best.scenario)
+    }
+
     /// The scenario `code` names: the one its seed draws, shrunk along its path. Throws
     /// when a step of the path names a candidate the scenario no longer offers (the test's
     /// operations or generators changed since the code was recorded).

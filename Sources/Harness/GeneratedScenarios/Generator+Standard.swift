@@ -1,9 +1,12 @@
 extension Generator where Value == Int {
-    /// Whole numbers in `range`, uniformly; shrinks toward the number in `range` closest to
-    /// zero (that number, then halfway there, then one step).
+    /// Whole numbers in `range`: uniformly, or (once in ``ScenarioRandom/repeatOdds``) one
+    /// the scenario already drew from this generator (``ScenarioRandom/repeating(_:_:)``), so
+    /// that values recur. Shrinks toward the number in `range` closest to zero (that number,
+    /// then halfway there, then one step).
     public static func int(in range: ClosedRange<Int>) -> Generator<Int> {
         let target = min(max(0, range.lowerBound), range.upperBound)
-        return Generator("int(in: \(range.lowerBound)...\(range.upperBound))", shrink: { value in
+        let name = "int(in: \(range.lowerBound)...\(range.upperBound))"
+        return Generator(name, shrink: { value in
             guard value != target else { return [] }
             let halfway = value - (value - target) / 2
             let step = value > target ? value - 1 : value + 1
@@ -13,8 +16,17 @@ extension Generator where Value == Int {
             }
             return simpler
         }) { random in
-            Int.random(in: range, using: &random)
+            random.repeating(name) { Int.random(in: range, using: &$0) }
         }
+    }
+
+    /// Whole numbers that never recur within a scenario: `start`, then one more at each draw,
+    /// whichever operation draws (operations that share the generator share the count).
+    /// Nothing simpler, so shrinking keeps them distinct, and a history of them stays one the
+    /// checker's unique-value fast checks apply to (``LinearizabilityChecker``).
+    public static func distinct(from start: Int = 1) -> Generator<Int> {
+        let name = "distinct(from: \(start))"
+        return Generator(name) { random in random.nextDistinct(name, from: start) }
     }
 }
 
@@ -57,10 +69,12 @@ extension Generator {
 }
 
 extension Generator where Value: Equatable {
-    /// One of `values`, uniformly; shrinks toward the first (the first, then the one halfway
-    /// there, then the one before). Produces no value when `values` is empty.
+    /// One of `values`: uniformly, or (once in ``ScenarioRandom/repeatOdds``) one the scenario
+    /// already drew from this generator. Shrinks toward the first (the first, then the one
+    /// halfway there, then the one before). Produces no value when `values` is empty.
     public static func element(of values: [Value]) -> Generator {
-        Generator("element(of: \(values))", shrink: { value in
+        let name = "element(of: \(values))"
+        return Generator(name, shrink: { value in
             guard let index = values.firstIndex(of: value), index > 0 else { return [] }
             var simpler: [Int] = []
             for candidate in [0, index / 2, index - 1] where candidate != index && !simpler.contains(candidate) {
@@ -68,7 +82,8 @@ extension Generator where Value: Equatable {
             }
             return simpler.map { values[$0] }
         }) { random in
-            values.randomElement(using: &random)
+            guard !values.isEmpty else { return nil }
+            return values[random.repeating(name) { Int.random(in: values.indices, using: &$0) }]
         }
     }
 }

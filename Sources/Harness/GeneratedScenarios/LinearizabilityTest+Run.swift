@@ -37,6 +37,7 @@ extension LinearizabilityTest {
         var progress = ProgressLine(label: ProgressLine.label(test, strategy: options.exploration.strategy, seed: campaignSeed), interval: options.exploration.progressInterval)
         var failure: GeneratedScenarioFailure?
         var notReproduced: FailureNotReproduced?
+        var shapes = SequenceCoverageCounter(budget: options.scenarios)
         if let token = options.exploration.replay, let code = token.generatedScenario.flatMap(ScenarioCode.init(parsing:)) {
             let scenario = try regenerate(code, options: options)
             let report = explore(scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
@@ -48,10 +49,9 @@ extension LinearizabilityTest {
             }
         } else {
             for index in 0..<options.scenarios {
-                let code = ScenarioCode(seed: SplitMix64.seed(campaignSeed, execution: index))
-                let scenario: GeneratedScenario<Call>
+                let (code, scenario): (ScenarioCode, GeneratedScenario<Call>)
                 do {
-                    scenario = try generate(seed: code.seed, options: options)
+                    (code, scenario) = try generate(index, campaignSeed: campaignSeed, options: options, coverage: &shapes)
                 } catch {
                     throw .generator(error)
                 }
@@ -75,6 +75,7 @@ extension LinearizabilityTest {
             schedulesRun: tally.schedules,
             failure: failure,
             notReproduced: notReproduced,
+            sequenceCoverage: shapes.summary,
             elapsed: elapsed,
             explorations: tally.reports
         )
@@ -107,8 +108,9 @@ extension LinearizabilityTest {
     }
 
     /// Shrinks a failing scenario: takes the first candidate (in the order of
-    /// ``GeneratedScenario/shrinkCandidates()``) whose exploration fails the same way
-    /// (``ExecutionFailure/shrinkingKey``), and starts over from it, until no candidate fails
+    /// ``GeneratedScenario/shrinkCandidates()``) whose exploration, within the budget
+    /// ``ShrinkBudget`` gives, fails the same way (``ExecutionFailure/shrinkingKey``), and
+    /// starts over from it, until no candidate fails
     /// or ``LinearizabilityOptions/shrinkCandidates`` have been explored. Then explores the
     /// smallest once more, shrinking the schedule of its failure to the fewest preemptions:
     /// candidates' schedules are not shrunk, since only whether they fail matters.
@@ -123,12 +125,15 @@ extension LinearizabilityTest {
     ) -> Shrunk {
         var current = found
         guard let key = found.failure.reason.shrinkingKey else { return current }
+        var budget = ShrinkBudget(configured: exploration.schedules, needed: found.failure.token.execution + 1)
         search: while current.candidates < options.shrinkCandidates {
             for (index, candidate) in current.scenario.shrinkCandidates().enumerated() {
                 guard current.candidates < options.shrinkCandidates else { break search }
                 current.candidates += 1
                 let code = current.code.appending(index)
-                let report = explore(candidate, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+                var candidateExploration = exploration
+                candidateExploration.schedules = budget.schedules
+                let report = explore(candidate, code: code, test: test, options: candidateExploration, checker: options.checker, testID: testID)
                 tally.reports.append(report)
                 let fails = report.failure.map { $0.reason.shrinkingKey == key } ?? false
                 if let failure = report.failure, fails {
@@ -136,13 +141,16 @@ extension LinearizabilityTest {
                     current.code = code
                     current.failure = failure
                     current.steps += 1
+                    budget.noteFailure(needed: failure.token.execution + 1)
                 }
                 progress.update { _ in ProgressLine.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun)) }
                 if fails { continue search }
             }
             break
         }
-        let final = explore(current.scenario, code: current.code, test: test, options: exploration, checker: options.checker, testID: testID, shrinksSchedule: true)
+        var finalExploration = exploration
+        finalExploration.schedules = budget.schedules
+        let final = explore(current.scenario, code: current.code, test: test, options: finalExploration, checker: options.checker, testID: testID, shrinksSchedule: true)
         tally.reports.append(final)
         if let failure = final.failure, failure.reason.shrinkingKey == key {
             current.failure = failure

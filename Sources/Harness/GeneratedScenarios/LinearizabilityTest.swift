@@ -114,6 +114,11 @@ extension LinearizabilityTest {
     struct Call: Sendable {
         /// How reports name it: `enqueue(3)`.
         let label: String
+        /// The operation's place among the test's operations.
+        let operation: Int
+        /// Its argument in words, `nil` for an operation without one: calls with the same
+        /// argument touch the same element, which generation and shrinking look at.
+        let argument: String?
         /// Makes the call, recording it.
         let perform: Perform
         /// The same call with simpler arguments, simplest first.
@@ -132,9 +137,22 @@ extension LinearizabilityTest {
         let generator: Generator<Argument>
         let label: @Sendable (Argument) -> String
         let perform: @Sendable (Argument) -> Perform
+        /// The operation's place among the test's operations, set when it is added.
+        var operation = 0
+
+        init(
+            generator: Generator<Argument>,
+            label: @escaping @Sendable (Argument) -> String,
+            perform: @escaping @Sendable (Argument) -> Perform
+        ) {
+            self.generator = generator
+            self.label = label
+            self.perform = perform
+        }
 
         func call(_ argument: Argument) -> Call {
-            Call(label: label(argument), perform: perform(argument)) { [self] in
+            let words = Argument.self == Void.self ? nil : "\(argument)"
+            return Call(label: label(argument), operation: operation, argument: words, perform: perform(argument)) { [self] in
                 generator.simpler(than: argument).map(call)
             }
         }
@@ -148,6 +166,9 @@ extension LinearizabilityTest {
         line: UInt
     ) -> Self {
         var test = self
+        var numbered = maker
+        numbered.operation = operations.count
+        let maker = numbered
         let place = "\(fileID)".split(separator: "/").last.map(String.init) ?? "\(fileID)"
         test.operations.append(OperationSpec(declaredAt: "\(place):\(line)", generatorName: maker.generator.name, isAsync: isAsync) { random in
             maker.generator.value(using: &random).map(maker.call)

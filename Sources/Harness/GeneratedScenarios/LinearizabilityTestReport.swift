@@ -15,6 +15,10 @@ public struct LinearizabilityTestReport: Sendable {
     /// When the test replayed a token: that its failure did not happen again, and how far
     /// the code followed the token. `nil` when it did, or when nothing was replayed.
     public let notReproduced: FailureNotReproduced?
+    /// The shapes of operation sequences the generated scenarios held, and whether the last
+    /// scenarios still brought new ones (the budget looks marginal then). Zero shapes when
+    /// the test replayed a token.
+    public let sequenceCoverage: SequenceCoverage
     /// The wall time the test took.
     public let elapsed: Duration
     /// What each exploration reported, shrink candidates' included: the summary adds them up.

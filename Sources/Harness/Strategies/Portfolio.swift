@@ -38,6 +38,10 @@ struct Portfolio: SchedulingStrategy {
         members[current].choose(among: candidates, running: running)
     }
 
+    mutating func noteInterleaving(_ fingerprint: UInt64) {
+        members[current].noteInterleaving(fingerprint)
+    }
+
     mutating func endExecution(steps: Int) {
         members[current].endExecution(steps: steps)
     }

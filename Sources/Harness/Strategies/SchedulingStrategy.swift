@@ -18,6 +18,9 @@ protocol SchedulingStrategy {
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int
     /// Called when the execution ended after `steps` steps without failing.
     mutating func endExecution(steps: Int)
+    /// Called before ``endExecution(steps:)`` with the execution's interleaving fingerprint
+    /// (``InterleavingFingerprint``), for strategies that learn from coverage.
+    mutating func noteInterleaving(_ fingerprint: UInt64)
     /// The recorded schedule each execution follows, its steps checked as they are taken,
     /// before the strategy chooses (``ReplayThenSearch``); `nil` for a strategy that only
     /// searches.
@@ -27,6 +30,7 @@ protocol SchedulingStrategy {
 extension SchedulingStrategy {
     mutating func threadCreated(_ thread: Int, by parent: Int?) {}
     mutating func endExecution(steps: Int) {}
+    mutating func noteInterleaving(_ fingerprint: UInt64) {}
     var recordedSchedule: [EncodedStep]? { nil }
 }
 

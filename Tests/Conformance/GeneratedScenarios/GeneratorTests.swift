@@ -41,4 +41,26 @@ struct GeneratorTests {
         #expect(Generator.int(in: 0...9).filter { $0 % 2 == 0 }.value(using: &random).map { $0 % 2 } == 0)
         #expect(Generator.int(in: 0...9).filter { $0 % 2 == 1 }.simpler(than: 9) == [5])
     }
+
+    @Test("numbers and elements recur within a scenario: a draw reuses an earlier one once in two")
+    func repeats() {
+        for generator in [Generator.int(in: 1...1_000_000), .element(of: Array(1...1_000_000))] {
+            var random = ScenarioRandom(seed: 5)
+            let values = (0..<20).map { _ in generator.value(using: &random)! }
+            #expect(Set(values).count <= 15, "\(generator): \(values)")
+        }
+    }
+
+    @Test("distinct values never recur within a scenario, whichever operation draws, and shrink to nothing")
+    func distinct() {
+        var random = ScenarioRandom(seed: 5)
+        let generator = Generator.distinct(from: 10)
+        let values = (0..<50).map { _ in generator.value(using: &random)! }
+        #expect(values == Array(10..<60))
+        #expect(generator.simpler(than: 30) == [])
+        var fresh = ScenarioRandom(seed: 5)
+        #expect(generator.value(using: &fresh) == 10)
+        var nearTheEnd = ScenarioRandom(seed: 1)
+        #expect(Generator.distinct(from: Int.max).value(using: &nearTheEnd) == nil)
+    }
 }

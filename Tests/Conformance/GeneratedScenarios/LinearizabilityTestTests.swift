@@ -101,20 +101,19 @@ struct GeneratedScenarioReportTests {
     func table() throws {
         let failure = try #require(try QueueOperations.test { SplitDequeueQueue() }.run("split dequeue", options: LinearizabilityOptions(seed: 1)).failure)
         #expect(failure.table.lines == [
-            "initial (T0): none",
+            "initial (T0): enqueue(1) → enqueued",
             "parallel:",
             "  T1              T2",
-            "  dequeue() → 1   enqueue(1) → enqueued",
-            "                  dequeue() → 1",
+            "  dequeue() → 1   dequeue() → 1",
             "final (T0): none",
         ])
         let lines = failure.message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "generated scenario \(failure.scenarioCode) of 'split dequeue' fails")
-        #expect(lines[1].hasPrefix("smallest failing scenario: 2 threads, 3 calls (0 initial, 3 parallel, 0 final); shrunk in "))
-        #expect(Array(lines[2...7]) == failure.table.lines)
-        #expect(lines[8] == "why: " + failure.reason)
-        #expect(lines[9] == "replay: " + failure.failure.replayCommand)
-        #expect(lines[10].hasPrefix("schedule (\(failure.failure.trace.count) steps, "))
+        #expect(lines[1].hasPrefix("smallest failing scenario: 2 threads, 3 calls (1 initial, 2 parallel, 0 final); shrunk in "))
+        #expect(Array(lines[2...6]) == failure.table.lines)
+        #expect(lines[7] == "why: " + failure.reason)
+        #expect(lines[8] == "replay: " + failure.failure.replayCommand)
+        #expect(lines[9].hasPrefix("schedule (\(failure.failure.trace.count) steps, "))
         #expect(failure.failure.replayInCode.hasPrefix("LinearizabilityOptions(replay: "))
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// decision hands them a candidate list as an execution would.
 @Suite("Harness: strategies on synthetic choices")
 struct SchedulingStrategyTests {
-    static let randomized: [Strategy] = [.random, .pct(depth: 3), .pos, .surw, .portfolio]
+    static let randomized: [Strategy] = [.random, .pct(depth: 3), .pos, .surw, .guided, .portfolio]
 
     // MARK: Every strategy
 
