@@ -34,16 +34,12 @@ struct BugFindingSection {
                     seeds: 0..<UInt64(seeds),
                     budget: budget
                 )
-                let median = found.map { $0 ?? Int.max }.median
                 let isTargeted = isLostUpdate && strategy == .pct()
-                table.add(Table.Row(
-                    benchmark: "\(name): median (\(found.compactMap { $0 }.count)/\(seeds) seeds found it)",
-                    cost: median == Int.max ? "> \(budget)" : "\(median)",
-                    baseline: "—",
-                    baselineCost: "—",
-                    ratio: "—",
-                    target: isTargeted ? "≤ \(Self.lostUpdateTarget)" : "—",
-                    result: isTargeted ? Table.verdict(median <= Self.lostUpdateTarget) : "—"
+                table.add(Table.firstFailureRow(
+                    name,
+                    found: found,
+                    budget: budget,
+                    target: isTargeted ? (Self.lostUpdateTarget, "≤ \(Self.lostUpdateTarget)") : nil
                 ))
             }
         }

@@ -12,6 +12,27 @@ struct Table {
         var result: String
     }
 
+    /// A row of schedules to a first failure: the median over the seeds (a seed that found
+    /// nothing counts as more than `budget`), how many seeds found it, and the target when
+    /// there is one (`bound`: the largest median that meets it).
+    static func firstFailureRow(
+        _ label: String,
+        found: [Int?],
+        budget: Int,
+        target: (bound: Int, text: String)?
+    ) -> Row {
+        let median = found.map { $0 ?? Int.max }.median
+        return Row(
+            benchmark: "\(label): median (\(found.compactMap { $0 }.count)/\(found.count) seeds found it)",
+            cost: median == Int.max ? "> \(budget)" : "\(median)",
+            baseline: "—",
+            baselineCost: "—",
+            ratio: "—",
+            target: target?.text ?? "—",
+            result: target.map { Table.verdict(median <= $0.bound) } ?? "—"
+        )
+    }
+
     private var groupsOfRows: [(title: String, rows: [Row])] = []
 
     mutating func startGroup(_ title: String) {
