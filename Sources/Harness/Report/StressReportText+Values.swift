@@ -6,7 +6,9 @@ extension StressOutcome: CustomStringConvertible {
     /// The class of the outcome under `classification`, and what it means: the table's
     /// meaning for a returned outcome, the report's words (``StressReportText/meaning(of:)``)
     /// for the others, which are always forbidden.
-    public func classified(by classification: OutcomeClassification<Outcome>) -> (verdict: OutcomeClass, meaning: String) {
+    public func classified(
+        by classification: OutcomeClassification<Outcome>
+    ) -> (verdict: OutcomeClass, meaning: String) {
         if case .returned(let outcome) = self { return classification.classify(outcome) }
         return (.forbidden, StressReportText.meaning(of: self))
     }
@@ -31,7 +33,13 @@ extension StressHistogram {
     func rows(classifiedBy classification: OutcomeClassification<Outcome>) -> [StressHistogramRow<Outcome>] {
         tallies.map { outcome, tally in
             let (verdict, meaning) = outcome.classified(by: classification)
-            return StressHistogramRow(outcome: outcome, count: tally.count, verdict: verdict, meaning: meaning, firstIteration: tally.firstIteration)
+            return StressHistogramRow(
+                outcome: outcome,
+                count: tally.count,
+                verdict: verdict,
+                meaning: meaning,
+                firstIteration: tally.firstIteration
+            )
         }
         .sorted { ($0.verdict, -$0.count, $0.firstIteration) < ($1.verdict, -$1.count, $1.firstIteration) }
     }
@@ -53,7 +61,8 @@ extension StressReportText {
             progressLabel: progressLabel(test: test),
             progressLine: { progressLine(iterations: $0, budget: $1, elapsed: $2, forbidden: $3) },
             finishedLines: { histogram, elapsed in
-                finishedLines(iterations: histogram.total, elapsed: elapsed, rows: histogram.rows(classifiedBy: outcomes))
+                let rows = histogram.rows(classifiedBy: outcomes)
+                return finishedLines(iterations: histogram.total, elapsed: elapsed, rows: rows)
             },
             crashNote: { crashNote(test: test, iterations: $0, forbidden: $1) }
         )
