@@ -1,55 +1,5 @@
 import Primitives
 
-/// What a thread does at one step of a schedule.
-public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    case start = 0, lock, tryLock, unlock, wait, reacquire, signal, broadcast
-    case atomicLoad, atomicStore, atomicReadModifyWrite
-    case spawn, join, cancel, cancellationPoint, yield, sleep, resume, exit
-    /// The scheduler woke a condition waiter without a signal, as POSIX allows.
-    case spuriousWake
-    /// Nothing could run, so the virtual clock advanced to the earliest deadline.
-    case advanceClock
-    /// A task executor lane picked which queued job runs next.
-    case chooseJob
-    /// A thread queued a job on the scenario's task executor and goes on (a lane may take
-    /// the job first).
-    case enqueueJob
-    /// The thread stepped aside for one in a non-preemptible region that it unblocked.
-    case handoff
-    /// A lane finished a job and takes the next one (another thread may run first).
-    case takeJob
-
-    public var description: String {
-        switch self {
-        case .start: "start"
-        case .lock: "lock"
-        case .tryLock: "tryLock"
-        case .unlock: "unlock"
-        case .wait: "wait"
-        case .reacquire: "wake+relock"
-        case .signal: "signal"
-        case .broadcast: "broadcast"
-        case .atomicLoad: "load"
-        case .atomicStore: "store"
-        case .atomicReadModifyWrite: "rmw"
-        case .spawn: "spawn"
-        case .join: "join"
-        case .cancel: "cancel"
-        case .cancellationPoint: "cancel-point"
-        case .yield: "yield"
-        case .sleep: "sleep"
-        case .resume: "resume"
-        case .exit: "exit"
-        case .spuriousWake: "spurious-wake"
-        case .advanceClock: "advance-clock"
-        case .chooseJob: "resumes"
-        case .enqueueJob: "schedules"
-        case .handoff: "hand-off"
-        case .takeJob: "suspends"
-        }
-    }
-}
-
 /// An operation a thread waits to perform at its scheduling point.
 enum PendingOperation: Equatable {
     case start
@@ -121,52 +71,5 @@ enum PendingOperation: Equatable {
         case .start, .spawn, .join, .yield, .sleep, .resume, .handoff:
             nil
         }
-    }
-}
-
-/// One step of an execution's schedule.
-public struct TraceStep: Sendable, Hashable {
-    init(
-        thread: Int?,
-        kind: OperationKind,
-        target: TraceTarget?,
-        choice: Int? = nil,
-        location: SeamLocation?,
-        task: Int? = nil,
-        isBookkeeping: Bool = false
-    ) {
-        self.thread = thread
-        self.kind = kind
-        self.target = target
-        self.choice = choice
-        self.location = location
-        self.task = task
-        self.isBookkeeping = isBookkeeping
-    }
-
-    /// The thread that took the step, or `nil` for the scheduler's own steps.
-    public let thread: Int?
-    /// What it did.
-    public let kind: OperationKind
-    /// The shared object it touched (``SharedObject``, named in order of first use), or the
-    /// thread, job or time it acted on.
-    public let target: TraceTarget?
-    /// For a choice among queued jobs, the index chosen.
-    public let choice: Int?
-    /// Where in the source the step was taken.
-    public let location: SeamLocation?
-    /// The task whose job the thread (an executor lane) was running, numbered from 1 in the
-    /// order the execution first queued a job of it; `nil` outside a task's job.
-    public let task: Int?
-    /// Whether the step is the harness's own: the task executor's locks, waits and lane
-    /// loop, which a schedule needs but a report does not show.
-    public let isBookkeeping: Bool
-
-    /// A one-line description: operation, target and location.
-    public var summary: String {
-        var text = kind.description
-        if let target { text += " \(target)" }
-        if let location { text += " @\(location.fileName):\(location.line)" }
-        return text
     }
 }

@@ -19,6 +19,8 @@ struct Escalation<Outcome: Hashable & Sendable> {
     let name: String
     let test: StressTest<Outcome>
     let options: EscalationOptions
+    /// Why a leak of threads is not searched for (the report's words).
+    let leakNotSearched: String
 
     /// Searches for each of `targets` (at most ``EscalationOptions/maxTargets``), sharing
     /// the budget among them.
@@ -32,7 +34,7 @@ struct Escalation<Outcome: Hashable & Sendable> {
         let share = max(options.schedules / max(searchable, 1), 1)
         return searched.map { target in
             guard target.endsAnIteration else {
-                return StressEscalation(target: target, result: .notSearched(reason: StressReportText.leakNotSearched))
+                return StressEscalation(target: target, result: .notSearched(reason: leakNotSearched))
             }
             return StressEscalation(target: target, result: search(for: target, budget: share))
         }

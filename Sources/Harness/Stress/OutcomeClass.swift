@@ -73,20 +73,14 @@ public struct OutcomeClassification<Outcome: Hashable & Sendable>: Sendable {
     /// The class of an outcome no rule covers.
     public let unlisted: OutcomeClass
 
-    /// What an outcome no rule covers means, for the report.
-    public static var unlistedMeaning: String { StressReportText.unlistedMeaning }
-
     /// A table of `rules`; an outcome none covers is `unlisted` (forbidden unless said).
     public init(_ rules: [OutcomeRule<Outcome>], unlisted: OutcomeClass = .forbidden) {
         self.rules = rules
         self.unlisted = unlisted
     }
 
-    /// The class of `outcome` and what it means.
-    public func classify(_ outcome: Outcome) -> (verdict: OutcomeClass, meaning: String) {
-        for rule in rules where rule.covers(outcome) {
-            return (rule.verdict, rule.meaning)
-        }
-        return (unlisted, Self.unlistedMeaning)
+    /// The class of `outcome`: the first covering rule's, else `unlisted`.
+    func verdict(of outcome: Outcome) -> OutcomeClass {
+        rules.first { $0.covers(outcome) }?.verdict ?? unlisted
     }
 }

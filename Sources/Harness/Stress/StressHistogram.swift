@@ -26,16 +26,6 @@ struct StressHistogram<Outcome: Hashable & Sendable>: Sendable {
             }
         }
     }
-
-    /// The rows of a report: forbidden first, then interesting, then acceptable; within a
-    /// class, the most frequent first.
-    func rows(classifiedBy classification: OutcomeClassification<Outcome>) -> [StressHistogramRow<Outcome>] {
-        tallies.map { outcome, tally in
-            let (verdict, meaning) = outcome.classified(by: classification)
-            return StressHistogramRow(outcome: outcome, count: tally.count, verdict: verdict, meaning: meaning, firstIteration: tally.firstIteration)
-        }
-        .sorted { ($0.verdict, -$0.count, $0.firstIteration) < ($1.verdict, -$1.count, $1.firstIteration) }
-    }
 }
 
 /// One row of a stress report's histogram.

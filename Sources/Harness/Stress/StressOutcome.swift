@@ -1,5 +1,5 @@
 /// What one stress iteration ended in: the row of the histogram it counts in.
-public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
+public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable {
     /// The body returned `outcome`, and no check failed.
     case returned(Outcome)
     /// A ``Harness/check(_:_:file:line:)`` failed, the first of the iteration: `message` at
@@ -16,18 +16,15 @@ public enum StressOutcome<Outcome: Hashable & Sendable>: Hashable, Sendable, Cus
     /// Always forbidden; it ends the run before the process runs out of threads.
     case leakedThreads(Int)
 
-    public var description: String { StressReportText.outcome(self) }
-
     /// The returned outcome, if the body returned one.
     public var returnedOutcome: Outcome? {
         if case .returned(let outcome) = self { outcome } else { nil }
     }
 
-    /// The class of the outcome under `classification`, and what it means: the table's
-    /// meaning for a returned outcome, the report's words (``StressReportText/meaning(of:)``)
-    /// for the others, which are always forbidden.
-    public func classified(by classification: OutcomeClassification<Outcome>) -> (verdict: OutcomeClass, meaning: String) {
-        if case .returned(let outcome) = self { return classification.classify(outcome) }
-        return (.forbidden, StressReportText.meaning(of: self))
+    /// The class of the outcome under `classification`: the table's for a returned outcome;
+    /// the others are always forbidden.
+    func verdict(under classification: OutcomeClassification<Outcome>) -> OutcomeClass {
+        if case .returned(let outcome) = self { return classification.verdict(of: outcome) }
+        return .forbidden
     }
 }

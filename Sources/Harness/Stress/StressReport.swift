@@ -44,8 +44,4 @@ public struct StressReport<Outcome: Hashable & Sendable>: Sendable {
     public func count(of outcome: StressOutcome<Outcome>) -> Int {
         histogram.first { $0.outcome == outcome }?.count ?? 0
     }
-
-    /// The report as text: a summary line, the histogram, and each escalation with its
-    /// replay command.
-    public var text: String { StressReportText.report(self) }
 }

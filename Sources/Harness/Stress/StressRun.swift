@@ -26,7 +26,6 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         var abandoned = false
     }
 
-    private let name: String
     private let test: StressTest<Outcome>
     private let options: StressOptions
     private let nextIteration = Atomic(0)
@@ -37,13 +36,14 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     private var runners: [Runner]
     private var crashNote: StressCrashNote
     private let taskPool: StressTaskPool?
+    private let wording: StressRunWording<Outcome>
 
-    init(name: String, test: StressTest<Outcome>, options: StressOptions) {
-        self.name = name
+    init(test: StressTest<Outcome>, options: StressOptions, wording: StressRunWording<Outcome>) {
         self.test = test
         self.options = options
+        self.wording = wording
         runners = Array(repeating: Runner(), count: options.threads)
-        crashNote = StressCrashNote(StressReportText.crashNote(test: name, iterations: 0, forbidden: 0))
+        crashNote = StressCrashNote(wording.crashNote(0, 0))
         taskPool = switch options.taskExecutor {
         case .dedicated(let threads): StressTaskPool(threads: threads)
         case .global: nil
@@ -53,7 +53,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     /// Runs the iterations and returns what they ended in; blocks the calling thread.
     func run() -> Result {
         let start = ContinuousClock.now
-        var progress = ProgressLine(label: StressReportText.progressLabel(test: name), interval: options.progressInterval)
+        var progress = ProgressLine(label: wording.progressLabel, interval: options.progressInterval)
         let leakWatch = StressLeakWatch()
         let deadline = options.timeBudget.map { start + $0 }
         var threads: [SeamThread] = []
@@ -90,9 +90,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         } else {
             .timeBudget
         }
-        progress.finish { _ in
-            StressReportText.finishedLines(iterations: histogram.total, elapsed: elapsed, rows: histogram.rows(classifiedBy: test.outcomes))
-        }
+        progress.finish { _ in wording.finishedLines(histogram, elapsed) }
         return Result(histogram: histogram, iterations: histogram.total - (leaked == nil ? 0 : 1), elapsed: elapsed, stop: stop)
     }
 
@@ -111,7 +109,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
                 return crashNote
             }
             let outcome = run(iteration, note: note)
-            let verdict = outcome.classified(by: test.outcomes).verdict
+            let verdict = outcome.verdict(under: test.outcomes)
             let counted = lock.withLockDirectly {
                 runners[runner].began = nil
                 runners[runner].current = nil
@@ -173,23 +171,14 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             if done { return (hung, leaked) }
             let iterations = completed.load(ordering: .relaxed)
             progress.update { elapsed in
-                StressReportText.progressLine(
-                    iterations: iterations,
-                    budget: options.iterations,
-                    elapsed: elapsed,
-                    forbidden: forbidden.load(ordering: .relaxed)
-                )
+                wording.progressLine(iterations, options.iterations, elapsed, forbidden.load(ordering: .relaxed))
             }
             if iterations != notedIterations, ContinuousClock.now - lastNote >= Self.noteInterval {
                 if leaked == nil, let count = leakWatch.leakedThreads() {
                     leaked = count
                     stopping.store(true, ordering: .relaxed)
                 }
-                let note = StressCrashNote(StressReportText.crashNote(
-                    test: name,
-                    iterations: iterations,
-                    forbidden: forbidden.load(ordering: .relaxed)
-                ))
+                let note = StressCrashNote(wording.crashNote(iterations, forbidden.load(ordering: .relaxed)))
                 lock.withLockDirectly { crashNote = note }
                 notedIterations = iterations
                 lastNote = .now

@@ -11,7 +11,8 @@ struct EscalationTests {
         let escalation = Escalation(
             name: "escalation by value",
             test: StressScenarios.alternatelyLostIncrements(),
-            options: EscalationOptions(schedules: 200)
+            options: EscalationOptions(schedules: 200),
+            leakNotSearched: StressReportText.leakNotSearched
         )
         let found = try #require(escalation.search(for: [.returned(1)]).first?.result.failure)
         #expect(found.reason == .forbiddenOutcome(outcome: "1", thread: 0))

@@ -162,7 +162,12 @@ struct StressEngineTests {
     func escalationReachesFailedTry(strategies: [Strategy]) throws {
         let test = HarnessDispatchScenarios.droppingProducerStressTest(countsDrops: true)
         let options = EscalationOptions(strategies: strategies, schedules: 50)
-        let search = Escalation(name: "dropping producer", test: test, options: options)
+        let search = Escalation(
+            name: "dropping producer",
+            test: test,
+            options: options,
+            leakNotSearched: StressReportText.leakNotSearched
+        )
         let result = search.search(for: [.returned(1)]).first?.result
         guard case .found(let failure, _, let schedulesRun)? = result else {
             Issue.record("no schedule of \(strategies) dropped an item: \(String(describing: result))")

@@ -36,7 +36,8 @@ extension Harness {
         }
         return await StressTurns.take { () async -> StressReport<Outcome> in
             let result = await withCheckedContinuation { continuation in
-                let run = StressRun(name: name, test: test, options: options)
+                let wording = StressReportText.runWording(test: name, outcomes: test.outcomes)
+                let run = StressRun(test: test, options: options, wording: wording)
                 Thread.detachNewThread { continuation.resume(returning: run.run()) }
             }
             let histogram = result.histogram.rows(classifiedBy: test.outcomes)
@@ -48,7 +49,12 @@ extension Harness {
                 let targets = histogram.filter { $0.verdict == .forbidden }
                     .sorted { (-$0.count, $0.firstIteration) < (-$1.count, $1.firstIteration) }
                     .map(\.outcome)
-                escalations = Escalation(name: name, test: test, options: escalation).search(for: targets)
+                escalations = Escalation(
+                    name: name,
+                    test: test,
+                    options: escalation,
+                    leakNotSearched: StressReportText.leakNotSearched
+                ).search(for: targets)
             }
             return StressReport(
                 test: name,
