@@ -9,7 +9,7 @@ let package = Package(
         .library(name: "Harness", targets: ["Harness"]),
         // The mutants and scenarios of the tests, for the Benchmarks package's bug-finding rows and
         // strategy comparison.
-        .library(name: "Fixtures", targets: ["Fixtures"]),
+        .library(name: "Fixtures", targets: ["Fixtures"])
     ],
     targets: [
         .target(name: "CShim"),
@@ -22,8 +22,9 @@ let package = Package(
             exclude: ["Tokens"]
         ),
         .target(name: "SanitizerSupport", path: "Tests/SanitizerSupport"),
-        .testTarget(name: "Conformance", dependencies: ["Primitives", "Harness", "Fixtures", "CShim", "SanitizerSupport"]),
-        .testTarget(name: "Fuzz", dependencies: ["Primitives", "Harness", "Fixtures"]),
+        .testTarget(
+            name: "Conformance", dependencies: ["Primitives", "Harness", "Fixtures", "CShim", "SanitizerSupport"]),
+        .testTarget(name: "Fuzz", dependencies: ["Primitives", "Harness", "Fixtures"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -42,7 +42,8 @@ public enum RegressionCorpus {
     }
 
     /// The corpus file in the source tree.
-    public static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Tokens/regressions.txt")
+    public static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Tokens/regressions.txt")
 
     /// Reads the corpus; throws naming the first line that cannot be read.
     public static func load(from url: URL = file) throws -> [Entry] {
@@ -53,7 +54,8 @@ public enum RegressionCorpus {
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let fields = line.split(separator: " ")
             guard fields.count >= 3, let expectation = Expectation(rawValue: String(fields[0])) else {
-                throw MalformedLine(line: offset + 1, reason: "expected 'fails' or 'passes', a scenario name and a token")
+                throw MalformedLine(
+                    line: offset + 1, reason: "expected 'fails' or 'passes', a scenario name and a token")
             }
             let scenario = fields[1..<fields.count - 1].joined(separator: " ")
             guard scenarios[scenario] != nil else {
@@ -75,8 +77,12 @@ public enum RegressionCorpus {
         var scenarios: [String: @Sendable (Scenario) -> Void] = [:]
         for mutant in Mutant.all { scenarios[mutant.name] = mutant.scenario }
         scenarios["rw nested reads [random, seed 2]"] = ReadWriteScenarios.nestedReads { LiveReadWriteCoordinator() }
-        scenarios["iothread join after exit [exhaustive:2, seed 1]"] = KillableThreadScenarios.joinAfterExit { LiveIOThread($0) }
-        scenarios["limiter bound [random, seed 1]"] = AsyncScenarios.limiterBoundUnderCancellation { LiveConcurrencyLimiter(concurrency: 2) }
+        scenarios["iothread join after exit [exhaustive:2, seed 1]"] = KillableThreadScenarios.joinAfterExit {
+            LiveIOThread($0)
+        }
+        scenarios["limiter bound [random, seed 1]"] = AsyncScenarios.limiterBoundUnderCancellation {
+            LiveConcurrencyLimiter(concurrency: 2)
+        }
         return scenarios
     }()
 }

@@ -120,7 +120,9 @@ extension Optional where Wrapped == Int {
 /// The generated scenarios of an atomic box: every operation, on values 0 to 2 or `nil`.
 public enum AtomicBoxOperations {
     /// The operations on a fresh box from `make`, which must hold 0.
-    public static func test<Box: OptionalIntBox>(_ make: @escaping @Sendable () -> Box) -> LinearizabilityTest<Box, AtomicBoxModel> {
+    public static func test<Box: OptionalIntBox>(_ make: @escaping @Sendable () -> Box) -> LinearizabilityTest<
+        Box, AtomicBoxModel
+    > {
         let values = Generator.optional(.int(in: 0...2))
         return LinearizabilityTest(model: AtomicBoxModel(0), make)
             .operation(.load) { box in .value(box.load()) }
@@ -129,7 +131,9 @@ public enum AtomicBoxOperations {
                 return .stored
             }
             .operation(AtomicBoxModel.Operation.add, .int(in: 1...2)) { box, amount in .value(box.add(amount)) }
-            .operation({ AtomicBoxModel.Operation.compareExchange(expected: $0.0, desired: $0.1) }, .zip(values, values)) { box, pair in
+            .operation(
+                { AtomicBoxModel.Operation.compareExchange(expected: $0.0, desired: $0.1) }, .zip(values, values)
+            ) { box, pair in
                 let (exchanged, original) = box.compareExchange(expected: pair.0, desired: pair.1)
                 return .exchanged(exchanged, original: original)
             }

@@ -98,7 +98,9 @@ public enum LimiterOperations {
     }
 
     /// The operations on a fresh limiter of `limit` slots from `make`.
-    public static func test(limit: Int, _ make: @escaping @Sendable () -> any AsyncLimiting) -> LinearizabilityTest<any AsyncLimiting, LimiterModel> {
+    public static func test(limit: Int, _ make: @escaping @Sendable () -> any AsyncLimiting) -> LinearizabilityTest<
+        any AsyncLimiting, LimiterModel
+    > {
         LinearizabilityTest(model: LimiterModel(limit: limit), make)
             .operation("run", .int(in: 0...2)) { limiter, yields, recorder in
                 let arrive = recorder.invoke(.arrive(client: recorder.client))

@@ -54,7 +54,9 @@ public final class SplitDequeueQueue: IntQueue, @unchecked Sendable {
 /// The generated scenarios of a queue of `Int` against ``QueueModel``.
 public enum QueueOperations {
     /// Enqueues of 1 to 9 and dequeues on a fresh queue from `make`.
-    public static func test<Queue: IntQueue>(_ make: @escaping @Sendable () -> Queue) -> LinearizabilityTest<Queue, QueueModel<Int>> {
+    public static func test<Queue: IntQueue>(_ make: @escaping @Sendable () -> Queue) -> LinearizabilityTest<
+        Queue, QueueModel<Int>
+    > {
         LinearizabilityTest(model: QueueModel<Int>(), make)
             .operation(QueueOperation.enqueue, .int(in: 1...9)) { queue, value in
                 queue.enqueue(value)

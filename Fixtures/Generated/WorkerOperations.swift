@@ -107,10 +107,11 @@ public enum WorkerOperations {
         }
         let sync: @Sendable (WorkerSubject, Int) -> WorkerModel.Result = { subject, value in
             do {
-                return .log(try subject.worker.sync {
-                    subject.log.values.append(value)
-                    return subject.log.values
-                })
+                return .log(
+                    try subject.worker.sync {
+                        subject.log.values.append(value)
+                        return subject.log.values
+                    })
             } catch let error as WorkerThreadError {
                 return .refused(error)
             } catch {

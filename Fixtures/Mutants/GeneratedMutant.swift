@@ -20,7 +20,8 @@ public struct GeneratedMutant: Sendable, CustomStringConvertible {
     public let options: LinearizabilityOptions
     /// Runs the primitive's generated scenarios on the mutant, as a test named by the first
     /// argument.
-    public let generated: @Sendable (String, LinearizabilityOptions) throws(LinearizabilityTestError) -> LinearizabilityTestReport
+    public let generated:
+        @Sendable (String, LinearizabilityOptions) throws(LinearizabilityTestError) -> LinearizabilityTestReport
 
     /// The mutant's name, for tests and tokens.
     public var name: String { "generated mutant: \(summary)" }
@@ -31,7 +32,11 @@ public struct GeneratedMutant: Sendable, CustomStringConvertible {
     public static let all: [GeneratedMutant] = [
         GeneratedMutant(
             summary: "AtomicBox.compareExchange compares outside the lock",
-            handWritten: [HandWritten(name: "atomic box updates", scenario: AtomicBoxScenarios.noLostUpdates { CheckThenActAtomicBox<Int>(0) })],
+            handWritten: [
+                HandWritten(
+                    name: "atomic box updates",
+                    scenario: AtomicBoxScenarios.noLostUpdates { CheckThenActAtomicBox<Int>(0) })
+            ],
             options: LinearizabilityOptions(seed: 1)
         ) { name, options throws(LinearizabilityTestError) in
             try AtomicBoxOperations.test { CheckThenActAtomicBox<Int?>(0) }.run(name, options: options)
@@ -39,8 +44,11 @@ public struct GeneratedMutant: Sendable, CustomStringConvertible {
         GeneratedMutant(
             summary: "a read overtakes a write another thread enqueued",
             handWritten: [
-                HandWritten(name: "rw exclusion", scenario: ReadWriteScenarios.exclusion { OvertakingReadWriteCoordinator() }),
-                HandWritten(name: "rw write order", scenario: ReadWriteScenarios.enqueuedWritesInOrder { OvertakingReadWriteCoordinator() }),
+                HandWritten(
+                    name: "rw exclusion", scenario: ReadWriteScenarios.exclusion { OvertakingReadWriteCoordinator() }),
+                HandWritten(
+                    name: "rw write order",
+                    scenario: ReadWriteScenarios.enqueuedWritesInOrder { OvertakingReadWriteCoordinator() })
             ],
             options: LinearizabilityOptions(scenarios: 30, seed: 1)
         ) { name, options throws(LinearizabilityTestError) in
@@ -48,10 +56,15 @@ public struct GeneratedMutant: Sendable, CustomStringConvertible {
         },
         GeneratedMutant(
             summary: "a limiter admits a newcomer before the task it woke",
-            handWritten: [HandWritten(name: "limiter fifo", scenario: AsyncScenarios.limiterIsFIFO { BargingConcurrencyLimiter(concurrency: 1) })],
+            handWritten: [
+                HandWritten(
+                    name: "limiter fifo",
+                    scenario: AsyncScenarios.limiterIsFIFO { BargingConcurrencyLimiter(concurrency: 1) })
+            ],
             options: LinearizabilityOptions(seed: 1)
         ) { name, options throws(LinearizabilityTestError) in
-            try LimiterOperations.test(limit: 1) { BargingConcurrencyLimiter(concurrency: 1) }.run(name, options: options)
-        },
+            try LimiterOperations.test(limit: 1) { BargingConcurrencyLimiter(concurrency: 1) }.run(
+                name, options: options)
+        }
     ]
 }

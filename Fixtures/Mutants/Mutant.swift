@@ -68,14 +68,18 @@ public struct Mutant: Sendable, CustomStringConvertible {
             summary: "a task cancelled while waiting runs its body without a slot and returns one",
             strategy: .random,
             budget: 500,
-            scenario: AsyncScenarios.limiterBoundUnderCancellation { SeedConcurrencyLimiter(.cancelledWaiterRuns, concurrency: 2) }
+            scenario: AsyncScenarios.limiterBoundUnderCancellation {
+                SeedConcurrencyLimiter(.cancelledWaiterRuns, concurrency: 2)
+            }
         ),
         Mutant(
             defect: 13,
             summary: "letting go of the limiter releases its waiters without slots",
             strategy: .random,
             budget: 100,
-            scenario: AsyncScenarios.limiterReleasedWhileWaiting { SeedConcurrencyLimiter(.releaseAdmitsWaiters, concurrency: 1) }
+            scenario: AsyncScenarios.limiterReleasedWhileWaiting {
+                SeedConcurrencyLimiter(.releaseAdmitsWaiters, concurrency: 1)
+            }
         ),
         Mutant(
             defect: 0,
@@ -90,6 +94,6 @@ public struct Mutant: Sendable, CustomStringConvertible {
             strategy: .pct(depth: 2),
             budget: 300,
             scenario: ReadWriteScenarios.nestedReads { SeedReadWriteCoordinator() }
-        ),
+        )
     ]
 }

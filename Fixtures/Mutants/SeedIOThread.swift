@@ -47,13 +47,18 @@ public final class SeedIOThread: KillableThread, @unchecked Sendable {
     public func start() -> Bool {
         guard state.compareExchange(expected: 0, desired: Bit.started).exchanged else { return false }
         let argument = Unmanaged.passRetained(self).toOpaque()
-        handle.store(try? Seam.spawnThread(entry: { argument in
-            cshim_run_with_cleanup({ argument in
-                Unmanaged<SeedIOThread>.fromOpaque(argument!).takeRetainedValue().runHandlers()
-            }, argument, { argument in
-                Unmanaged<SeedIOThread>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.run() }
-            }, argument)
-        }, argument: argument).get())
+        handle.store(
+            try? Seam.spawnThread(
+                entry: { argument in
+                    cshim_run_with_cleanup(
+                        { argument in
+                            Unmanaged<SeedIOThread>.fromOpaque(argument!).takeRetainedValue().runHandlers()
+                        }, argument,
+                        { argument in
+                            Unmanaged<SeedIOThread>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.run() }
+                        }, argument)
+                }, argument: argument
+            ).get())
         return true
     }
 
@@ -78,10 +83,13 @@ public final class SeedIOThread: KillableThread, @unchecked Sendable {
 
     public func kill() -> Bool {
         let bits = state.load()
-        let killable = defect == .killOnlyWhenEntered
+        let killable =
+            defect == .killOnlyWhenEntered
             ? bits == Bit.started | Bit.entered
             : bits & Bit.started != 0 && bits & (Bit.finished | Bit.cancelled | Bit.exited) == 0
-        guard killable, state.compareExchange(expected: bits, desired: bits | Bit.cancelled).exchanged else { return false }
+        guard killable, state.compareExchange(expected: bits, desired: bits | Bit.cancelled).exchanged else {
+            return false
+        }
         if bits & Bit.entered != 0, let thread = handle.load() {
             try? thread.cancel()
         }

@@ -39,7 +39,9 @@ public enum AsyncScenarios {
     /// Four tasks through two slots while two of them are cancelled at whatever point the
     /// schedule puts the cancellation: never more than two bodies at once, no task that
     /// threw `CancellationError` ran its body, and every slot comes back.
-    public static func limiterBoundUnderCancellation(_ limiter: @escaping @Sendable () -> any AsyncLimiting) -> @Sendable (Scenario) -> Void {
+    public static func limiterBoundUnderCancellation(_ limiter: @escaping @Sendable () -> any AsyncLimiting)
+        -> @Sendable (Scenario) -> Void
+    {
         { scenario in
             let limiter = limiter()
             let tally = Tally()
@@ -64,14 +66,17 @@ public enum AsyncScenarios {
             scenario.joinAll()
             Harness.check(tally.maximum.load() <= 2, "\(tally.maximum.load()) bodies ran at once through 2 slots")
             Harness.check(tally.cancelledBodies.load() == 0, "a task cancelled while waiting ran its body")
-            Harness.check(limiter.inFlightCount == 0 && limiter.waitingCount == 0,
-                          "slots not returned: \(limiter.inFlightCount) in flight, \(limiter.waitingCount) waiting")
+            Harness.check(
+                limiter.inFlightCount == 0 && limiter.waitingCount == 0,
+                "slots not returned: \(limiter.inFlightCount) in flight, \(limiter.waitingCount) waiting")
         }
     }
 
     /// The limiter's owner lets go of it while two tasks wait for its one slot, held by a
     /// third: none of them may run without a slot.
-    public static func limiterReleasedWhileWaiting(_ limiter: @escaping @Sendable () -> any AsyncLimiting) -> @Sendable (Scenario) -> Void {
+    public static func limiterReleasedWhileWaiting(_ limiter: @escaping @Sendable () -> any AsyncLimiting)
+        -> @Sendable (Scenario) -> Void
+    {
         { scenario in
             let limiter = limiter()
             let tally = Tally()
@@ -97,7 +102,9 @@ public enum AsyncScenarios {
 
     /// Admission is first in, first out: with the slot held, tasks queue one after
     /// another, and are admitted in that order.
-    public static func limiterIsFIFO(_ limiter: @escaping @Sendable () -> any AsyncLimiting) -> @Sendable (Scenario) -> Void {
+    public static func limiterIsFIFO(_ limiter: @escaping @Sendable () -> any AsyncLimiting)
+        -> @Sendable (Scenario) -> Void
+    {
         { scenario in
             let limiter = limiter()
             let (gate, open) = AsyncCondition.makeCondition()
@@ -170,7 +177,8 @@ extension AsyncScenarios {
         GCD.async { order.update { $0.append(0) } }
         Seam.sleep(for: .seconds(5))
         Harness.check(order.load() == [0, 1, 3], "dispatched work ran in the order \(order.load())")
-        Harness.check(Seam.now() == start.advanced(by: .seconds(5)), "the clock is at +\(start.duration(to: Seam.now()))")
+        Harness.check(
+            Seam.now() == start.advanced(by: .seconds(5)), "the clock is at +\(start.duration(to: Seam.now()))")
     }
 
     /// A coordinator and a worker used from tasks: each task's enqueued writes apply in its

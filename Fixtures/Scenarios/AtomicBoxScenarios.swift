@@ -14,7 +14,9 @@ extension SeedAtomicBox: IntegerUpdating where Value == Int {}
 /// Scenarios for atomic boxes.
 public enum AtomicBoxScenarios {
     /// Two threads each add 1 twice through `update`: no increment may be lost.
-    public static func noLostUpdates<Box: IntegerUpdating>(_ box: @escaping @Sendable () -> Box) -> @Sendable (Scenario) -> Void {
+    public static func noLostUpdates<Box: IntegerUpdating>(_ box: @escaping @Sendable () -> Box)
+        -> @Sendable (Scenario) -> Void
+    {
         { scenario in
             let box = box()
             for _ in 0..<2 {

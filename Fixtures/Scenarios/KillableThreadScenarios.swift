@@ -28,7 +28,9 @@ public final class LiveIOThread: KillableThread {
 
     public func start() -> Bool { thread.start() == .success }
     public func kill() -> Bool { thread.kill() }
-    public func onExit(_ handler: @escaping @Sendable (ExitKind) -> Void) -> OnExitRegistration { thread.onExit(handler) }
+    public func onExit(_ handler: @escaping @Sendable (ExitKind) -> Void) -> OnExitRegistration {
+        thread.onExit(handler)
+    }
     public func join() -> IOThreadJoinResult { thread.join() }
 }
 
@@ -76,7 +78,9 @@ public enum KillableThreadScenarios {
             let kinds = progress.kinds.load()
             Harness.check(progress.runs.load() == 2, "\(progress.runs.load()) handler runs, not 2")
             Harness.check(kinds.allSatisfy { $0 == kind }, "handlers were told \(kinds), join \(kind)")
-            Harness.check((kind == .finished) == progress.completed.load(), "exit \(kind) but completed: \(progress.completed.load())")
+            Harness.check(
+                (kind == .finished) == progress.completed.load(),
+                "exit \(kind) but completed: \(progress.completed.load())")
         }
     }
 

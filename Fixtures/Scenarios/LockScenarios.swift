@@ -60,7 +60,8 @@ public enum LockScenarios {
                 Harness.check(slot.value() == 0, "a new thread does not start from the instantiator")
                 slot.set(value)
                 Seam.yield()
-                Harness.check(slot.cachedValue() == value, "thread \(value) sees \(String(describing: slot.cachedValue()))")
+                Harness.check(
+                    slot.cachedValue() == value, "thread \(value) sees \(String(describing: slot.cachedValue()))")
                 slot.remove()
                 Harness.check(slot.cachedValue() == nil, "a removed value is still there")
             }

@@ -56,7 +56,9 @@ public enum ReadWriteScenarios {
                     coordinator.write {
                         shared.writers += 1
                         let readers = shared.readers.load()
-                        Harness.check(readers == 0 && shared.writers == 1, "a write overlaps \(readers) readers and \(shared.writers - 1) writers")
+                        Harness.check(
+                            readers == 0 && shared.writers == 1,
+                            "a write overlaps \(readers) readers and \(shared.writers - 1) writers")
                         Seam.yield()
                         shared.log.append(writer)
                         shared.writers -= 1
@@ -117,7 +119,8 @@ extension ReadWriteScenarios {
         { scenario in enqueuedWritesInOrder(coordinator(), scenario) }
     }
 
-    private static func enqueuedWritesInOrder(_ coordinator: some EnqueuingReadWriteCoordinating, _ scenario: Scenario) {
+    private static func enqueuedWritesInOrder(_ coordinator: some EnqueuingReadWriteCoordinating, _ scenario: Scenario)
+    {
         let shared = Shared()
         scenario.spawn {
             for value in 1...3 {

@@ -16,7 +16,9 @@ extension SeedWorkerThread: StartStopWorker {}
 /// Scenarios for worker threads.
 public enum WorkerScenarios {
     /// Work submitted before `stop()` has run when `stop()` returns.
-    public static func stopDrainsWork<Worker: StartStopWorker>(_ worker: @escaping @Sendable () -> Worker) -> @Sendable (Scenario) -> Void {
+    public static func stopDrainsWork<Worker: StartStopWorker>(_ worker: @escaping @Sendable () -> Worker)
+        -> @Sendable (Scenario) -> Void
+    {
         { _ in
             let worker = worker()
             let ran = SeamAtomic(0)

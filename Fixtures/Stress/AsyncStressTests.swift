@@ -9,7 +9,7 @@ public enum AsyncStressTests {
         StressTest(outcomes: [
             .acceptable(2, meaning: "the bound was reached and held"),
             .interesting(1, meaning: "no two bodies overlapped"),
-            .forbidden(meaning: "more bodies at once than slots") { $0 > 2 },
+            .forbidden(meaning: "more bodies at once than slots") { $0 > 2 }
         ]) { scenario in
             let limiter = limiter()
             let inside = SeamAtomic(0)

@@ -7,7 +7,7 @@ public enum AtomicBoxStressTests {
     public static func racingUpdates<Box: IntegerUpdating>(_ box: @escaping @Sendable () -> Box) -> StressTest<Int> {
         StressTest(outcomes: [
             .acceptable(100, meaning: "no update lost"),
-            .forbidden(meaning: "updates lost") { $0 < 100 },
+            .forbidden(meaning: "updates lost") { $0 < 100 }
         ]) { scenario in
             let box = box()
             for _ in 0..<2 {
@@ -29,14 +29,16 @@ public enum AtomicBoxStressTests {
         /// The value after both.
         public let final: Int
 
-        public var description: String { "first \(first ? "won" : "lost"), second \(second ? "won" : "lost"), box holds \(final)" }
+        public var description: String {
+            "first \(first ? "won" : "lost"), second \(second ? "won" : "lost"), box holds \(final)"
+        }
     }
 
     /// Two threads race to replace 0, one with 1 and one with 2: exactly one wins, and the
     /// box holds the winner's value.
     public static let compareExchangeRace = StressTest<ExchangeRace>(outcomes: [
         .acceptable(ExchangeRace(first: true, second: false, final: 1), meaning: "the first thread won"),
-        .acceptable(ExchangeRace(first: false, second: true, final: 2), meaning: "the second thread won"),
+        .acceptable(ExchangeRace(first: false, second: true, final: 2), meaning: "the second thread won")
     ]) { scenario in
         let box = AtomicBox(0)
         let first = SeamAtomic(false)

@@ -20,7 +20,7 @@ public enum CriticalSectionStressTests {
     public static let timedEntry = StressTest<TimedEntry>(outcomes: [
         .acceptable(.entered, meaning: "the entry ran alone"),
         .acceptable(.timedOut, meaning: "the entry gave up without running"),
-        .forbidden(.overlapped, meaning: "two threads inside the section at once"),
+        .forbidden(.overlapped, meaning: "two threads inside the section at once")
     ]) { scenario in
         final class Shared: @unchecked Sendable {
             var inside = 0

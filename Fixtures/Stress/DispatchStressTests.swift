@@ -9,7 +9,7 @@ public enum DispatchStressTests {
     /// many blocks were seen running during the pause.
     public static let pausedQueue = StressTest<Int>(outcomes: [
         .acceptable(0, meaning: "no block ran during the pause"),
-        .forbidden(meaning: "blocks ran while the queue was paused") { $0 > 0 },
+        .forbidden(meaning: "blocks ran while the queue was paused") { $0 > 0 }
     ]) { scenario in
         let queue = DispatchQueue(label: "stress.paused", attributes: .concurrent)
         let running = SeamAtomic(0)
@@ -37,7 +37,7 @@ public enum DispatchStressTests {
     /// is whether the barrier saw other work running.
     public static let barrierRunsAlone = StressTest<Bool>(outcomes: [
         .acceptable(false, meaning: "the barrier ran alone"),
-        .forbidden(true, meaning: "other work ran during the barrier"),
+        .forbidden(true, meaning: "other work ran during the barrier")
     ]) { scenario in
         let running = SeamAtomic(0)
         let overlapped = SeamAtomic(false)

@@ -25,11 +25,13 @@ public enum KillableThreadStressTests {
     public static func killRace(_ make: @escaping KillableThreadMaker) -> StressTest<KillRace> {
         StressTest(outcomes: [
             .acceptable(KillRace(killReturned: true, exit: .killed, completed: false), meaning: "killed in its body"),
-            .acceptable(KillRace(killReturned: false, exit: .finished, completed: true), meaning: "the body ended before the kill"),
+            .acceptable(
+                KillRace(killReturned: false, exit: .finished, completed: true),
+                meaning: "the body ended before the kill"),
             .interesting(
                 KillRace(killReturned: true, exit: .finished, completed: true),
                 meaning: "the kill came while the body returned: the body won"
-            ),
+            )
         ]) { scenario in
             let completed = SeamAtomic(false)
             let killed = SeamAtomic(false)

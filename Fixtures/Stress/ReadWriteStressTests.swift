@@ -16,7 +16,7 @@ public enum ReadWriteStressTests {
     ) -> StressTest<Int> {
         StressTest(outcomes: [
             .acceptable(0, meaning: "every read saw a whole write"),
-            .forbidden(meaning: "reads saw half a write") { $0 > 0 },
+            .forbidden(meaning: "reads saw half a write") { $0 > 0 }
         ]) { scenario in
             let coordinator = coordinator()
             let pair = Pair()

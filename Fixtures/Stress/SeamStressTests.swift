@@ -21,7 +21,7 @@ public enum SeamStressTests {
         .acceptable(Publication(sawFlag: false, data: 0), meaning: "the reader ran before the writer"),
         .acceptable(Publication(sawFlag: true, data: 42), meaning: "the reader ran after the writer"),
         .interesting(Publication(sawFlag: false, data: 42), meaning: "the reader ran between the two stores"),
-        .forbidden(Publication(sawFlag: true, data: 0), meaning: "the flag became visible before the data it publishes"),
+        .forbidden(Publication(sawFlag: true, data: 0), meaning: "the flag became visible before the data it publishes")
     ]) { scenario in
         let data = SeamAtomic(0)
         let flag = SeamAtomic(false)
@@ -41,7 +41,7 @@ public enum SeamStressTests {
     /// Two threads each increment a plain counter under a ``SeamMutex`` 100 times.
     public static let mutexCounter = StressTest<Int>(outcomes: [
         .acceptable(200, meaning: "every increment counted"),
-        .forbidden(meaning: "increments lost: the mutex let two threads in") { $0 != 200 },
+        .forbidden(meaning: "increments lost: the mutex let two threads in") { $0 != 200 }
     ]) { scenario in
         final class Counter: @unchecked Sendable {
             let mutex = SeamMutex()

@@ -16,7 +16,7 @@ public enum WorkerStressTests {
     /// Two threads call `sync` while a third stops the worker: each call either runs on
     /// the worker and returns its result, or is refused as stopped.
     public static let syncAgainstStop = StressTest<SyncCalls>(outcomes: [
-        .acceptable(meaning: "every call returned or was refused") { $0.returned + $0.refused == 2 },
+        .acceptable(meaning: "every call returned or was refused") { $0.returned + $0.refused == 2 }
     ]) { scenario in
         let worker = WorkerThread()
         let returned = SeamAtomic(0)

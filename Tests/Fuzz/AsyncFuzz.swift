@@ -4,19 +4,26 @@ import Testing
 
 @Suite("Fuzz: ConcurrencyLimiter")
 struct ConcurrencyLimiterFuzz {
-    @Test("never more than N in flight; cancellation at any point neither breaks the bound nor leaks a slot", arguments: FuzzMatrix.cases)
+    @Test(
+        "never more than N in flight; cancellation at any point neither breaks the bound nor leaks a slot",
+        arguments: FuzzMatrix.cases)
     func boundUnderCancellation(strategy: Strategy, seed: UInt64) {
-        FuzzMatrix.explore("limiter bound", strategy, seed, AsyncScenarios.limiterBoundUnderCancellation { LiveConcurrencyLimiter(concurrency: 2) })
+        FuzzMatrix.explore(
+            "limiter bound", strategy, seed,
+            AsyncScenarios.limiterBoundUnderCancellation { LiveConcurrencyLimiter(concurrency: 2) })
     }
 
     @Test("admission is first in, first out", arguments: FuzzMatrix.cases)
     func fifo(strategy: Strategy, seed: UInt64) {
-        FuzzMatrix.explore("limiter fifo", strategy, seed, AsyncScenarios.limiterIsFIFO { LiveConcurrencyLimiter(concurrency: 1) })
+        FuzzMatrix.explore(
+            "limiter fifo", strategy, seed, AsyncScenarios.limiterIsFIFO { LiveConcurrencyLimiter(concurrency: 1) })
     }
 
     @Test("waiters never run without a slot when the owner lets go", arguments: FuzzMatrix.cases)
     func ownerReleased(strategy: Strategy, seed: UInt64) {
-        FuzzMatrix.explore("limiter released", strategy, seed, AsyncScenarios.limiterReleasedWhileWaiting { LiveConcurrencyLimiter(concurrency: 1) })
+        FuzzMatrix.explore(
+            "limiter released", strategy, seed,
+            AsyncScenarios.limiterReleasedWhileWaiting { LiveConcurrencyLimiter(concurrency: 1) })
     }
 }
 

@@ -24,7 +24,8 @@ enum FuzzMatrix {
     /// (`SeamThread.isCurrent`, `ThreadLocalValue`), so their threads run as coroutines;
     /// `HARNESS_THREADS=os` runs them on OS threads.
     static func options(_ strategy: Strategy, _ seed: UInt64) -> ExplorationOptions {
-        ExplorationOptions(strategy: strategy, schedules: schedules(strategy), seed: seed, isolation: .process, threads: .coroutines)
+        ExplorationOptions(
+            strategy: strategy, schedules: schedules(strategy), seed: seed, isolation: .process, threads: .coroutines)
     }
 
     /// A scenario name that tells the cases of a parameterized test apart, so a replay
@@ -42,7 +43,8 @@ enum FuzzMatrix {
         sourceLocation: SourceLocation = #_sourceLocation,
         _ body: @escaping @Sendable (Scenario) throws -> Void
     ) {
-        Harness.explore(name(scenario, strategy, seed), options: options(strategy, seed), sourceLocation: sourceLocation, body)
+        Harness.explore(
+            name(scenario, strategy, seed), options: options(strategy, seed), sourceLocation: sourceLocation, body)
     }
 }
 

@@ -35,7 +35,9 @@ struct GeneratedFuzz {
 
     @Test("ConcurrencyLimiter: admission in order, within the bound", arguments: FuzzMatrix.generatedCases)
     func limiter(strategy: Strategy, seed: UInt64) {
-        FuzzMatrix.check("generated limiter", strategy, seed, LimiterOperations.test(limit: 1) { LiveConcurrencyLimiter(concurrency: 1) })
+        FuzzMatrix.check(
+            "generated limiter", strategy, seed,
+            LimiterOperations.test(limit: 1) { LiveConcurrencyLimiter(concurrency: 1) })
     }
 
     @Test("AsyncCondition/AsyncSignal: signal, isSignalled, timed waits", arguments: FuzzMatrix.generatedCases)

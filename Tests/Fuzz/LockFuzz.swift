@@ -11,7 +11,8 @@ struct ReadWriteCoordinatorFuzz {
 
     @Test("nested reads do not deadlock", arguments: FuzzMatrix.cases)
     func nestedReads(strategy: Strategy, seed: UInt64) {
-        FuzzMatrix.explore("rw nested reads", strategy, seed, ReadWriteScenarios.nestedReads { LiveReadWriteCoordinator() })
+        FuzzMatrix.explore(
+            "rw nested reads", strategy, seed, ReadWriteScenarios.nestedReads { LiveReadWriteCoordinator() })
     }
 
     @Test("enqueued writes apply in submission order", arguments: FuzzMatrix.cases)

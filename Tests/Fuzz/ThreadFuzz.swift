@@ -7,17 +7,20 @@ import Testing
 struct IOThreadFuzz {
     @Test("every handler runs exactly once with the right ExitKind when kill races exit", arguments: FuzzMatrix.cases)
     func killRacesExit(strategy: Strategy, seed: UInt64) {
-        FuzzMatrix.explore("iothread kill races exit", strategy, seed, KillableThreadScenarios.killRacesExit { LiveIOThread($0) })
+        FuzzMatrix.explore(
+            "iothread kill races exit", strategy, seed, KillableThreadScenarios.killRacesExit { LiveIOThread($0) })
     }
 
     @Test("a handler registered after exit runs at once", arguments: FuzzMatrix.cases)
     func lateHandler(strategy: Strategy, seed: UInt64) {
-        FuzzMatrix.explore("iothread late handler", strategy, seed, KillableThreadScenarios.lateHandlerRuns { LiveIOThread($0) })
+        FuzzMatrix.explore(
+            "iothread late handler", strategy, seed, KillableThreadScenarios.lateHandlerRuns { LiveIOThread($0) })
     }
 
     @Test("joining a finished thread reaps it", arguments: FuzzMatrix.cases)
     func joinAfterExit(strategy: Strategy, seed: UInt64) {
-        FuzzMatrix.explore("iothread join after exit", strategy, seed, KillableThreadScenarios.joinAfterExit { LiveIOThread($0) })
+        FuzzMatrix.explore(
+            "iothread join after exit", strategy, seed, KillableThreadScenarios.joinAfterExit { LiveIOThread($0) })
     }
 }
 

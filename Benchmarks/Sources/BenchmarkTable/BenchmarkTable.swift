@@ -122,10 +122,11 @@ struct Options {
             case "--seeds": seeds = try number(after: argument)
             case "--strategies": strategiesOnly = true
             default:
-                throw Invalid(description: """
-                    unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness, \
-                    --harness-only, --harness-speed, --peer PATH, --bug-finding, --seeds N or --strategies
-                    """)
+                throw Invalid(
+                    description: """
+                        unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness, \
+                        --harness-only, --harness-speed, --peer PATH, --bug-finding, --seeds N or --strategies
+                        """)
             }
         }
         if peerPath != nil && !harnessSpeedOnly {

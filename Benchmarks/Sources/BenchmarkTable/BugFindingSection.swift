@@ -35,12 +35,13 @@ struct BugFindingSection {
                     budget: budget
                 )
                 let isTargeted = isLostUpdate && strategy == .pct()
-                table.add(Table.firstFailureRow(
-                    name,
-                    found: found,
-                    budget: budget,
-                    target: isTargeted ? (Self.lostUpdateTarget, "≤ \(Self.lostUpdateTarget)") : nil
-                ))
+                table.add(
+                    Table.firstFailureRow(
+                        name,
+                        found: found,
+                        budget: budget,
+                        target: isTargeted ? (Self.lostUpdateTarget, "≤ \(Self.lostUpdateTarget)") : nil
+                    ))
             }
         }
     }

@@ -54,8 +54,10 @@ struct HarnessSection {
             }
             for scenario in [short, long] {
                 for strategy in Self.decisionStrategies {
-                    let sample = HarnessWorkloads.explore(scenario, strategy: strategy, schedules: decisionSchedulesPerSample)
-                    schedule[Key(scenario: scenario, strategy: "\(strategy)"), default: []].append(sample.elapsed / sample.schedules)
+                    let sample = HarnessWorkloads.explore(
+                        scenario, strategy: strategy, schedules: decisionSchedulesPerSample)
+                    schedule[Key(scenario: scenario, strategy: "\(strategy)"), default: []].append(
+                        sample.elapsed / sample.schedules)
                 }
             }
             for mechanism in Handoffs.Mechanism.allCases {
@@ -70,60 +72,69 @@ struct HarnessSection {
             for strategy in HarnessWorkloads.strategies {
                 log("harness: probing the steps of \(scenario) under \(strategy)")
                 let perSecond = throughput[Key(scenario: scenario, strategy: "\(strategy)")]!.median
-                let steps = HarnessWorkloads.stepsPerSchedule(scenario, strategy: strategy, executions: probedExecutions)
+                let steps = HarnessWorkloads.stepsPerSchedule(
+                    scenario, strategy: strategy, executions: probedExecutions)
                 let isFixedTarget = scenario == .lockedIncrements
-                table.add(Table.Row(
-                    benchmark: "\(strategy) (\(steps.decisions.significant3) decisions, \(steps.switches.significant3) switches a schedule)",
-                    cost: "\(perSecond.grouped) (\((perSecond * steps.decisions).grouped))",
-                    baseline: isFixedTarget ? "Shuttle 0.6: user-space switches (DESIGN.md, not run here)" : "—",
-                    baselineCost: isFixedTarget ? "~60,000" : "—",
-                    ratio: "—",
-                    target: isFixedTarget ? "≥ \(Self.schedulesPerSecondTarget.grouped)/s" : "—",
-                    result: isFixedTarget ? Table.verdict(perSecond >= Self.schedulesPerSecondTarget) : "—"
-                ))
+                table.add(
+                    Table.Row(
+                        benchmark:
+                            "\(strategy) (\(steps.decisions.significant3) decisions, \(steps.switches.significant3) switches a schedule)",
+                        cost: "\(perSecond.grouped) (\((perSecond * steps.decisions).grouped))",
+                        baseline: isFixedTarget ? "Shuttle 0.6: user-space switches (DESIGN.md, not run here)" : "—",
+                        baselineCost: isFixedTarget ? "~60,000" : "—",
+                        ratio: "—",
+                        target: isFixedTarget ? "≥ \(Self.schedulesPerSecondTarget.grouped)/s" : "—",
+                        result: isFixedTarget ? Table.verdict(perSecond >= Self.schedulesPerSecondTarget) : "—"
+                    ))
             }
         }
 
-        table.startGroup("Harness: marginal cost of one scheduling decision (\(short) vs \(long), \(Self.decisionStrategies.map(\.description).joined(separator: " and ")))")
+        table.startGroup(
+            "Harness: marginal cost of one scheduling decision (\(short) vs \(long), \(Self.decisionStrategies.map(\.description).joined(separator: " and ")))"
+        )
         log("harness: probing the steps of the decision-cost scenarios")
         let costs = decisionCosts(schedule: schedule, short: short, long: long)
         let switchRatio = costs.switching / futex
-        table.add(Table.Row(
-            benchmark: "a decision that switches threads",
-            cost: costs.switching.formattedCost,
-            baseline: "raw futex handoff, both threads pinned to one CPU",
-            baselineCost: futex.formattedCost,
-            ratio: "\(switchRatio.formatted2)×",
-            target: "\(Self.switchTarget)",
-            result: Table.verdict(Self.switchTarget.isMet(ratio: switchRatio, cost: costs.switching))
-        ))
-        table.add(Table.Row(
-            benchmark: "a decision that keeps the running thread",
-            cost: costs.staying.formattedCost,
-            baseline: "raw futex handoff, pinned",
-            baselineCost: futex.formattedCost,
-            ratio: "\((costs.staying / futex).formatted2)×",
-            target: "—",
-            result: "—"
-        ))
-        table.add(Table.Row(
-            benchmark: "a decision that switches threads",
-            cost: costs.switching.formattedCost,
-            baseline: "raw condvar ping-pong, pinned",
-            baselineCost: condvar.formattedCost,
-            ratio: "\((costs.switching / condvar).formatted2)×",
-            target: "—",
-            result: "—"
-        ))
-        table.add(Table.Row(
-            benchmark: "fixed cost of a schedule (\(short), \(HarnessWorkloads.strategies[0]))",
-            cost: costs.fixed.formattedCost,
-            baseline: "—",
-            baselineCost: "—",
-            ratio: "—",
-            target: "—",
-            result: "—"
-        ))
+        table.add(
+            Table.Row(
+                benchmark: "a decision that switches threads",
+                cost: costs.switching.formattedCost,
+                baseline: "raw futex handoff, both threads pinned to one CPU",
+                baselineCost: futex.formattedCost,
+                ratio: "\(switchRatio.formatted2)×",
+                target: "\(Self.switchTarget)",
+                result: Table.verdict(Self.switchTarget.isMet(ratio: switchRatio, cost: costs.switching))
+            ))
+        table.add(
+            Table.Row(
+                benchmark: "a decision that keeps the running thread",
+                cost: costs.staying.formattedCost,
+                baseline: "raw futex handoff, pinned",
+                baselineCost: futex.formattedCost,
+                ratio: "\((costs.staying / futex).formatted2)×",
+                target: "—",
+                result: "—"
+            ))
+        table.add(
+            Table.Row(
+                benchmark: "a decision that switches threads",
+                cost: costs.switching.formattedCost,
+                baseline: "raw condvar ping-pong, pinned",
+                baselineCost: condvar.formattedCost,
+                ratio: "\((costs.switching / condvar).formatted2)×",
+                target: "—",
+                result: "—"
+            ))
+        table.add(
+            Table.Row(
+                benchmark: "fixed cost of a schedule (\(short), \(HarnessWorkloads.strategies[0]))",
+                cost: costs.fixed.formattedCost,
+                baseline: "—",
+                baselineCost: "—",
+                ratio: "—",
+                target: "—",
+                result: "—"
+            ))
 
         table.startGroup("Harness: schedules until the first failure of (b), 20 seeds, budget 1000")
         var medians: [String: Int] = [:]
@@ -139,7 +150,8 @@ struct HarnessSection {
     /// The goal for `strategy`'s median schedules to the first failure of (b):
     /// random ≤ 2, the portfolio no more than its best member (random, PCT, POS, SURW, whose
     /// `medians` are measured first), every other strategy ≤ 3.
-    private static func firstFailureTarget(of strategy: Strategy, medians: [String: Int]) -> (bound: Int, text: String) {
+    private static func firstFailureTarget(of strategy: Strategy, medians: [String: Int]) -> (bound: Int, text: String)
+    {
         if strategy == .random {
             return (2, "≤ 2")
         }
@@ -163,14 +175,16 @@ struct HarnessSection {
         var rows: [(time: Double, switches: Double, stays: Double)] = []
         for strategy in Self.decisionStrategies {
             let shortSteps = HarnessWorkloads.stepsPerSchedule(short, strategy: strategy, executions: probedExecutions)
-            let longSteps = HarnessWorkloads.stepsPerSchedule(long, strategy: strategy, executions: probedExecutions / 4)
+            let longSteps = HarnessWorkloads.stepsPerSchedule(
+                long, strategy: strategy, executions: probedExecutions / 4)
             let shortTime = schedule[Key(scenario: short, strategy: "\(strategy)")]!.median
             let longTime = schedule[Key(scenario: long, strategy: "\(strategy)")]!.median
-            rows.append((
-                time: (longTime - shortTime).nanoseconds,
-                switches: longSteps.switches - shortSteps.switches,
-                stays: (longSteps.decisions - longSteps.switches) - (shortSteps.decisions - shortSteps.switches)
-            ))
+            rows.append(
+                (
+                    time: (longTime - shortTime).nanoseconds,
+                    switches: longSteps.switches - shortSteps.switches,
+                    stays: (longSteps.decisions - longSteps.switches) - (shortSteps.decisions - shortSteps.switches)
+                ))
         }
         let determinant = rows[0].switches * rows[1].stays - rows[1].switches * rows[0].stays
         let switching = (rows[0].time * rows[1].stays - rows[1].time * rows[0].stays) / determinant

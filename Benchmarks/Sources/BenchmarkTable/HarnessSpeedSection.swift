@@ -52,15 +52,20 @@ struct HarnessSpeedSection {
     }
 
     private static let throughputs: [Throughput] = [
-        Throughput(scenario: .lockedIncrements, strategy: .random, target: 100_000, anchor: "Shuttle 0.6.1: --peer",
-                   peer: ("locked-increments", "random")),
-        Throughput(scenario: .lockedIncrements, strategy: .pct(), target: 100_000, anchor: "Shuttle 0.6.1: --peer",
-                   peer: ("locked-increments", "pct")),
-        Throughput(scenario: .lostUpdate, strategy: .random, target: 150_000, anchor: "Shuttle 0.6.1: --peer",
-                   peer: ("lost-update", "random")),
-        Throughput(scenario: .lostUpdate, strategy: .exhaustive(), target: 150_000, anchor: "Shuttle DFS: ~80k (issue 11)"),
-        Throughput(scenario: .actorPingPong, strategy: .random, target: 30_000, anchor: "Shuttle 0.6.1: --peer",
-                   peer: ("actor", "random")),
+        Throughput(
+            scenario: .lockedIncrements, strategy: .random, target: 100_000, anchor: "Shuttle 0.6.1: --peer",
+            peer: ("locked-increments", "random")),
+        Throughput(
+            scenario: .lockedIncrements, strategy: .pct(), target: 100_000, anchor: "Shuttle 0.6.1: --peer",
+            peer: ("locked-increments", "pct")),
+        Throughput(
+            scenario: .lostUpdate, strategy: .random, target: 150_000, anchor: "Shuttle 0.6.1: --peer",
+            peer: ("lost-update", "random")),
+        Throughput(
+            scenario: .lostUpdate, strategy: .exhaustive(), target: 150_000, anchor: "Shuttle DFS: ~80k (issue 11)"),
+        Throughput(
+            scenario: .actorPingPong, strategy: .random, target: 30_000, anchor: "Shuttle 0.6.1: --peer",
+            peer: ("actor", "random"))
     ]
 
     /// The goal for a decision's bookkeeping.
@@ -77,9 +82,11 @@ struct HarnessSpeedSection {
             log("harness speed round \(round + 1)/\(rounds)")
             for (index, measured) in Self.throughputs.enumerated() {
                 let allocationsBefore = cmalloc_allocation_count()
-                let onOSThreads = HarnessWorkloads.explore(measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .os)
+                let onOSThreads = HarnessWorkloads.explore(
+                    measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .os)
                 let allocations = cmalloc_allocation_count() - allocationsBefore
-                let sample = HarnessWorkloads.explore(measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .coroutines)
+                let sample = HarnessWorkloads.explore(
+                    measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .coroutines)
                 let rate = Double(sample.schedules) / (sample.elapsed.nanoseconds / 1e9)
                 let rateOnOSThreads = Double(onOSThreads.schedules) / (onOSThreads.elapsed.nanoseconds / 1e9)
                 samples[index].coroutines.append(rate)
@@ -100,14 +107,18 @@ struct HarnessSpeedSection {
                 }
             }
             let allocationsBefore = cmalloc_allocation_count()
-            let shortSample = HarnessWorkloads.explore(short, strategy: decisionStrategy, schedules: decisionSchedulesPerSample, threads: .coroutines)
+            let shortSample = HarnessWorkloads.explore(
+                short, strategy: decisionStrategy, schedules: decisionSchedulesPerSample, threads: .coroutines)
             let allocationsBetween = cmalloc_allocation_count()
-            let longSample = HarnessWorkloads.explore(long, strategy: decisionStrategy, schedules: decisionSchedulesPerSample, threads: .coroutines)
+            let longSample = HarnessWorkloads.explore(
+                long, strategy: decisionStrategy, schedules: decisionSchedulesPerSample, threads: .coroutines)
             let allocationsAfter = cmalloc_allocation_count()
             let extraSteps = Double(longSample.maxSteps - shortSample.maxSteps)
-            let extraTime = (longSample.elapsed / longSample.schedules - shortSample.elapsed / shortSample.schedules).nanoseconds
+            let extraTime = (longSample.elapsed / longSample.schedules - shortSample.elapsed / shortSample.schedules)
+                .nanoseconds
             decisionCosts.append(extraTime / extraSteps)
-            let extraAllocations = Double(allocationsAfter - allocationsBetween) / Double(longSample.schedules)
+            let extraAllocations =
+                Double(allocationsAfter - allocationsBetween) / Double(longSample.schedules)
                 - Double(allocationsBetween - allocationsBefore) / Double(shortSample.schedules)
             decisionAllocations.append(extraAllocations / extraSteps)
         }
@@ -115,50 +126,56 @@ struct HarnessSpeedSection {
         table.startGroup("Harness speed (issue 11 targets)")
         for (index, measured) in Self.throughputs.enumerated() {
             let median = samples[index].coroutines.median
-            table.add(Table.Row(
-                benchmark: "\(measured.scenario), \(measured.strategy), coroutines: schedules/s (anchor \(measured.anchor))",
-                cost: median.grouped,
-                baseline: "the same on OS threads",
-                baselineCost: samples[index].osThreads.median.grouped,
-                ratio: "\(samples[index].coroutinesOverOSThreads.median.formatted2)×",
-                target: "≥ \(measured.target.grouped)/s",
-                result: Table.verdict(median >= measured.target)
-            ))
+            table.add(
+                Table.Row(
+                    benchmark:
+                        "\(measured.scenario), \(measured.strategy), coroutines: schedules/s (anchor \(measured.anchor))",
+                    cost: median.grouped,
+                    baseline: "the same on OS threads",
+                    baselineCost: samples[index].osThreads.median.grouped,
+                    ratio: "\(samples[index].coroutinesOverOSThreads.median.formatted2)×",
+                    target: "≥ \(measured.target.grouped)/s",
+                    result: Table.verdict(median >= measured.target)
+                ))
         }
         for (index, measured) in Self.throughputs.enumerated() {
-            table.add(Table.Row(
-                benchmark: "\(measured.scenario), \(measured.strategy), OS threads: heap allocations per schedule",
-                cost: cmalloc_is_counting() ? samples[index].allocationsPerSchedule.median.formatted2 : "not counted",
-                baseline: "—",
-                baselineCost: "—",
-                ratio: "—",
-                target: "—",
-                result: "—"
-            ))
+            table.add(
+                Table.Row(
+                    benchmark: "\(measured.scenario), \(measured.strategy), OS threads: heap allocations per schedule",
+                    cost: cmalloc_is_counting()
+                        ? samples[index].allocationsPerSchedule.median.formatted2 : "not counted",
+                    baseline: "—",
+                    baselineCost: "—",
+                    ratio: "—",
+                    target: "—",
+                    result: "—"
+                ))
         }
         if peer != nil {
             addPeerRows(samples, into: &table)
         }
         let cost = Duration.nanoseconds(Int64(decisionCosts.median))
-        table.add(Table.Row(
-            benchmark: "a decision that keeps the running thread (\(long) vs \(short), \(decisionStrategy)): cost",
-            cost: cost.formattedCost,
-            baseline: "—",
-            baselineCost: "—",
-            ratio: "—",
-            target: "≤ \(Self.decisionCostTarget.formattedCost)",
-            result: Table.verdict(cost <= Self.decisionCostTarget)
-        ))
+        table.add(
+            Table.Row(
+                benchmark: "a decision that keeps the running thread (\(long) vs \(short), \(decisionStrategy)): cost",
+                cost: cost.formattedCost,
+                baseline: "—",
+                baselineCost: "—",
+                ratio: "—",
+                target: "≤ \(Self.decisionCostTarget.formattedCost)",
+                result: Table.verdict(cost <= Self.decisionCostTarget)
+            ))
         let allocations = decisionAllocations.median
-        table.add(Table.Row(
-            benchmark: "the same decision: heap allocations",
-            cost: cmalloc_is_counting() ? allocations.formatted2 : "not counted on this platform",
-            baseline: "—",
-            baselineCost: "—",
-            ratio: "—",
-            target: "0",
-            result: cmalloc_is_counting() ? Table.verdict(allocations < 0.01) : "—"
-        ))
+        table.add(
+            Table.Row(
+                benchmark: "the same decision: heap allocations",
+                cost: cmalloc_is_counting() ? allocations.formatted2 : "not counted on this platform",
+                baseline: "—",
+                baselineCost: "—",
+                ratio: "—",
+                target: "0",
+                result: cmalloc_is_counting() ? Table.verdict(allocations < 0.01) : "—"
+            ))
     }
 
     /// The side-by-side rows: ours (OS threads, the default, and coroutines) over the peer,
@@ -171,31 +188,33 @@ struct HarnessSpeedSection {
             let goal = measured.scenario == .actorPingPong ? 0.5 : 1.0
             for (backend, rates, ratios) in [
                 ("OS threads (default)", sampled.osThreads, sampled.osThreadsOverPeer),
-                ("coroutines", sampled.coroutines, sampled.coroutinesOverPeer),
+                ("coroutines", sampled.coroutines, sampled.coroutinesOverPeer)
             ] {
-                table.add(Table.Row(
-                    benchmark: "\(measured.scenario), \(measured.strategy), \(backend): schedules/s",
-                    cost: rates.median.grouped,
-                    baseline: "Shuttle",
-                    baselineCost: sampled.peer.median.grouped,
-                    ratio: "\(ratios.median.formatted2)×",
-                    target: "≥ \(goal.formatted2)×",
-                    result: Table.verdict(ratios.median >= goal)
-                ))
+                table.add(
+                    Table.Row(
+                        benchmark: "\(measured.scenario), \(measured.strategy), \(backend): schedules/s",
+                        cost: rates.median.grouped,
+                        baseline: "Shuttle",
+                        baselineCost: sampled.peer.median.grouped,
+                        ratio: "\(ratios.median.formatted2)×",
+                        target: "≥ \(goal.formatted2)×",
+                        result: Table.verdict(ratios.median >= goal)
+                    ))
             }
             guard cmalloc_is_counting() else { continue }
             let allocations = sampled.allocationsPerSchedule.median
             let peerAllocations = sampled.peerAllocationsPerSchedule.median
             let isBounded = measured.scenario == .lockedIncrements
-            table.add(Table.Row(
-                benchmark: "\(measured.scenario), \(measured.strategy), OS threads: heap allocations per schedule",
-                cost: allocations.formatted2,
-                baseline: "Shuttle",
-                baselineCost: peerAllocations.formatted2,
-                ratio: "\((allocations / peerAllocations).formatted2)×",
-                target: isBounded ? "≤ Shuttle's" : "—",
-                result: isBounded ? Table.verdict(allocations <= peerAllocations) : "—"
-            ))
+            table.add(
+                Table.Row(
+                    benchmark: "\(measured.scenario), \(measured.strategy), OS threads: heap allocations per schedule",
+                    cost: allocations.formatted2,
+                    baseline: "Shuttle",
+                    baselineCost: peerAllocations.formatted2,
+                    ratio: "\((allocations / peerAllocations).formatted2)×",
+                    target: isBounded ? "≤ Shuttle's" : "—",
+                    result: isBounded ? Table.verdict(allocations <= peerAllocations) : "—"
+                ))
         }
     }
 }

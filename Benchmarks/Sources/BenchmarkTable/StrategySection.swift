@@ -21,24 +21,29 @@ struct StrategySection {
                 found["\(strategy)"] = hits.count
                 let median = firsts.map { $0 ?? Int.max }.median
                 medians["\(strategy)"] = median
-                cells.append("\(strategy) \(hits.count)/\(seeds.count) (\(median == Int.max ? "> \(scenario.budget)" : "\(median)"))")
+                cells.append(
+                    "\(strategy) \(hits.count)/\(seeds.count) (\(median == Int.max ? "> \(scenario.budget)" : "\(median)"))"
+                )
             }
             let blindStrategies = StrategyComparison.strategies.filter { $0 != .guided }
             let blind = blindStrategies.compactMap { found["\($0)"] }.max() ?? 0
-            let blindMedian = blindStrategies.filter { found["\($0)"] == blind }.compactMap { medians["\($0)"] }.min() ?? Int.max
+            let blindMedian =
+                blindStrategies.filter { found["\($0)"] == blind }.compactMap { medians["\($0)"] }.min() ?? Int.max
             let guided = found["\(Strategy.guided)"] ?? 0
             let guidedMedian = medians["\(Strategy.guided)"] ?? Int.max
             // "More" on a deep bug: more seeds, or as many seeds in fewer schedules.
-            let met = scenario.isDeep ? guided > blind || (guided == blind && guidedMedian < blindMedian) : guided >= blind
-            table.add(Table.Row(
-                benchmark: "\(scenario.name), budget \(scenario.budget)",
-                cost: cells.joined(separator: ", "),
-                baseline: "best blind",
-                baselineCost: "\(blind)/\(seeds.count)",
-                ratio: "guided \(guided)/\(seeds.count)",
-                target: scenario.isDeep ? "guided > best blind (seeds, then median)" : "guided ≥ best blind",
-                result: Table.verdict(met)
-            ))
+            let met =
+                scenario.isDeep ? guided > blind || (guided == blind && guidedMedian < blindMedian) : guided >= blind
+            table.add(
+                Table.Row(
+                    benchmark: "\(scenario.name), budget \(scenario.budget)",
+                    cost: cells.joined(separator: ", "),
+                    baseline: "best blind",
+                    baselineCost: "\(blind)/\(seeds.count)",
+                    ratio: "guided \(guided)/\(seeds.count)",
+                    target: scenario.isDeep ? "guided > best blind (seeds, then median)" : "guided ≥ best blind",
+                    result: Table.verdict(met)
+                ))
         }
     }
 }

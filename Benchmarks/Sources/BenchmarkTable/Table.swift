@@ -46,15 +46,16 @@ struct Table {
 
     mutating func add(_ result: ComparisonResult) {
         let target = result.comparison.target
-        add(Row(
-            benchmark: result.comparison.subject.name,
-            cost: Self.cost(result.subjectCost, of: result.comparison.subject),
-            baseline: result.comparison.baseline.name,
-            baselineCost: Self.cost(result.baselineCost, of: result.comparison.baseline),
-            ratio: Self.ratio(result.ratio, for: target),
-            target: "\(target)",
-            result: Self.verdict(target.isMet(ratio: result.ratio, cost: result.subjectCost))
-        ))
+        add(
+            Row(
+                benchmark: result.comparison.subject.name,
+                cost: Self.cost(result.subjectCost, of: result.comparison.subject),
+                baseline: result.comparison.baseline.name,
+                baselineCost: Self.cost(result.baselineCost, of: result.comparison.baseline),
+                ratio: Self.ratio(result.ratio, for: target),
+                target: "\(target)",
+                result: Self.verdict(target.isMet(ratio: result.ratio, cost: result.subjectCost))
+            ))
     }
 
     /// A cost per operation, with the throughput it means when the workload moves bytes.
@@ -82,13 +83,14 @@ struct Table {
     var markdown: String {
         var text = [
             "| Benchmark | Cost | Baseline | Baseline cost | Ratio | Target | Result |",
-            "| --- | ---: | --- | ---: | ---: | --- | --- |",
+            "| --- | ---: | --- | ---: | ---: | --- | --- |"
         ]
         for (title, rows) in groupsOfRows {
             text.append("| **\(title)** | | | | | | |")
             for row in rows {
                 let cells = [row.benchmark, row.cost, row.baseline, row.baselineCost, row.ratio, row.target, row.result]
-                text.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
+                text.append(
+                    "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
             }
         }
         return text.joined(separator: "\n")

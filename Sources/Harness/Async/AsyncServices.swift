@@ -197,9 +197,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// which the harness cannot put on its virtual clock. The job does not run.
     func rejectDelayedJob<C: Clock>(_ job: UnownedJob, on clock: C) {
         guard isCalledByExecution(job) else { return }
-        scheduler.failAtNextDecision(.nondeterminism(
-            "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on ContinuousClock, SuspendingClock or SeamClock"
-        ))
+        scheduler.failAtNextDecision(
+            .nondeterminism(
+                "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on ContinuousClock, SuspendingClock or SeamClock"
+            ))
     }
 
     /// A job that arrives from a thread the execution does not control escaped it: it is
@@ -219,7 +220,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         guard delay > .zero else { return .zero }
         let (seconds, attoseconds) = delay.components
         let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        return .seconds(seconds) + .milliseconds((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond)
+        return .seconds(seconds)
+            + .milliseconds((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond)
     }
 
     /// Names a job for the strategy: its task, numbered in the order this execution first

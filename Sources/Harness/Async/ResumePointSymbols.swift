@@ -29,7 +29,8 @@ enum ResumePointSymbols {
     }
 
     /// The directory of the harness's sources, whose frames are the harness's own.
-    private static let harnessSources = URL(fileURLWithPath: #filePath)
+    private static let harnessSources =
+        URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().path + "/"
 
     /// Symbolicates `points` as the async frames of one backtrace: the `Runtime` module

@@ -17,7 +17,8 @@ extension Campaign {
             return nil
         }
         do {
-            let kept = configured.replay == nil && configured.keepsFailures && child == nil
+            let kept =
+                configured.replay == nil && configured.keepsFailures && child == nil
                 ? try keptFailures(testFile: sourceLocation.filePath)
                 : nil
             if let kept, let report = try replayKept(kept, options: configured, body) {

@@ -109,15 +109,16 @@ struct Campaign: Sendable {
 
     /// Adds a generated-scenario test's `report` to the run's summary, as one line.
     func summarize(_ report: LinearizabilityTestReport) {
-        run.add(CampaignEntry(
-            scenario: SequenceCoverageText.summaryName(
-                report.test, scenarios: report.scenariosRun, coverage: report.sequenceCoverage
-            ),
-            strategy: report.strategy,
-            seed: report.seed,
-            reports: report.explorations,
-            elapsed: report.elapsed
-        ))
+        run.add(
+            CampaignEntry(
+                scenario: SequenceCoverageText.summaryName(
+                    report.test, scenarios: report.scenariosRun, coverage: report.sequenceCoverage
+                ),
+                strategy: report.strategy,
+                seed: report.seed,
+                reports: report.explorations,
+                elapsed: report.elapsed
+            ))
     }
 
     /// Records a replay that did not reproduce its failure, as a warning.

@@ -38,8 +38,8 @@ extension Harness {
     static func servedOptions(_ scenario: String, environment: EnvironmentSnapshot) -> ExplorationOptions? {
         let environment = environment.variables
         guard environment[childScenarioVariable] == scenario,
-              environment[childCaseVariable] == currentCaseKey,
-              let json = environment[childOptionsVariable]
+            environment[childCaseVariable] == currentCaseKey,
+            let json = environment[childOptionsVariable]
         else { return nil }
         do {
             return try JSONDecoder().decode(ExplorationOptions.self, from: Data(json.utf8))
@@ -54,7 +54,9 @@ extension Harness {
 
     /// Runs the current test again in a child process that explores only `scenario`, and
     /// returns the report the child sends back (a crash included).
-    static func exploreInChild(_ scenario: String, options: ExplorationOptions, testID: String) throws(HarnessError) -> ExplorationReport {
+    static func exploreInChild(_ scenario: String, options: ExplorationOptions, testID: String) throws(HarnessError)
+        -> ExplorationReport
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["--filter", HarnessFailure.testFilter(testID), "--testing-library", "swift-testing"]

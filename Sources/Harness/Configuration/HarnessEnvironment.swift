@@ -7,7 +7,8 @@ enum HarnessEnvironment {
     /// isolated children, so a random campaign's names, options and tokens agree.
     static let randomSeed: UInt64 = {
         if let inherited = EnvironmentSnapshot.current().variables[inheritedRandomSeedVariable],
-           let seed = UInt64(inherited, radix: 16) {
+            let seed = UInt64(inherited, radix: 16)
+        {
             return seed
         }
         return UInt64.random(in: .min ... .max)
@@ -44,8 +45,11 @@ enum HarnessEnvironment {
     ) throws(HarnessConfigurationError) -> Bool {
         guard let text = environment[.shard] else { return true }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...1_000).contains(count), (1...count).contains(index) else {
-            throw .invalid(setting: shardVariable, value: text, expected: "i/n: this run's shard i of n, with 1 ≤ i ≤ n ≤ 1000")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...1_000).contains(count),
+            (1...count).contains(index)
+        else {
+            throw .invalid(
+                setting: shardVariable, value: text, expected: "i/n: this run's shard i of n, with 1 ≤ i ≤ n ≤ 1000")
         }
         return Int(ReplayToken.hash(scenario) % UInt32(count)) == index - 1
     }
@@ -57,7 +61,9 @@ enum HarnessEnvironment {
         var isFolder: ObjCBool = false
         let problem: String?
         if files.fileExists(atPath: path, isDirectory: &isFolder) {
-            problem = isFolder.boolValue ? "it is a folder" : files.isWritableFile(atPath: path) ? nil : "it cannot be written"
+            problem =
+                isFolder.boolValue
+                ? "it is a folder" : files.isWritableFile(atPath: path) ? nil : "it cannot be written"
         } else {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             if !files.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue {

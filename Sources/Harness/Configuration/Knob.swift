@@ -189,7 +189,7 @@ extension Knob {
     public static let all: [Knob] = [
         strategy, schedules, seed, maxSteps, replay, progress, stallTimeout, isolation, threads, report, shard,
         keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale, stressThreads,
-        stressHangTimeout, stressProgress, escalationSchedules,
+        stressHangTimeout, stressProgress, escalationSchedules
     ]
 
     /// The variables the harness sets for the isolated children it starts, which a user never

@@ -14,25 +14,33 @@ enum RangedSetting {
     ) throws(HarnessConfigurationError) {
         guard range.contains(value) else {
             let unit = unit.isEmpty ? "" : " \(unit)"
-            throw .invalid(setting: setting, value: "\(value)", expected: "\(range.lowerBound) to \(range.upperBound)\(unit)")
+            throw .invalid(
+                setting: setting, value: "\(value)", expected: "\(range.lowerBound) to \(range.upperBound)\(unit)")
         }
     }
 
     /// The whole number in `range` that `text`, the value of the environment variable
     /// `variable`, spells.
-    static func wholeNumber(_ text: String, in range: ClosedRange<Int>, _ variable: String) throws(HarnessConfigurationError) -> Int {
+    static func wholeNumber(_ text: String, in range: ClosedRange<Int>, _ variable: String)
+        throws(HarnessConfigurationError) -> Int
+    {
         guard let value = Int(text), range.contains(value) else {
-            throw .invalid(setting: variable, value: text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw .invalid(
+                setting: variable, value: text,
+                expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }
 
     /// The finite number in `range` that `text`, the value of the environment variable
     /// `variable`, spells; `unit` names what it counts (`seconds`), or is empty for a factor.
-    static func number(_ text: String, in range: ClosedRange<Double>, _ variable: String, unit: String) throws(HarnessConfigurationError) -> Double {
+    static func number(_ text: String, in range: ClosedRange<Double>, _ variable: String, unit: String)
+        throws(HarnessConfigurationError) -> Double
+    {
         guard let value = Double(text), value.isFinite, range.contains(value) else {
             let what = unit.isEmpty ? "a number" : "a number of \(unit)"
-            throw .invalid(setting: variable, value: text, expected: "\(what) from \(range.lowerBound) to \(range.upperBound)")
+            throw .invalid(
+                setting: variable, value: text, expected: "\(what) from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }

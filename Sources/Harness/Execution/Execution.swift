@@ -68,8 +68,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             coroutineStacks: plan.coroutineStacks,
             pool: plan.threadPool
         )
-        precondition(plan.record.stepCapacity >= Self.stepByteCapacity(limits),
-                     "the schedule record is too small for the limits")
+        precondition(
+            plan.record.stepCapacity >= Self.stepByteCapacity(limits),
+            "the schedule record is too small for the limits")
         trace = TraceRecorder(record: plan.record, activity: plan.activity, tokenPrefix: plan.tokenPrefix)
         guard let report = cshim_crash_report_create(plan.crashText.prefix, plan.crashText.suffix, plan.record.pointer)
         else {
@@ -112,13 +113,14 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         case .success(let root):
             backend.resume(0)
             if let stalled = watch.awaitEnd(of: backend, activity: activity, timeout: limits.stallTimeout) {
-                model.noteStall(.stalled(
-                    thread: stalled.thread,
-                    seconds: stalled.stall.seconds,
-                    diagnosis: StallDiagnosis(
-                        stalled.stall, frames: stalled.frames, lastSeen: trace.lastSeen(stalled.thread)
-                    )
-                ))
+                model.noteStall(
+                    .stalled(
+                        thread: stalled.thread,
+                        seconds: stalled.stall.seconds,
+                        diagnosis: StallDiagnosis(
+                            stalled.stall, frames: stalled.frames, lastSeen: trace.lastSeen(stalled.thread)
+                        )
+                    ))
             }
             if done.load(ordering: .acquiring) {
                 _ = try? root.join()

@@ -79,9 +79,10 @@ extension ExecutionModel {
         if waits.isEmpty, !blockedTasks.isEmpty {
             return .tasksDeadlocked(tasks: blockedTasks)
         }
-        let waitsFor = Dictionary(uniqueKeysWithValues: waits.compactMap { wait in
-            wait.threadWait.flatMap { thread in thread.waitsFor.map { (thread.thread, $0) } }
-        })
+        let waitsFor = Dictionary(
+            uniqueKeysWithValues: waits.compactMap { wait in
+                wait.threadWait.flatMap { thread in thread.waitsFor.map { (thread.thread, $0) } }
+            })
         waits += blockedTasks.map(Wait.task)
         if threads[0].isFinished {
             return .threadsStillRunning(waits: waits)

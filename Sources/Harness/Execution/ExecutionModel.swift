@@ -198,7 +198,9 @@ struct ExecutionModel {
 
     /// `thread` arrives at a scheduling point to perform `operation`, with cancellation
     /// enabled or not.
-    mutating func arrive(_ thread: Int, at operation: PendingOperation, location: SeamLocation?, cancellable: Bool) -> Arrival {
+    mutating func arrive(_ thread: Int, at operation: PendingOperation, location: SeamLocation?, cancellable: Bool)
+        -> Arrival
+    {
         threads[thread].state = .ready(operation, location)
         threads[thread].cancellable = cancellable
         if isInternal(operation), isEnabled(operation, for: thread), urgentCandidate() == nil {
@@ -215,7 +217,9 @@ struct ExecutionModel {
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
         threads[thread].state = .running
-        if case .shared(let object)? = operation.access(by: thread)?.object, internalObjects.isEmpty || !internalObjects.contains(object) {
+        if case .shared(let object)? = operation.access(by: thread)?.object,
+            internalObjects.isEmpty || !internalObjects.contains(object)
+        {
             fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)
         }
         var reply = Reply.none
@@ -246,7 +250,8 @@ struct ExecutionModel {
                     return Performed(step: step, outcome: .timedOut, reply: .none)
                 }
                 conditionWaiters[condition, default: []].append(thread)
-                threads[thread].state = .waiting(condition: condition, mutex: mutex, deadline: deadline, location: location)
+                threads[thread].state = .waiting(
+                    condition: condition, mutex: mutex, deadline: deadline, location: location)
                 return Performed(step: step, outcome: .blocks, reply: .none)
             }
         case .signal(let condition):
@@ -320,7 +325,9 @@ struct ExecutionModel {
     mutating func lane(_ thread: Int, chose index: Int, among jobs: [JobIdentity]) -> Step {
         decisions.append(.job(index))
         threads[thread].job = jobs[index]
-        return makeStep(thread, .chooseJob, target: .queuedJob(position: index + 1, count: jobs.count), choice: index, location: nil)
+        return makeStep(
+            thread, .chooseJob, target: .queuedJob(position: index + 1, count: jobs.count), choice: index, location: nil
+        )
     }
 
     // MARK: Failing
@@ -441,11 +448,15 @@ struct ExecutionModel {
             switch threads[index].state {
             case .ready(let operation, _):
                 if isEnabled(operation, for: index) {
-                    candidates.append(Candidate(.thread(index), access: operation.access(by: index), isSymmetricCopy: hasIdleTwin(index, among: candidates)))
+                    candidates.append(
+                        Candidate(
+                            .thread(index), access: operation.access(by: index),
+                            isSymmetricCopy: hasIdleTwin(index, among: candidates)))
                 }
             case .waiting(let condition, _, _, _):
                 if limits.spuriousWakeups && (internalObjects.isEmpty || !internalObjects.contains(condition)) {
-                    spurious.append(Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
+                    spurious.append(
+                        Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
                 }
             case .running, .finished:
                 break
@@ -476,12 +487,15 @@ struct ExecutionModel {
         if let running, case .ready(.yield, _) = threads[running].state, candidates.count > 1 {
             candidates.removeAll { $0.choice == .thread(running) }
         }
-        let runningCandidate = running.flatMap { thread in candidates.contains { $0.choice == .thread(thread) } ? thread : nil }
+        let runningCandidate = running.flatMap { thread in
+            candidates.contains { $0.choice == .thread(thread) } ? thread : nil
+        }
         candidates += spurious
         // A timeout may fire while other work could still run: the strategy decides (or
         // the token, which may have recorded one, while a replay follows it).
         if let bound = earlyTimeoutWithin, let deadline = earliestDeadline(),
-            deadline <= clock || deadline - clock <= bound {
+            deadline <= clock || deadline - clock <= bound
+        {
             candidates.append(Candidate(.advanceClock))
         }
         switch choose(candidates, runningCandidate, { describePending($0) }) {
@@ -493,9 +507,12 @@ struct ExecutionModel {
             guard let (condition, location) = wake(thread, result: .signalled) else {
                 preconditionFailure("a spurious wake-up of T\(thread), which does not wait, was chosen")
             }
-            return .tookStep(makeStep(thread, .spuriousWake, target: .object(name(condition, .condition)), location: location))
+            return .tookStep(
+                makeStep(thread, .spuriousWake, target: .object(name(condition, .condition)), location: location))
         case .advanceClock:
-            guard let step = advanceClock() else { preconditionFailure("an early timeout was chosen with no deadline to come") }
+            guard let step = advanceClock() else {
+                preconditionFailure("an early timeout was chosen with no deadline to come")
+            }
             return .tookStep(step)
         case .job:
             preconditionFailure("a strategy chose a job where threads run")
@@ -509,7 +526,9 @@ struct ExecutionModel {
     /// equivalent to others. Waits on the harness's conditions never wake spuriously,
     /// for the same reason: they are predicate loops.
     private func isInternal(_ operation: PendingOperation) -> Bool {
-        guard !internalObjects.isEmpty, case .shared(let object)? = operation.access(by: 0)?.object else { return false }
+        guard !internalObjects.isEmpty, case .shared(let object)? = operation.access(by: 0)?.object else {
+            return false
+        }
         return internalObjects.contains(object)
     }
 
@@ -532,7 +551,9 @@ struct ExecutionModel {
     /// The first thread in a non-preemptible region that can run.
     private func urgentCandidate() -> Int? {
         threads.indices.first { index in
-            guard threads[index].nonPreemptibleDepth > 0, case .ready(let operation, _) = threads[index].state else { return false }
+            guard threads[index].nonPreemptibleDepth > 0, case .ready(let operation, _) = threads[index].state else {
+                return false
+            }
             return isEnabled(operation, for: index)
         }
     }
@@ -562,7 +583,9 @@ struct ExecutionModel {
     /// The thread that `thread` waits for at its scheduling point: the owner of the mutex it
     /// cannot lock, or the thread it joins.
     private func blocker(of thread: Int) -> Int? {
-        guard case .ready(let operation, _) = threads[thread].state, !isEnabled(operation, for: thread) else { return nil }
+        guard case .ready(let operation, _) = threads[thread].state, !isEnabled(operation, for: thread) else {
+            return nil
+        }
         switch operation {
         case .lock(let mutex, _), .reacquire(let mutex):
             return mutexes[mutex]?.owner
@@ -585,7 +608,9 @@ struct ExecutionModel {
 
     /// What `thread` is about to do, when it is an interchangeable lane that runs no job.
     private func idleLaneOperation(_ thread: Int) -> PendingOperation? {
-        guard threads[thread].isInterchangeableLane, threads[thread].job == nil, case .ready(let operation, _) = threads[thread].state else { return nil }
+        guard threads[thread].isInterchangeableLane, threads[thread].job == nil,
+            case .ready(let operation, _) = threads[thread].state
+        else { return nil }
         return operation
     }
 
@@ -632,7 +657,9 @@ struct ExecutionModel {
     /// Moves a condition waiter to re-acquiring its mutex. Returns the condition it waited on
     /// and where; `nil` when it was not waiting.
     @discardableResult
-    private mutating func wake(_ thread: Int, result: SeamWaitResult) -> (condition: ObjectIdentifier, location: SeamLocation?)? {
+    private mutating func wake(_ thread: Int, result: SeamWaitResult) -> (
+        condition: ObjectIdentifier, location: SeamLocation?
+    )? {
         guard case .waiting(let condition, let mutex, _, let location) = threads[thread].state else { return nil }
         if conditionWaiters.contains(condition) { conditionWaiters[condition, default: []].removeAll { $0 == thread } }
         threads[thread].state = .ready(.reacquire(mutex: mutex), location)
@@ -673,7 +700,9 @@ struct ExecutionModel {
     // MARK: Steps
 
     /// The step `thread` takes, counted.
-    private mutating func makeStep(_ thread: Int?, _ kind: OperationKind, target: TraceTarget?, choice: Int? = nil, location: SeamLocation?) -> Step {
+    private mutating func makeStep(
+        _ thread: Int?, _ kind: OperationKind, target: TraceTarget?, choice: Int? = nil, location: SeamLocation?
+    ) -> Step {
         stepCount += 1
         return Step(
             thread: thread,

@@ -57,8 +57,8 @@ enum PendingOperation: Equatable {
     func access(by thread: Int) -> Access? {
         switch self {
         case .lock(let object, _), .tryLock(let object, _), .unlock(let object), .reacquire(let object),
-             .signal(let object), .broadcast(let object), .wait(let object, _, _),
-             .atomic(let object, .store), .atomic(let object, .readModifyWrite):
+            .signal(let object), .broadcast(let object), .wait(let object, _, _),
+            .atomic(let object, .store), .atomic(let object, .readModifyWrite):
             Access(object: .shared(object), isRead: false)
         case .atomic(let object, .load):
             Access(object: .shared(object), isRead: true)

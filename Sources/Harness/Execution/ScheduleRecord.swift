@@ -63,9 +63,11 @@ final class ScheduleRecord: @unchecked Sendable {
             var prefixLength = 0
             var steps: UnsafePointer<UInt8>?
             var byteCount = 0
-            guard cshim_schedule_record_read(buffer.baseAddress, buffer.count, &prefix, &prefixLength,
-                                             &steps, &byteCount),
-                  let prefix, let steps
+            guard
+                cshim_schedule_record_read(
+                    buffer.baseAddress, buffer.count, &prefix, &prefixLength,
+                    &steps, &byteCount),
+                let prefix, let steps
             else { return nil }
             let prefixBytes = UnsafeRawBufferPointer(start: prefix, count: prefixLength)
             return try? ReplayToken(

@@ -43,14 +43,15 @@ extension StallDiagnosis {
             ["pthread_mutex_lock", "pthread_cond_wait", "pthread_cond_timedwait", "pthread_rwlock_", "os_unfair_lock"],
             .lockOutsideTheSeam
         ),
-        (["read", "recv", "accept", "poll", "select", "epoll_wait", "waitpid"], .systemCall),
+        (["read", "recv", "accept", "poll", "select", "epoll_wait", "waitpid"], .systemCall)
     ]
 
     /// Whether a frame belongs to the harness, the seam's plumbing, or the Swift runtime and
     /// C library, rather than to the code under test.
     private static func isHarnessOrRuntime(_ frame: String) -> Bool {
         frame.hasPrefix("Harness.") || frame.contains(" in Harness.") || frame.hasPrefix("cshim_")
-            || frame.hasPrefix("Primitives.Seam") || frame.hasPrefix("swift_") || frame.hasPrefix("_") || frame.hasPrefix("pthread_") || frame.hasPrefix("__")
+            || frame.hasPrefix("Primitives.Seam") || frame.hasPrefix("swift_") || frame.hasPrefix("_")
+            || frame.hasPrefix("pthread_") || frame.hasPrefix("__")
             || blocker(in: frame) != nil || !frame.contains(".")
     }
 
@@ -60,7 +61,7 @@ extension StallDiagnosis {
         guard let symbol = cshim_symbol_name(address) else { return nil }
         let mangled = String(cString: symbol)
         guard mangled.hasPrefix("$s") || mangled.hasPrefix("_$s"),
-              let demangled = swift_demangle(symbol, mangled.utf8.count, nil, nil, 0)
+            let demangled = swift_demangle(symbol, mangled.utf8.count, nil, nil, 0)
         else {
             return mangled
         }

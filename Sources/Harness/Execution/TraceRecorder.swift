@@ -35,7 +35,8 @@ struct TraceRecorder {
     /// step as the trace and as a token keep it, for the replay's checks.
     mutating func append(_ step: ExecutionModel.Step) -> (step: TraceStep, encoded: EncodedStep) {
         let task = step.isOnExecutorThread ? taskOfStep(step) : nil
-        let isBookkeeping = step.location?.fileIDHasPrefix("Harness/") == true
+        let isBookkeeping =
+            step.location?.fileIDHasPrefix("Harness/") == true
             || (step.isOnExecutorThread && task == nil)
         if let task, !isBookkeeping, step.kind != .chooseJob, step.kind != .takeJob { nameTask(task) }
         let traceStep = TraceStep(
@@ -95,11 +96,13 @@ struct TraceRecorder {
     /// source location, or where it was started.
     func lastSeen(_ thread: Int) -> StallDiagnosis.LastSeen? {
         if let step = steps.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }),
-           let location = step.location {
+            let location = step.location
+        {
             return .step(step.kind, at: location)
         }
         if let spawn = steps.first(where: { $0.kind == .spawn && $0.target == .thread(thread) }),
-           let location = spawn.location {
+            let location = spawn.location
+        {
             return .started(at: location)
         }
         return nil

@@ -35,10 +35,12 @@ enum ChildExit: Equatable {
         } else if reason == .exit {
             self = .exited(status: status)
         } else if cshim_is_crash_signal(status) {
-            self = crashToken.map { .crashedInSchedule(signal: status, token: $0) }
+            self =
+                crashToken.map { .crashedInSchedule(signal: status, token: $0) }
                 ?? .crashedOutsideScenario(signal: status)
         } else {
-            self = lastSchedule.map { .killedInSchedule(signal: status, token: $0) }
+            self =
+                lastSchedule.map { .killedInSchedule(signal: status, token: $0) }
                 ?? .killedBeforeSchedule(signal: status)
         }
     }

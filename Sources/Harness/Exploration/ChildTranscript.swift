@@ -62,7 +62,8 @@ struct ChildTranscript {
         if line.hasPrefix(ProgressLine.prefix) {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         } else if line.hasPrefix(ChildChannel.reportMarker) {
-            report = try? JSONDecoder().decode(ExplorationReport.self, from: Data(line.dropFirst(ChildChannel.reportMarker.count).utf8))
+            report = try? JSONDecoder().decode(
+                ExplorationReport.self, from: Data(line.dropFirst(ChildChannel.reportMarker.count).utf8))
         } else if line.hasPrefix(CrashReportText.parentMarker) {
             crashToken = try? ReplayToken(parsing: String(line.dropFirst(CrashReportText.parentMarker.count)))
         } else if line != ChildChannel.heartbeat {
@@ -90,15 +91,20 @@ struct ChildTranscript {
     /// The frames of the crashed thread in the backtrace, without the harness's own and the
     /// runtime's: `at <function> (<file>:<line>)`.
     private func crashedFrames() -> [Substring] {
-        guard let header = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) else { return [] }
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.hasSuffix(" crashed:") }) else {
+            return []
+        }
         var frames: [Substring] = []
         for line in lines[(header + 1)...] {
             if line.hasPrefix("Thread ") || line == "Registers:" { break }
-            guard let address = line.range(of: " 0x"), let offset = line.range(of: " + ", range: address.upperBound..<line.endIndex),
-                  let at = line.range(of: " at ", options: .backwards) else { continue }
+            guard let address = line.range(of: " 0x"),
+                let offset = line.range(of: " + ", range: address.upperBound..<line.endIndex),
+                let at = line.range(of: " at ", options: .backwards)
+            else { continue }
             let file = line[at.upperBound...]
             guard !line.contains("[thunk]"), file.hasPrefix("/"), !file.contains("<compiler-generated>"),
-                  !Self.internalSources.contains(where: { file.contains($0) }) else { continue }
+                !Self.internalSources.contains(where: { file.contains($0) })
+            else { continue }
             let function = line[address.upperBound...].drop { $0 != " " }.dropFirst()
             let name = function[..<(function.range(of: " + ")?.lowerBound ?? offset.lowerBound)]
             frames.append("  at \(name) (\(file.split(separator: "/").last ?? file))")

@@ -52,6 +52,8 @@ struct CoverageCounter {
     }
 
     var summary: Coverage {
-        Coverage(distinctInterleavings: seen.count, newInLastTenth: newInLastTenth, maxThreads: maxThreads, maxSteps: maxSteps)
+        Coverage(
+            distinctInterleavings: seen.count, newInLastTenth: newInLastTenth, maxThreads: maxThreads,
+            maxSteps: maxSteps)
     }
 }

@@ -180,10 +180,12 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
             options.seed = try HarnessEnvironment.seed(parsing: text)
         }
         if let text = environment[Variable.progress] {
-            options.progressInterval = try RangedSetting.number(text, in: Limits.progressSeconds, Variable.progress, unit: "seconds")
+            options.progressInterval = try RangedSetting.number(
+                text, in: Limits.progressSeconds, Variable.progress, unit: "seconds")
         }
         if let text = environment[Variable.stallTimeout] {
-            options.stallTimeout = .seconds(try RangedSetting.number(text, in: Limits.stallTimeoutSeconds, Variable.stallTimeout, unit: "seconds"))
+            options.stallTimeout = .seconds(
+                try RangedSetting.number(text, in: Limits.stallTimeoutSeconds, Variable.stallTimeout, unit: "seconds"))
         }
         if let text = environment[Variable.isolation] {
             guard let isolation = ExplorationIsolation(rawValue: text) else {
@@ -225,7 +227,8 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
         try RangedSetting.check(maxSteps, in: Limits.maxSteps, "ExplorationOptions.maxSteps")
         try RangedSetting.check(maxThreads, in: Limits.maxThreads, "ExplorationOptions.maxThreads")
         try RangedSetting.check(executorLanes, in: Limits.executorLanes, "ExplorationOptions.executorLanes")
-        try RangedSetting.check(stallTimeout.seconds, in: Limits.stallTimeoutSeconds, "ExplorationOptions.stallTimeout", unit: "seconds")
+        try RangedSetting.check(
+            stallTimeout.seconds, in: Limits.stallTimeoutSeconds, "ExplorationOptions.stallTimeout", unit: "seconds")
         if let timeoutRaceBound, timeoutRaceBound < .zero {
             throw .invalid(
                 setting: "ExplorationOptions.timeoutRaceBound",
@@ -234,7 +237,8 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
             )
         }
         if let progressInterval {
-            try RangedSetting.check(progressInterval, in: Limits.progressSeconds, "ExplorationOptions.progressInterval", unit: "seconds")
+            try RangedSetting.check(
+                progressInterval, in: Limits.progressSeconds, "ExplorationOptions.progressInterval", unit: "seconds")
         }
     }
 }

@@ -87,7 +87,8 @@ struct Explorer {
             divergence = divergence ?? diverged
             if let reason = execution.failure {
                 let reproduction = options.replay.map { _ in
-                    divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) } ?? .exact
+                    divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) }
+                        ?? .exact
                 }
                 let found = HarnessFailure(
                     scenario: scenario,
@@ -100,7 +101,9 @@ struct Explorer {
                     reproduction: reproduction,
                     taskJobPlaces: execution.taskJobPlaces
                 )
-                failure = options.replay == nil && shrinksSchedules ? shrink(found, decisions: execution.decisions, naming: naming) : found
+                failure =
+                    options.replay == nil && shrinksSchedules
+                    ? shrink(found, decisions: execution.decisions, naming: naming) : found
                 break
             }
             if options.replay != nil, diverged == nil {
@@ -115,13 +118,17 @@ struct Explorer {
             exhausted = !strategy.beginExecution(executed)
         }
         let notReproduced = options.replay.flatMap { replay in
-            failure != nil ? nil : FailureNotReproduced(
-                tokenSteps: replay.steps.count,
-                divergence: divergence.map { FailureNotReproduced.Divergence(step: $0.step, detail: $0.detail) },
-                schedulesRun: executed
-            )
+            failure != nil
+                ? nil
+                : FailureNotReproduced(
+                    tokenSteps: replay.steps.count,
+                    divergence: divergence.map { FailureNotReproduced.Divergence(step: $0.step, detail: $0.detail) },
+                    schedulesRun: executed
+                )
         }
-        progress.finish { ProgressLine.exploration(done: executed, budget: budget, failures: failure == nil ? 0 : 1, elapsed: $0) }
+        progress.finish {
+            ProgressLine.exploration(done: executed, budget: budget, failures: failure == nil ? 0 : 1, elapsed: $0)
+        }
         return ExplorationReport(
             scenario: scenario,
             strategy: searching.strategy,
@@ -155,24 +162,25 @@ struct Explorer {
         let limits = limits(shrinking: shrinking)
         let body = self.body
         while true {
-            let record = Execution.run(ExecutionPlan(
-                scenario: {
-                    let scenario = Scenario()
-                    Harness.runReportingErrors { try body(scenario) }
-                    scenario.joinAll()
-                },
-                strategy: strategy,
-                limits: limits,
-                threadPool: threadPool,
-                coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
-                activity: activity,
-                record: resources.scheduleRecord(
-                    stepCapacity: Execution.stepByteCapacity(limits),
-                    file: scheduleRecordFile
-                ),
-                tokenPrefix: texts[0],
-                crashText: (texts[1], texts[2])
-            ))
+            let record = Execution.run(
+                ExecutionPlan(
+                    scenario: {
+                        let scenario = Scenario()
+                        Harness.runReportingErrors { try body(scenario) }
+                        scenario.joinAll()
+                    },
+                    strategy: strategy,
+                    limits: limits,
+                    threadPool: threadPool,
+                    coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
+                    activity: activity,
+                    record: resources.scheduleRecord(
+                        stepCapacity: Execution.stepByteCapacity(limits),
+                        file: scheduleRecordFile
+                    ),
+                    tokenPrefix: texts[0],
+                    crashText: (texts[1], texts[2])
+                ))
             guard record.needsOSThreads != nil, resources.coroutineStacks != nil else { return record }
             resources.coroutineStacks = nil
         }
@@ -185,7 +193,9 @@ struct Explorer {
     /// with fewer preemptions still, fewest first, ``shrinkingSearchBudget`` schedules a
     /// bound. Without a preemption the threads run to completion, in order. A failure that
     /// cannot be re-run safely (a stall, a crash) stays as it is.
-    private func shrink(_ failure: HarnessFailure, decisions: [ScheduleDecision], naming: ScheduleNaming) -> HarnessFailure {
+    private func shrink(_ failure: HarnessFailure, decisions: [ScheduleDecision], naming: ScheduleNaming)
+        -> HarnessFailure
+    {
         guard let key = failure.reason.shrinkingKey, failure.preemptions > 0 else { return failure }
         func failsTheSameWay(_ execution: ExecutionRecord) -> Bool {
             execution.failure?.shrinkingKey == key
@@ -227,8 +237,10 @@ struct Explorer {
                 search.endExecution(steps: candidate.trace.count)
             }
         }
-        guard let execution = shrunk, execution.preemptions < failure.preemptions || execution.trace.count < failure.trace.count,
-              let reason = execution.failure else { return failure }
+        guard let execution = shrunk,
+            execution.preemptions < failure.preemptions || execution.trace.count < failure.trace.count,
+            let reason = execution.failure
+        else { return failure }
         return HarnessFailure(
             scenario: scenario,
             reason: reason,
@@ -276,7 +288,9 @@ struct ScheduleNaming {
 
     /// The text of execution `execution`'s token before its steps.
     func tokenText(execution: String) -> String {
-        ReplayToken.textBeforeSteps(scenarioHash: ReplayToken.hash(scenario), strategy: strategy, seed: seed, execution: execution, generatedScenario: generatedScenario)
+        ReplayToken.textBeforeSteps(
+            scenarioHash: ReplayToken.hash(scenario), strategy: strategy, seed: seed, execution: execution,
+            generatedScenario: generatedScenario)
     }
 
     /// The token of execution `index`, which took the steps of `trace`.
@@ -339,9 +353,11 @@ private final class ExplorationResources: @unchecked Sendable {
 
     /// The texts that name execution `index`; `make` makes them for an execution written as given.
     func texts(execution index: Int, _ make: (String) -> [String]) -> [String] {
-        let templates = textTemplates ?? make(String(Self.executionStandIn)).map { text in
-            text.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
-        }
+        let templates =
+            textTemplates
+            ?? make(String(Self.executionStandIn)).map { text in
+                text.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
+            }
         textTemplates = templates
         let number = String(index)
         return templates.map { $0.joined(separator: number) }

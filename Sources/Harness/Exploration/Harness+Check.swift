@@ -14,11 +14,14 @@ extension Harness {
         let text = message()
         guard let execution = Execution.current, let thread = Seam.currentThread else {
             if let stress = StressIteration.current {
-                return stress.record(.checkFailed(message: text.isEmpty ? "check failed" : text, file: "\(file)", line: line))
+                return stress.record(
+                    .checkFailed(message: text.isEmpty ? "check failed" : text, file: "\(file)", line: line))
             }
             preconditionFailure("Harness.check failed outside a controlled execution: \(text)", file: file, line: line)
         }
-        execution.fail(.invariant(message: text.isEmpty ? "check failed" : text, thread: thread.rawValue, file: "\(file)", line: line))
+        execution.fail(
+            .invariant(
+                message: text.isEmpty ? "check failed" : text, thread: thread.rawValue, file: "\(file)", line: line))
     }
 
     static func runReportingErrors(_ body: () throws -> Void) {

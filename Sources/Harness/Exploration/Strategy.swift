@@ -22,7 +22,9 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
     /// that needs `depth - 1` preemptions with a probability bounded from below. `depth`
     /// lies in ``depthRange``.
     public static func pct(depth: Int = 3) -> Strategy {
-        precondition(depthRange.contains(depth), "PCT needs a depth from \(depthRange.lowerBound) to \(depthRange.upperBound), not \(depth)")
+        precondition(
+            depthRange.contains(depth),
+            "PCT needs a depth from \(depthRange.lowerBound) to \(depthRange.upperBound), not \(depth)")
         return Strategy(kind: .pct(depth: depth))
     }
 
@@ -77,13 +79,16 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
     /// names `setting` (where the text came from) and says precisely what is wrong.
     public init(parsing text: String, setting: String = "strategy") throws(HarnessConfigurationError) {
         let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        func parameter(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(HarnessConfigurationError) -> Int {
+        func parameter(_ name: String, default value: Int, in range: ClosedRange<Int>) throws(HarnessConfigurationError)
+            -> Int
+        {
             guard parts.count == 2 else { return value }
             guard let number = Int(parts[1]), range.contains(number) else {
                 throw .invalid(
                     setting: setting,
                     value: text,
-                    expected: "\(parts[0]):\(name) with \(name) a whole number from \(range.lowerBound) to \(range.upperBound), not '\(parts[1])'"
+                    expected:
+                        "\(parts[0]):\(name) with \(name) a whole number from \(range.lowerBound) to \(range.upperBound), not '\(parts[1])'"
                 )
             }
             return number
@@ -139,9 +144,10 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         case .surw: SelectivelyUniformRandomWalk(seed: seed)
         case .guided: FeedbackGuided(seed: seed)
         case .portfolio(let members):
-            Portfolio(members.enumerated().map { position, member in
-                member.makeScheduler(seed: SplitMix64.seed(seed, execution: position))
-            })
+            Portfolio(
+                members.enumerated().map { position, member in
+                    member.makeScheduler(seed: SplitMix64.seed(seed, execution: position))
+                })
         }
     }
 }

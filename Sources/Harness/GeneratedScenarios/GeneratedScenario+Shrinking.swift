@@ -51,7 +51,7 @@ extension GeneratedScenario where Call: SimplifiableCall {
                 var candidate = self
                 candidate.parallel[client].remove(at: index)
                 if candidate.parallel[client].isEmpty {
-                    guard parallel.count == 1 else { continue }   // removing the client is offered above
+                    guard parallel.count == 1 else { continue }  // removing the client is offered above
                     candidate.parallel.remove(at: client)
                 }
                 offer(candidate)

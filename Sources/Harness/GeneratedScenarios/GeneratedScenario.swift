@@ -95,7 +95,9 @@ extension LinearizabilityTest {
     /// The scenario `code` names: the one its seed draws, shrunk along its path. Throws
     /// when a step of the path names a candidate the scenario no longer offers (the test's
     /// operations or generators changed since the code was recorded).
-    func regenerate(_ code: ScenarioCode, options: LinearizabilityOptions) throws(LinearizabilityTestError) -> GeneratedScenario<Call> {
+    func regenerate(_ code: ScenarioCode, options: LinearizabilityOptions) throws(LinearizabilityTestError)
+        -> GeneratedScenario<Call>
+    {
         var scenario: GeneratedScenario<Call>
         do {
             scenario = try generate(seed: code.seed, options: options)
@@ -105,7 +107,8 @@ extension LinearizabilityTest {
         for (step, index) in code.path.enumerated() {
             let candidates = scenario.shrinkCandidates()
             guard index < candidates.count else {
-                throw .scenarioCodeOutdated(code: code.description, step: step, candidate: index, candidates: candidates.count)
+                throw .scenarioCodeOutdated(
+                    code: code.description, step: step, candidate: index, candidates: candidates.count)
             }
             scenario = candidates[index]
         }

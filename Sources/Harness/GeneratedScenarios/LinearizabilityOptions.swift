@@ -55,7 +55,8 @@ public struct LinearizabilityOptions: Sendable, CampaignOptions {
         self.initialOperations = initialOperations
         self.finalOperations = finalOperations
         self.shrinkCandidates = shrinkCandidates
-        exploration = ExplorationOptions(strategy: strategy, schedules: schedulesPerScenario, seed: seed, replay: replay)
+        exploration = ExplorationOptions(
+            strategy: strategy, schedules: schedulesPerScenario, seed: seed, replay: replay)
         checker = LinearizabilityChecker()
         preconditionValid()
     }
@@ -96,7 +97,8 @@ public struct LinearizabilityOptions: Sendable, CampaignOptions {
             options.scenarios = try RangedSetting.wholeNumber(text, in: Limits.scenarios, Variable.scenarios)
         }
         if let text = environment[Variable.schedulesPerScenario] {
-            options.exploration.schedules = try RangedSetting.wholeNumber(text, in: ExplorationOptions.Limits.schedules, Variable.schedulesPerScenario)
+            options.exploration.schedules = try RangedSetting.wholeNumber(
+                text, in: ExplorationOptions.Limits.schedules, Variable.schedulesPerScenario)
         }
         return options
     }
@@ -118,10 +120,13 @@ public struct LinearizabilityOptions: Sendable, CampaignOptions {
         try Self.check(operationsPerThread, within: 1...Limits.operations.upperBound, "operationsPerThread")
         try Self.check(initialOperations, within: Limits.operations, "initialOperations")
         try Self.check(finalOperations, within: Limits.operations, "finalOperations")
-        try RangedSetting.check(shrinkCandidates, in: Limits.shrinkCandidates, "LinearizabilityOptions.shrinkCandidates")
+        try RangedSetting.check(
+            shrinkCandidates, in: Limits.shrinkCandidates, "LinearizabilityOptions.shrinkCandidates")
     }
 
-    private static func check(_ value: ClosedRange<Int>, within range: ClosedRange<Int>, _ property: String) throws(HarnessConfigurationError) {
+    private static func check(_ value: ClosedRange<Int>, within range: ClosedRange<Int>, _ property: String)
+        throws(HarnessConfigurationError)
+    {
         guard range.contains(value.lowerBound), range.contains(value.upperBound) else {
             throw .invalid(
                 setting: "LinearizabilityOptions.\(property)",

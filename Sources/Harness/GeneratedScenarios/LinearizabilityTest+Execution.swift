@@ -70,12 +70,15 @@ extension LinearizabilityTest {
 
     /// `T0` runs the initial and final parts, a spawned thread each client of the parallel
     /// part; clients are numbered as their threads.
-    private static func runOnThreads(_ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario) {
+    private static func runOnThreads(
+        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario
+    ) {
         let main = Seam.currentThread?.rawValue ?? 0
         record.name(.initial, "T\(main)")
         record.name(.final, "T\(main)")
         for (index, call) in scenario.initial.enumerated() {
-            perform(call, on: subject, recorder: record.recorder(for: CallSlot(part: .initial, index: index), client: main))
+            perform(
+                call, on: subject, recorder: record.recorder(for: CallSlot(part: .initial, index: index), client: main))
         }
         for (client, calls) in scenario.parallel.enumerated() {
             let thread = harnessScenario.spawn {
@@ -89,20 +92,25 @@ extension LinearizabilityTest {
         }
         harnessScenario.joinAll()
         for (index, call) in scenario.final.enumerated() {
-            perform(call, on: subject, recorder: record.recorder(for: CallSlot(part: .final, index: index), client: main))
+            perform(
+                call, on: subject, recorder: record.recorder(for: CallSlot(part: .final, index: index), client: main))
         }
     }
 
     /// A task named `initial` runs the initial part, one named `client N` each client of the
     /// parallel part (client N), and one named `final` the final part; the initial and final
     /// parts are client 0.
-    private static func runOnTasks(_ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario) {
+    private static func runOnTasks(
+        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario
+    ) {
         func start(_ part: CallSlot.Part, _ name: String, client: Int, _ calls: [Call]) {
             guard !calls.isEmpty else { return }
             record.name(part, name)
             harnessScenario.task(name: name) {
                 for (index, call) in calls.enumerated() {
-                    await perform(call, on: subject, recorder: record.recorder(for: CallSlot(part: part, index: index), client: client))
+                    await perform(
+                        call, on: subject,
+                        recorder: record.recorder(for: CallSlot(part: part, index: index), client: client))
                 }
             }
         }
@@ -140,7 +148,9 @@ extension LinearizabilityTest {
     /// the verdict as a value (``ExecutionFailure/historyRejected(_:thread:)``): its kind is
     /// what shrinking keeps apart (a violation, a model that is not deterministic, a search
     /// out of budget), and its words are the checker's.
-    static func checkHistory(_ history: History<Model.Operation, Model.Result>, model: Model, checker: LinearizabilityChecker) {
+    static func checkHistory(
+        _ history: History<Model.Operation, Model.Result>, model: Model, checker: LinearizabilityChecker
+    ) {
         let verdict = checker.check(history, model: model)
         guard let kind = HistoryRejection.Kind(verdict.outcome) else { return }
         Harness.failExecution { .historyRejected(.verdict(kind, explanation: verdict.description), thread: $0) }

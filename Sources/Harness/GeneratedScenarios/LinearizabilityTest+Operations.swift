@@ -103,7 +103,8 @@ extension LinearizabilityTest {
         line: UInt = #line,
         perform: @escaping @Sendable (Subject) async -> Model.Result
     ) -> Self {
-        self.operation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in await perform(subject) }
+        self.operation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in await perform(subject)
+        }
     }
 
     /// An operation without an argument that may throw, for a model whose result is a
@@ -125,7 +126,9 @@ extension LinearizabilityTest {
         line: UInt = #line,
         perform: @escaping @Sendable (Subject) async throws -> Success
     ) -> Self where Model.Result == Swift.Result<Success, Failure> {
-        self.operation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in try await perform(subject) }
+        self.operation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in
+            try await perform(subject)
+        }
     }
 
     /// An operation that records its own history entries through `recorder` (see

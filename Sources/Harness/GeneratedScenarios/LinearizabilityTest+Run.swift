@@ -24,49 +24,73 @@ extension LinearizabilityTest {
 
     /// Replays the token in `options`, or generates and explores scenarios until one fails
     /// and shrinks that one.
-    func campaign(_ test: String, options: LinearizabilityOptions, testID: String?) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
+    func campaign(_ test: String, options: LinearizabilityOptions, testID: String?) throws(LinearizabilityTestError)
+        -> LinearizabilityTestReport
+    {
         guard !operations.isEmpty else { throw .noOperations }
         if requestedClients == .threads, operations.contains(where: \.isAsync) { throw .asyncOperationsOnThreads }
         let start = ContinuousClock.now
-        let campaignSeed = options.exploration.replay?.seed ?? options.exploration.seed ?? UInt64(ReplayToken.hash(test))
+        let campaignSeed =
+            options.exploration.replay?.seed ?? options.exploration.seed ?? UInt64(ReplayToken.hash(test))
         var exploration = options.exploration
         exploration.seed = campaignSeed
         exploration.progressInterval = nil
         exploration.isolation = .none
         var tally = Tally()
-        var progress = ProgressLine(label: ProgressLine.label(test, strategy: options.exploration.strategy, seed: campaignSeed), interval: options.exploration.progressInterval)
+        var progress = ProgressLine(
+            label: ProgressLine.label(test, strategy: options.exploration.strategy, seed: campaignSeed),
+            interval: options.exploration.progressInterval)
         var failure: GeneratedScenarioFailure?
         var notReproduced: FailureNotReproduced?
         var shapes = SequenceCoverageCounter(budget: options.scenarios)
-        if let token = options.exploration.replay, let code = token.generatedScenario.flatMap(ScenarioCode.init(parsing:)) {
+        if let token = options.exploration.replay,
+            let code = token.generatedScenario.flatMap(ScenarioCode.init(parsing:))
+        {
             let scenario = try regenerate(code, options: options)
-            let report = explore(scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+            let report = explore(
+                scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
             tally.reports.append(report)
             tally.scenarios = 1
             notReproduced = report.notReproduced
             if let found = report.failure {
-                failure = describe(Shrunk(scenario: scenario, code: code, failure: found), generated: scenario, test: test, replayed: true, options: exploration, checker: options.checker, testID: testID)
+                failure = describe(
+                    Shrunk(scenario: scenario, code: code, failure: found), generated: scenario, test: test,
+                    replayed: true, options: exploration, checker: options.checker, testID: testID)
             }
         } else {
             for index in 0..<options.scenarios {
                 let (code, scenario): (ScenarioCode, GeneratedScenario<Call>)
                 do {
-                    (code, scenario) = try generate(index, campaignSeed: campaignSeed, options: options, coverage: &shapes)
+                    (code, scenario) = try generate(
+                        index, campaignSeed: campaignSeed, options: options, coverage: &shapes)
                 } catch {
                     throw .generator(error)
                 }
-                let report = explore(scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+                let report = explore(
+                    scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
                 tally.reports.append(report)
                 tally.scenarios += 1
-                progress.update { ProgressLine.generation(scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules, failed: report.failure != nil, elapsed: $0) }
+                progress.update {
+                    ProgressLine.generation(
+                        scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules,
+                        failed: report.failure != nil, elapsed: $0)
+                }
                 guard let found = report.failure else { continue }
-                let shrunk = shrink(Shrunk(scenario: scenario, code: code, failure: found), test: test, options: options, exploration: exploration, testID: testID, tally: &tally, progress: &progress)
-                failure = describe(shrunk, generated: scenario, test: test, replayed: false, options: exploration, checker: options.checker, testID: testID)
+                let shrunk = shrink(
+                    Shrunk(scenario: scenario, code: code, failure: found), test: test, options: options,
+                    exploration: exploration, testID: testID, tally: &tally, progress: &progress)
+                failure = describe(
+                    shrunk, generated: scenario, test: test, replayed: false, options: exploration,
+                    checker: options.checker, testID: testID)
                 break
             }
         }
         let elapsed = ContinuousClock.now - start
-        progress.finish { ProgressLine.generation(scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules, failed: failure != nil, elapsed: $0) }
+        progress.finish {
+            ProgressLine.generation(
+                scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules,
+                failed: failure != nil, elapsed: $0)
+        }
         return LinearizabilityTestReport(
             test: test,
             strategy: options.exploration.strategy,
@@ -92,7 +116,9 @@ extension LinearizabilityTest {
         shrinksSchedule: Bool = false,
         capture: (@Sendable (ExecutionCapture) -> Void)? = nil
     ) -> ExplorationReport {
-        var explorer = Explorer(scenario: Self.scenarioName(test, code), options: options, body: body(for: scenario, checker: checker, capture: capture), testID: testID)
+        var explorer = Explorer(
+            scenario: Self.scenarioName(test, code), options: options,
+            body: body(for: scenario, checker: checker, capture: capture), testID: testID)
         explorer.generatedScenario = code.description
         explorer.shrinksSchedules = shrinksSchedule
         return explorer.run()
@@ -133,7 +159,9 @@ extension LinearizabilityTest {
                 let code = current.code.appending(index)
                 var candidateExploration = exploration
                 candidateExploration.schedules = budget.schedules
-                let report = explore(candidate, code: code, test: test, options: candidateExploration, checker: options.checker, testID: testID)
+                let report = explore(
+                    candidate, code: code, test: test, options: candidateExploration, checker: options.checker,
+                    testID: testID)
                 tally.reports.append(report)
                 let fails = report.failure.map { $0.reason.shrinkingKey == key } ?? false
                 if let failure = report.failure, fails {
@@ -143,14 +171,20 @@ extension LinearizabilityTest {
                     current.steps += 1
                     budget.noteFailure(needed: failure.token.execution + 1)
                 }
-                progress.update { _ in ProgressLine.shrinking(candidates: current.candidates, steps: current.steps, shape: current.scenario.shape(clients: clientNoun)) }
+                progress.update { _ in
+                    ProgressLine.shrinking(
+                        candidates: current.candidates, steps: current.steps,
+                        shape: current.scenario.shape(clients: clientNoun))
+                }
                 if fails { continue search }
             }
             break
         }
         var finalExploration = exploration
         finalExploration.schedules = budget.schedules
-        let final = explore(current.scenario, code: current.code, test: test, options: finalExploration, checker: options.checker, testID: testID, shrinksSchedule: true)
+        let final = explore(
+            current.scenario, code: current.code, test: test, options: finalExploration, checker: options.checker,
+            testID: testID, shrinksSchedule: true)
         tally.reports.append(final)
         if let failure = final.failure, failure.reason.shrinkingKey == key {
             current.failure = failure
@@ -177,7 +211,9 @@ extension LinearizabilityTest {
             var replaying = options
             replaying.replay = shrunk.failure.token
             replaying.schedules = 1
-            _ = explore(shrunk.scenario, code: shrunk.code, test: test, options: replaying, checker: checker, testID: testID) { record in
+            _ = explore(
+                shrunk.scenario, code: shrunk.code, test: test, options: replaying, checker: checker, testID: testID
+            ) { record in
                 last.withLock { $0 = record }
             }
         }

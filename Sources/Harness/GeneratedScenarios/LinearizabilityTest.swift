@@ -152,7 +152,8 @@ extension LinearizabilityTest {
 
         func call(_ argument: Argument) -> Call {
             let words = Argument.self == Void.self ? nil : "\(argument)"
-            return Call(label: label(argument), operation: operation, argument: words, perform: perform(argument)) { [self] in
+            return Call(label: label(argument), operation: operation, argument: words, perform: perform(argument)) {
+                [self] in
                 generator.simpler(than: argument).map(call)
             }
         }
@@ -170,9 +171,11 @@ extension LinearizabilityTest {
         numbered.operation = operations.count
         let maker = numbered
         let place = "\(fileID)".split(separator: "/").last.map(String.init) ?? "\(fileID)"
-        test.operations.append(OperationSpec(declaredAt: "\(place):\(line)", generatorName: maker.generator.name, isAsync: isAsync) { random in
-            maker.generator.value(using: &random).map(maker.call)
-        })
+        test.operations.append(
+            OperationSpec(declaredAt: "\(place):\(line)", generatorName: maker.generator.name, isAsync: isAsync) {
+                random in
+                maker.generator.value(using: &random).map(maker.call)
+            })
         return test
     }
 }

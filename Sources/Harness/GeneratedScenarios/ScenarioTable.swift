@@ -55,7 +55,8 @@ public struct ScenarioTable: Sendable, Hashable, CustomStringConvertible {
 extension LinearizabilityTest {
     /// The table of `scenario` with what each call returned in `record`, an execution of
     /// it; without a record, only the calls.
-    static func table(of scenario: GeneratedScenario<Call>, record: ExecutionCapture?, usesTasks: Bool) -> ScenarioTable {
+    static func table(of scenario: GeneratedScenario<Call>, record: ExecutionCapture?, usesTasks: Bool) -> ScenarioTable
+    {
         let history = record?.history.history
         func cell(_ call: Call, _ slot: CallSlot) -> String {
             guard let record, let history else { return call.label }

@@ -69,16 +69,21 @@ struct CollectionCalls<Element: Hashable> {
         var indexOf: [Element: Int] = [:]
         for (element, entry) in removals {
             if let first = indexOf[element].flatMap({ removed[$0].removal }) {
-                return .failure(CollectionFailure(violation: .removedTwice(value: "\(element)", first: first, second: entry)))
+                return .failure(
+                    CollectionFailure(violation: .removedTwice(value: "\(element)", first: first, second: entry)))
             }
             guard let insertion = insertionOf[element] else {
                 return .failure(CollectionFailure(violation: .neverInserted(value: "\(element)", observer: entry)))
             }
-            var value = Value(element: element, insertion: insertion, removal: entry, a: timeline.invocation[insertion], b: timeline.response[insertion])
+            var value = Value(
+                element: element, insertion: insertion, removal: entry, a: timeline.invocation[insertion],
+                b: timeline.response[insertion])
             value.c = timeline.invocation[entry]
             value.d = timeline.response[entry]
             if value.d < value.a {
-                return .failure(CollectionFailure(violation: .observedBeforeInserted(value: "\(element)", observer: entry, insertion: insertion)))
+                return .failure(
+                    CollectionFailure(
+                        violation: .observedBeforeInserted(value: "\(element)", observer: entry, insertion: insertion)))
             }
             indexOf[element] = removed.count
             removed.append(value)
@@ -86,7 +91,11 @@ struct CollectionCalls<Element: Hashable> {
         // A pending call responds at `Int.max` (``Timeline``): a pending insertion nothing
         // removed is left out.
         let unremoved = insertionOf.filter { indexOf[$0.key] == nil && timeline.response[$0.value] != .max }
-            .map { Value(element: $0.key, insertion: $0.value, a: timeline.invocation[$0.value], b: timeline.response[$0.value]) }
+            .map {
+                Value(
+                    element: $0.key, insertion: $0.value, a: timeline.invocation[$0.value],
+                    b: timeline.response[$0.value])
+            }
             .sorted { $0.b < $1.b }
         return .success((removed, unremoved))
     }

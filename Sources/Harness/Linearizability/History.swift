@@ -28,7 +28,9 @@ public struct History<Operation, Result> {
 
         /// A call that returned `result`. Traps unless `invocation < response`.
         public init(client: Int, operation: Operation, result: Result, invocation: Int, response: Int) {
-            precondition(invocation < response, "a call must respond after it is invoked: invocation \(invocation), response \(response)")
+            precondition(
+                invocation < response,
+                "a call must respond after it is invoked: invocation \(invocation), response \(response)")
             self.client = client
             self.operation = operation
             self.result = result
@@ -95,16 +97,18 @@ public struct History<Operation, Result> {
         operation transformOperation: (Operation) throws -> NewOperation,
         result transformResult: (Operation, Result) throws -> NewResult
     ) rethrows -> History<NewOperation, NewResult> {
-        var mapped = History<NewOperation, NewResult>(try entries.map { entry in
-            let operation = try transformOperation(entry.operation)
-            if let result = entry.result, let response = entry.response {
-                return .init(
-                    client: entry.client, operation: operation, result: try transformResult(entry.operation, result),
-                    invocation: entry.invocation, response: response
-                )
-            }
-            return .init(client: entry.client, operation: operation, invocation: entry.invocation)
-        })
+        var mapped = History<NewOperation, NewResult>(
+            try entries.map { entry in
+                let operation = try transformOperation(entry.operation)
+                if let result = entry.result, let response = entry.response {
+                    return .init(
+                        client: entry.client, operation: operation,
+                        result: try transformResult(entry.operation, result),
+                        invocation: entry.invocation, response: response
+                    )
+                }
+                return .init(client: entry.client, operation: operation, invocation: entry.invocation)
+            })
         mapped.nextPosition = nextPosition
         return mapped
     }

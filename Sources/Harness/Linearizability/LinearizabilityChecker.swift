@@ -79,20 +79,27 @@ public struct LinearizabilityChecker: Sendable {
         var remaining = budget
         var orders: [[Int]] = []
         for part in Self.parts(of: history, model: Model.self) {
-            let conclusion = LinearizationSearch.run(history, timeline: timeline, entries: part.entries, partition: part.key, model: model, budget: &remaining)
+            let conclusion = LinearizationSearch.run(
+                history, timeline: timeline, entries: part.entries, partition: part.key, model: model,
+                budget: &remaining)
             let steps = budget - remaining
             switch conclusion {
             case .linearizable(let order):
                 orders.append(order)
             case .stuck(let deadEnd):
-                return LinearizabilityVerdict(.notLinearizable(.noSequentialOrder(deadEnd)), method: .search, history: history, steps: steps)
+                return LinearizabilityVerdict(
+                    .notLinearizable(.noSequentialOrder(deadEnd)), method: .search, history: history, steps: steps)
             case .budgetExhausted:
-                return LinearizabilityVerdict(.undecided(budget: budget), method: .search, history: history, steps: steps)
+                return LinearizabilityVerdict(
+                    .undecided(budget: budget), method: .search, history: history, steps: steps)
             case .nondeterministic(let report):
-                return LinearizabilityVerdict(.modelNotDeterministic(report), method: .search, history: history, steps: steps)
+                return LinearizabilityVerdict(
+                    .modelNotDeterministic(report), method: .search, history: history, steps: steps)
             }
         }
-        return LinearizabilityVerdict(.linearizable(order: timeline.merging(orders)), method: .search, history: history, steps: budget - remaining)
+        return LinearizabilityVerdict(
+            .linearizable(order: timeline.merging(orders)), method: .search, history: history, steps: budget - remaining
+        )
     }
 
     /// The independent parts of `history`, smallest first (ties in order of first call): one
@@ -115,7 +122,9 @@ public struct LinearizabilityChecker: Sendable {
                 parts.append(("\(key)", [index]))
             }
         }
-        return parts.enumerated().sorted { ($0.element.entries.count, $0.offset) < ($1.element.entries.count, $1.offset) }.map(\.element)
+        return parts.enumerated().sorted {
+            ($0.element.entries.count, $0.offset) < ($1.element.entries.count, $1.offset)
+        }.map(\.element)
     }
 
     /// The verdict of the model's unique-value check, when it has one that applies.

@@ -9,7 +9,8 @@ extension LinearizabilityVerdict {
         let calls = history.entries.count
         switch outcome {
         case .linearizable(let order):
-            return "linearizable: \(calls) call\(calls == 1 ? "" : "s") (\(methodText)); one sequential order:\n" + listing(order)
+            return "linearizable: \(calls) call\(calls == 1 ? "" : "s") (\(methodText)); one sequential order:\n"
+                + listing(order)
         case .undecided(let budget):
             return """
                 undecided: the search spent its budget of \(budget) steps without finding an order of the \(calls) calls \
@@ -18,7 +19,8 @@ extension LinearizabilityVerdict {
                 """
         case .modelNotDeterministic(let report):
             let entry = history.entries[report.entry]
-            let answers = report.firstAnswer == report.secondAnswer
+            let answers =
+                report.firstAnswer == report.secondAnswer
                 ? "\(report.firstAnswer) both times, but left two different states"
                 : "\(report.firstAnswer) the first time and \(report.secondAnswer) the second"
             return """
@@ -45,7 +47,9 @@ extension LinearizabilityVerdict {
 
     /// `order` as a numbered list, at most ``callsListed`` lines.
     private func listing(_ order: [Int]) -> String {
-        var lines = order.prefix(Self.callsListed).enumerated().map { "  \($0.offset + 1). \(history.entries[$0.element])" }
+        var lines = order.prefix(Self.callsListed).enumerated().map {
+            "  \($0.offset + 1). \(history.entries[$0.element])"
+        }
         if order.count > Self.callsListed { lines.append("  … and \(order.count - Self.callsListed) more") }
         return lines.isEmpty ? "  (no calls)" : lines.joined(separator: "\n")
     }
@@ -56,12 +60,14 @@ extension LinearizabilityVerdict {
         if deadEnd.longestPrefix.isEmpty {
             text += "No call can even go first: starting from \(deadEnd.modelState),"
         } else {
-            text += "The longest order found that does takes \(deadEnd.longestPrefix.count) of them:\n"
+            text +=
+                "The longest order found that does takes \(deadEnd.longestPrefix.count) of them:\n"
                 + listing(deadEnd.longestPrefix)
                 + "\nand leaves the model in the state \(deadEnd.modelState). After it,"
         }
         guard let first = deadEnd.blocked.first else { return text + " nothing can follow." }
-        text += " the next call must be one invoked before \(history.entries[first.entry]) responded (it responded first of"
+        text +=
+            " the next call must be one invoked before \(history.entries[first.entry]) responded (it responded first of"
             + " the calls left), but the model answers that call \(first.modelAnswer)"
         let others = deadEnd.blocked.dropFirst()
         if others.isEmpty { return text + ", and no other call was invoked in time." }
@@ -71,11 +77,12 @@ extension LinearizabilityVerdict {
     }
 
     private func explanation(_ violation: CollectionViolation) -> String {
-        let (collection, inserted, removed) = switch method {
-        case .uniqueValueStack: ("stack", "pushed", "popped")
-        case .uniqueValueSet: ("set", "inserted", "removed")
-        default: ("queue", "enqueued", "dequeued")
-        }
+        let (collection, inserted, removed) =
+            switch method {
+            case .uniqueValueStack: ("stack", "pushed", "popped")
+            case .uniqueValueSet: ("set", "inserted", "removed")
+            default: ("queue", "enqueued", "dequeued")
+            }
         func call(_ entry: Int) -> String { "\(history.entries[entry])" }
         switch violation {
         case .neverInserted(let value, let observer):
@@ -85,21 +92,30 @@ extension LinearizabilityVerdict {
         case .observedBeforeInserted(let value, let observer, let insertion):
             return "\(call(observer)) saw \(value), but it responded before \(call(insertion)) was invoked."
         case .observedAfterRemoved(let value, let observer, let removal):
-            return "\(call(observer)) found \(value), but it was invoked after \(call(removal)) had \(removed) \(value), which was \(inserted) only once."
-        case .fifo(let earlier, let later, let earlierInsertion, let laterInsertion, let earlierRemoval, let laterRemoval):
-            let order = "\(earlier) was \(inserted) before \(later) (\(call(earlierInsertion)) responded before \(call(laterInsertion)) was invoked)"
+            return
+                "\(call(observer)) found \(value), but it was invoked after \(call(removal)) had \(removed) \(value), which was \(inserted) only once."
+        case .fifo(
+            let earlier, let later, let earlierInsertion, let laterInsertion, let earlierRemoval, let laterRemoval):
+            let order =
+                "\(earlier) was \(inserted) before \(later) (\(call(earlierInsertion)) responded before \(call(laterInsertion)) was invoked)"
             guard let earlierRemoval else {
                 return "\(call(laterRemoval)) returned \(later), but \(order) and never \(removed)."
             }
-            let only = history.entries[earlierRemoval].isPending ? ", the only call that can have \(removed) \(earlier)," : ""
-            return "\(order), but \(later) was \(removed) first (\(call(laterRemoval)) responded before \(call(earlierRemoval))\(only) was invoked)."
+            let only =
+                history.entries[earlierRemoval].isPending ? ", the only call that can have \(removed) \(earlier)," : ""
+            return
+                "\(order), but \(later) was \(removed) first (\(call(laterRemoval)) responded before \(call(earlierRemoval))\(only) was invoked)."
         case .lifo(let lower, let upper, let lowerInsertion, let upperInsertion, let lowerRemoval, let upperRemoval):
-            let after = upperRemoval.map { "and \(upper) was popped only after that pop responded (\(call($0)))" } ?? "and \(upper) was never popped"
-            return "\(call(lowerRemoval)) popped \(lower) while \(upper) was on top of it: \(call(upperInsertion)) began after "
+            let after =
+                upperRemoval.map { "and \(upper) was popped only after that pop responded (\(call($0)))" }
+                ?? "and \(upper) was never popped"
+            return
+                "\(call(lowerRemoval)) popped \(lower) while \(upper) was on top of it: \(call(upperInsertion)) began after "
                 + "\(call(lowerInsertion)) completed and completed before that pop began, \(after)."
         case .noBottom(let firstInsertion, let lastRemoval):
             let end = lastRemoval.map { "the invocation of \(call($0))" } ?? "the end"
-            return "from the response of \(call(firstInsertion)) to \(end) the stack was never empty, so one value must have "
+            return
+                "from the response of \(call(firstInsertion)) to \(end) the stack was never empty, so one value must have "
                 + "stayed at its bottom all that time, pushed before and popped after; but every value there was pushed later or popped earlier."
         case .emptyWhileHeld(let observer, let holders):
             let held = holders.map { holder in
@@ -107,9 +123,11 @@ extension LinearizabilityVerdict {
                 return "\(holder.value) from the response of \(call(holder.since)) \(until)"
             }.joined(separator: ", then ")
             if method == .uniqueValueSet, let value = holders.first?.value {
-                return "\(call(observer)) found \(value) absent, but \(value) was in the set all through that call: \(held)."
+                return
+                    "\(call(observer)) found \(value) absent, but \(value) was in the set all through that call: \(held)."
             }
-            return "\(call(observer)) found the \(collection) empty, but it held a value all through that call: \(held)."
+            return
+                "\(call(observer)) found the \(collection) empty, but it held a value all through that call: \(held)."
         }
     }
 }

@@ -12,7 +12,9 @@ extension LinearizabilityVerdict {
     /// A unique-value check's verdict for the order it built: linearizable when `order` is a
     /// linearization of `history` for `model`; otherwise `nil` (the check has a bug, and an
     /// assertion fails in debug builds), which leaves the history to the search.
-    init?<Model: SequentialModel>(witness order: [Int], model: Model, method: Method, history: History<Operation, Result>, timeline: Timeline)
+    init?<Model: SequentialModel>(
+        witness order: [Int], model: Model, method: Method, history: History<Operation, Result>, timeline: Timeline
+    )
     where Model.Operation == Operation, Model.Result == Result {
         self.init(.linearizable(order: order), method: method, history: history)
         guard history.isLinearization(order, model: model, timeline: timeline) else {

@@ -161,11 +161,14 @@ public enum CollectionViolation: Equatable, Sendable {
     /// dequeue responded before `earlierRemoval` was invoked: the call that dequeued
     /// `earlier`, or the pending dequeue that is the only one that can have), or `earlier`
     /// was never dequeued (`earlierRemoval` is `nil`).
-    case fifo(earlier: String, later: String, earlierInsertion: Int, laterInsertion: Int, earlierRemoval: Int?, laterRemoval: Int)
+    case fifo(
+        earlier: String, later: String, earlierInsertion: Int, laterInsertion: Int, earlierRemoval: Int?,
+        laterRemoval: Int)
     /// A stack popped `lower` while `upper` was surely above it: `upper`'s push began after
     /// `lower`'s completed and completed before `lower`'s pop began, and `upper` was popped
     /// only after that pop completed, or never (`upperRemoval` is `nil`).
-    case lifo(lower: String, upper: String, lowerInsertion: Int, upperInsertion: Int, lowerRemoval: Int, upperRemoval: Int?)
+    case lifo(
+        lower: String, upper: String, lowerInsertion: Int, upperInsertion: Int, lowerRemoval: Int, upperRemoval: Int?)
     /// From the response of `firstInsertion` to the invocation of `lastRemoval` (for ever
     /// after, when `nil`) the stack was never empty (the values in it overlap across that
     /// span), so one value must have stayed at its bottom throughout, pushed before and popped

@@ -71,7 +71,11 @@ struct LinearizationSearch<Model: SequentialModel> {
         for (offset, event) in ranked.enumerated() {
             isInvocation.append(event.isInvocation)
             callOf.append(event.call)
-            if event.isInvocation { invocationEvent[event.call] = offset + 1 } else { responseEvent[event.call] = offset + 1 }
+            if event.isInvocation {
+                invocationEvent[event.call] = offset + 1
+            } else {
+                responseEvent[event.call] = offset + 1
+            }
         }
         var list = EventList(count: count * 2)
         let isPending = calls.map { history.entries[$0].isPending }
@@ -99,9 +103,11 @@ struct LinearizationSearch<Model: SequentialModel> {
                 var again = state
                 let secondAnswer = again.apply(entry.operation)
                 if answer != secondAnswer || after != again {
-                    return .nondeterministic(ModelNondeterminism(
-                        entry: calls[call], state: "\(state)", firstAnswer: answer, secondAnswer: secondAnswer, statesDiffer: after != again
-                    ))
+                    return .nondeterministic(
+                        ModelNondeterminism(
+                            entry: calls[call], state: "\(state)", firstAnswer: answer, secondAnswer: secondAnswer,
+                            statesDiffer: after != again
+                        ))
                 }
                 if entry.result.map({ $0 == answer }) ?? true {
                     var appliedAfter = applied
@@ -125,7 +131,10 @@ struct LinearizationSearch<Model: SequentialModel> {
                 event = list.next[0]
             } else {
                 guard let last = undo.popLast() else {
-                    return .stuck(deadEnd(history, timeline: timeline, calls: calls, model: model, longest: longest, partition: partition))
+                    return .stuck(
+                        deadEnd(
+                            history, timeline: timeline, calls: calls, model: model, longest: longest,
+                            partition: partition))
                 }
                 state = last.state
                 applied.remove(last.call)
@@ -157,12 +166,17 @@ struct LinearizationSearch<Model: SequentialModel> {
         for call in longest { _ = state.apply(history.entries[calls[call]].operation) }
         let placed = Set(longest)
         let left = calls.indices.filter { !placed.contains($0) }.map { calls[$0] }
-        let deadline = left.filter { !history.entries[$0].isPending }.min { timeline.response[$0] < timeline.response[$1] }
+        let deadline = left.filter { !history.entries[$0].isPending }.min {
+            timeline.response[$0] < timeline.response[$1]
+        }
         var blocked: [BlockedCall<Model.Result>] = []
         if let deadline {
-            let candidates = [deadline] + left.filter {
-                $0 != deadline && !history.entries[$0].isPending && timeline.invocation[$0] < timeline.response[deadline]
-            }.sorted { timeline.invocation[$0] < timeline.invocation[$1] }
+            let candidates =
+                [deadline]
+                + left.filter {
+                    $0 != deadline && !history.entries[$0].isPending
+                        && timeline.invocation[$0] < timeline.response[deadline]
+                }.sorted { timeline.invocation[$0] < timeline.invocation[$1] }
             for entry in candidates {
                 var copy = state
                 let answer = copy.apply(history.entries[entry].operation)
@@ -171,7 +185,8 @@ struct LinearizationSearch<Model: SequentialModel> {
                 }
             }
         }
-        return SearchDeadEnd(partition: partition, longestPrefix: longest.map { calls[$0] }, modelState: "\(state)", blocked: blocked)
+        return SearchDeadEnd(
+            partition: partition, longestPrefix: longest.map { calls[$0] }, modelState: "\(state)", blocked: blocked)
     }
 }
 

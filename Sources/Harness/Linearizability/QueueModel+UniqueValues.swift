@@ -1,5 +1,7 @@
 extension QueueModel: UniqueValueCheckable {
-    func uniqueValueVerdict(for history: History<QueueOperation<Element>, QueueResult<Element>>) -> LinearizabilityVerdict<QueueOperation<Element>, QueueResult<Element>>? {
+    func uniqueValueVerdict(for history: History<QueueOperation<Element>, QueueResult<Element>>)
+        -> LinearizabilityVerdict<QueueOperation<Element>, QueueResult<Element>>?
+    {
         guard elements.isEmpty else { return nil }
         return UniqueValueQueueCheck(history)?.verdict()
     }
@@ -93,12 +95,20 @@ struct UniqueValueQueueCheck<Element: Hashable> {
         case .success(let order): queueOrder = order
         case .failure(let pair):
             let (x, y) = (values[pair.earlier], values[pair.later])
-            return violation(.fifo(earlier: "\(x.element)", later: "\(y.element)", earlierInsertion: x.insertion, laterInsertion: y.insertion, earlierRemoval: x.removal, laterRemoval: y.removal!))
+            return violation(
+                .fifo(
+                    earlier: "\(x.element)", later: "\(y.element)", earlierInsertion: x.insertion,
+                    laterInsertion: y.insertion, earlierRemoval: x.removal, laterRemoval: y.removal!))
         }
         if let lastInvoked = values.indices.max(by: { values[$0].a < values[$1].a }),
-           let firstUndequeued = undequeued.first, firstUndequeued.b < values[lastInvoked].a {
+            let firstUndequeued = undequeued.first, firstUndequeued.b < values[lastInvoked].a
+        {
             let later = values[lastInvoked]
-            return violation(.fifo(earlier: "\(firstUndequeued.element)", later: "\(later.element)", earlierInsertion: firstUndequeued.insertion, laterInsertion: later.insertion, earlierRemoval: nil, laterRemoval: later.removal!))
+            return violation(
+                .fifo(
+                    earlier: "\(firstUndequeued.element)", later: "\(later.element)",
+                    earlierInsertion: firstUndequeued.insertion, laterInsertion: later.insertion, earlierRemoval: nil,
+                    laterRemoval: later.removal!))
         }
 
         // 3. Every empty dequeue at a point no value surely occupies.
@@ -107,21 +117,30 @@ struct UniqueValueQueueCheck<Element: Hashable> {
             guard since < until else { return nil }
             return InnerSpan(
                 start: since, end: until,
-                holder: .init(value: "\(value.element)", since: value.b < value.d ? value.insertion : value.removal!, until: value.a > value.c ? value.insertion : value.removal!)
+                holder: .init(
+                    value: "\(value.element)", since: value.b < value.d ? value.insertion : value.removal!,
+                    until: value.a > value.c ? value.insertion : value.removal!)
             )
         }
-        spans += undequeued.map { InnerSpan(start: $0.b, end: .max, holder: .init(value: "\($0.element)", since: $0.insertion, until: nil)) }
+        spans += undequeued.map {
+            InnerSpan(start: $0.b, end: .max, holder: .init(value: "\($0.element)", since: $0.insertion, until: nil))
+        }
         let cover = Cover(spans)
         var emptyPoints: [(rank: Int, entry: Int)] = []
         for entry in calls.empties {
-            guard let rank = cover.firstFreeRank(from: timeline.invocation[entry], before: timeline.response[entry]) else {
-                return violation(.emptyWhileHeld(observer: entry, holders: cover.holders(from: timeline.invocation[entry], to: timeline.response[entry])))
+            guard let rank = cover.firstFreeRank(from: timeline.invocation[entry], before: timeline.response[entry])
+            else {
+                return violation(
+                    .emptyWhileHeld(
+                        observer: entry,
+                        holders: cover.holders(from: timeline.invocation[entry], to: timeline.response[entry])))
             }
             emptyPoints.append((rank, entry))
         }
 
         let order = witness(values: values, queueOrder: queueOrder, undequeued: undequeued, emptyPoints: emptyPoints)
-        return Verdict(witness: order, model: QueueModel(), method: .uniqueValueQueue, history: history, timeline: timeline)
+        return Verdict(
+            witness: order, model: QueueModel(), method: .uniqueValueQueue, history: history, timeline: timeline)
     }
 
     /// Two values that must each come before the other.
@@ -152,7 +171,9 @@ struct UniqueValueQueueCheck<Element: Hashable> {
             while let top = dequeueResponses.top, placed[top.item] { dequeueResponses.removeTop() }
             let firstEnqueueResponse = enqueueResponses.top?.key ?? .max
             let firstDequeueResponse = dequeueResponses.top?.key ?? .max
-            while nextByEnqueue < values.count, values[byEnqueueInvocation[nextByEnqueue]].a < min(firstEnqueueResponse, firstDequeueResponse) {
+            while nextByEnqueue < values.count,
+                values[byEnqueueInvocation[nextByEnqueue]].a < min(firstEnqueueResponse, firstDequeueResponse)
+            {
                 meet(byEnqueueInvocation[nextByEnqueue])
                 nextByEnqueue += 1
             }
@@ -176,7 +197,9 @@ struct UniqueValueQueueCheck<Element: Hashable> {
     /// goes in the first stretch that ends after its inner span would (its calls can all
     /// happen there), in queue order; each call at the earliest point after the previous
     /// enqueue or dequeue point and its own invocation.
-    private func witness(values: [Value], queueOrder: [Int], undequeued: [Value], emptyPoints: [(rank: Int, entry: Int)]) -> [Int] {
+    private func witness(
+        values: [Value], queueOrder: [Int], undequeued: [Value], emptyPoints: [(rank: Int, entry: Int)]
+    ) -> [Int] {
         let boundaries = Array(Set(emptyPoints.map(\.rank))).sorted()
         func stretch(_ value: Value) -> Int {
             let until = max(value.a, value.c)
@@ -184,7 +207,9 @@ struct UniqueValueQueueCheck<Element: Hashable> {
         }
         var position = [Int](repeating: 0, count: values.count)
         for (place, value) in queueOrder.enumerated() { position[value] = place }
-        let ordered = values.indices.sorted { (stretch(values[$0]), position[$0]) < (stretch(values[$1]), position[$1]) }
+        let ordered = values.indices.sorted {
+            (stretch(values[$0]), position[$0]) < (stretch(values[$1]), position[$1])
+        }
         var points = PointAllocator()
         var lastEnqueue = Point.origin, lastDequeue = Point.origin
         var pointed: [(point: Point, entry: Int)] = []

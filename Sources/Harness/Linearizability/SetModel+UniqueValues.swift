@@ -1,5 +1,7 @@
 extension SetModel: UniqueValueCheckable {
-    func uniqueValueVerdict(for history: History<SetOperation<Element>, Bool>) -> LinearizabilityVerdict<SetOperation<Element>, Bool>? {
+    func uniqueValueVerdict(for history: History<SetOperation<Element>, Bool>) -> LinearizabilityVerdict<
+        SetOperation<Element>, Bool
+    >? {
         guard elements.isEmpty else { return nil }
         return UniqueValueSetCheck(history)?.verdict()
     }
@@ -77,7 +79,9 @@ struct UniqueValueSetCheck<Element: Hashable> {
             case .failure(let failure): return violation(failure.violation)
             }
         }
-        return Verdict(witness: timeline.merging(sequences), model: SetModel(), method: .uniqueValueSet, history: history, timeline: timeline)
+        return Verdict(
+            witness: timeline.merging(sequences), model: SetModel(), method: .uniqueValueSet, history: history,
+            timeline: timeline)
     }
 
     /// One value's calls in a legal, real-time consistent order, or why there is none.
@@ -101,9 +105,11 @@ struct UniqueValueSetCheck<Element: Hashable> {
         }
         if calls.removals.count > 1 {
             let removals = calls.removals.sorted { timeline.response[$0] < timeline.response[$1] }
-            return .failure(CollectionFailure(violation: .removedTwice(value: value, first: removals[0], second: removals[1])))
+            return .failure(
+                CollectionFailure(violation: .removedTwice(value: value, first: removals[0], second: removals[1])))
         }
-        let removal = calls.removals.first ?? calls.pendingRemovals.min { timeline.invocation[$0] < timeline.invocation[$1] }
+        let removal =
+            calls.removals.first ?? calls.pendingRemovals.min { timeline.invocation[$0] < timeline.invocation[$1] }
 
         // The latest insertion point: before the insertion's and every present-finder's response.
         var latestInsertion = timeline.response[insertion]
@@ -113,7 +119,9 @@ struct UniqueValueSetCheck<Element: Hashable> {
             since = call
         }
         if latestInsertion < timeline.invocation[insertion] {
-            return .failure(CollectionFailure(violation: .observedBeforeInserted(value: value, observer: since, insertion: insertion)))
+            return .failure(
+                CollectionFailure(
+                    violation: .observedBeforeInserted(value: value, observer: since, insertion: insertion)))
         }
         // The earliest removal point: after the removal's and every present-finder's invocation.
         var earliestRemoval = removal.map { timeline.invocation[$0] } ?? .min
@@ -124,10 +132,14 @@ struct UniqueValueSetCheck<Element: Hashable> {
         }
         if let removal {
             if timeline.response[removal] < timeline.invocation[insertion] {
-                return .failure(CollectionFailure(violation: .observedBeforeInserted(value: value, observer: removal, insertion: insertion)))
+                return .failure(
+                    CollectionFailure(
+                        violation: .observedBeforeInserted(value: value, observer: removal, insertion: insertion)))
             }
             if let until, until != removal, earliestRemoval > timeline.response[removal] {
-                return .failure(CollectionFailure(violation: .observedAfterRemoved(value: value, observer: until, removal: removal)))
+                return .failure(
+                    CollectionFailure(violation: .observedAfterRemoved(value: value, observer: until, removal: removal))
+                )
             }
         }
 
@@ -148,6 +160,8 @@ struct UniqueValueSetCheck<Element: Hashable> {
         }
         let before = calls.absent.filter { timeline.invocation[$0] <= lastBefore }
         let after = calls.absent.filter { timeline.invocation[$0] > lastBefore }
-        return .success(byInvocation(before) + [insertion] + byInvocation(present) + (removal.map { [$0] } ?? []) + byInvocation(after))
+        return .success(
+            byInvocation(before) + [insertion] + byInvocation(present) + (removal.map { [$0] } ?? [])
+                + byInvocation(after))
     }
 }

@@ -1,5 +1,7 @@
 extension StackModel: UniqueValueCheckable {
-    func uniqueValueVerdict(for history: History<StackOperation<Element>, StackResult<Element>>) -> LinearizabilityVerdict<StackOperation<Element>, StackResult<Element>>? {
+    func uniqueValueVerdict(for history: History<StackOperation<Element>, StackResult<Element>>)
+        -> LinearizabilityVerdict<StackOperation<Element>, StackResult<Element>>?
+    {
         guard elements.isEmpty else { return nil }
         return UniqueValueStackCheck(history)?.verdict()
     }
@@ -84,7 +86,9 @@ struct UniqueValueStackCheck<Element: Hashable> {
         while true {
             switch attempt(values, unpopped: unpopped, taken: taken, pendingPops: pendingPops) {
             case .success(let order):
-                return Verdict(witness: order, model: StackModel(), method: .uniqueValueStack, history: history, timeline: timeline)
+                return Verdict(
+                    witness: order, model: StackModel(), method: .uniqueValueStack, history: history, timeline: timeline
+                )
             case .failure(let failure):
                 // Without pending pops, or values they could take, the check is exact.
                 if pendingPops.isEmpty || unpopped.isEmpty { return violation(failure.violation) }
@@ -103,7 +107,9 @@ struct UniqueValueStackCheck<Element: Hashable> {
 
     /// Steps 1–3 with the values never popped at `taken` (indices into `unpopped`) popped by
     /// the pending pops: the latest pushed by the earliest invoked.
-    private func attempt(_ popped: [Value], unpopped: [Value], taken: [Int], pendingPops: [Int]) -> Swift.Result<[Int], Failure> {
+    private func attempt(_ popped: [Value], unpopped: [Value], taken: [Int], pendingPops: [Int])
+        -> Swift.Result<[Int], Failure>
+    {
         var values = popped
         for (index, pop) in zip(taken.sorted { unpopped[$0].b > unpopped[$1].b }, pendingPops) {
             var value = unpopped[index]
@@ -113,7 +119,9 @@ struct UniqueValueStackCheck<Element: Hashable> {
         }
         let stillUnpopped = unpopped.indices.filter { !taken.contains($0) }
         let pairs = values.filter { max($0.a, $0.c) < min($0.b, $0.d) }.sorted { max($0.a, $0.c) < max($1.a, $1.c) }
-        let nested = (values.filter { max($0.a, $0.c) > min($0.b, $0.d) } + stillUnpopped.map { unpopped[$0] }).sorted { $0.b < $1.b }
+        let nested = (values.filter { max($0.a, $0.c) > min($0.b, $0.d) } + stillUnpopped.map { unpopped[$0] }).sorted {
+            $0.b < $1.b
+        }
         /// The value never popped, among `candidates` (indices into `nested`), pushed last.
         func culprit(among candidates: some Sequence<Int>) -> Int? {
             let index = candidates.filter { nested[$0].removal == nil }.max { nested[$0].b < nested[$1].b }
@@ -121,15 +129,21 @@ struct UniqueValueStackCheck<Element: Hashable> {
         }
 
         // Empty pops, at points outside every inner span, cut the values into stretches.
-        let cover = Cover(nested.map { InnerSpan(start: $0.b, end: $0.c, holder: .init(value: "\($0.element)", since: $0.insertion, until: $0.removal)) })
+        let cover = Cover(
+            nested.map {
+                InnerSpan(
+                    start: $0.b, end: $0.c,
+                    holder: .init(value: "\($0.element)", since: $0.insertion, until: $0.removal))
+            })
         var emptyPoints: [(rank: Int, entry: Int)] = []
         for entry in calls.empties {
             let (start, end) = (timeline.invocation[entry], timeline.response[entry])
             guard let rank = cover.firstFreeRank(from: start, before: end) else {
-                return .failure(Failure(
-                    violation: .emptyWhileHeld(observer: entry, holders: cover.holders(from: start, to: end)),
-                    culprit: culprit(among: nested.indices.filter { nested[$0].b < start })
-                ))
+                return .failure(
+                    Failure(
+                        violation: .emptyWhileHeld(observer: entry, holders: cover.holders(from: start, to: end)),
+                        culprit: culprit(among: nested.indices.filter { nested[$0].b < start })
+                    ))
             }
             emptyPoints.append((rank, entry))
         }
@@ -147,7 +161,9 @@ struct UniqueValueStackCheck<Element: Hashable> {
             if let (violation, involved) = Self.solve(stretch, nested, isBottom: &isBottom, into: &sequence) {
                 return .failure(Failure(violation: violation, culprit: culprit(among: involved)))
             }
-            while boundary < boundaries.count, nextEmpty < emptyPoints.count, emptyPoints[nextEmpty].rank == boundaries[boundary] {
+            while boundary < boundaries.count, nextEmpty < emptyPoints.count,
+                emptyPoints[nextEmpty].rank == boundaries[boundary]
+            {
                 sequence.append(emptyPoints[nextEmpty].entry)
                 nextEmpty += 1
             }
@@ -157,7 +173,9 @@ struct UniqueValueStackCheck<Element: Hashable> {
 
     /// Checks one stretch (step 3) and appends its calls to `sequence` in a legal order, or
     /// returns why there is none and the values (indices into `nested`) it is about.
-    private static func solve(_ stretch: [Int], _ nested: [Value], isBottom: inout [Bool], into sequence: inout [Int]) -> (CollectionViolation, involved: [Int])? {
+    private static func solve(_ stretch: [Int], _ nested: [Value], isBottom: inout [Bool], into sequence: inout [Int])
+        -> (CollectionViolation, involved: [Int])?
+    {
         var tasks: [Task] = [.solve(stretch)]
         while let task = tasks.popLast() {
             switch task {
@@ -167,7 +185,9 @@ struct UniqueValueStackCheck<Element: Hashable> {
                 guard let first = values.first else { continue }
                 let start = nested[first].b
                 let end = values.lazy.map { nested[$0].c }.max()!
-                let bottoms = values.filter { nested[$0].a < start && nested[$0].d >= end }.sorted { nested[$0].a < nested[$1].a }
+                let bottoms = values.filter { nested[$0].a < start && nested[$0].d >= end }.sorted {
+                    nested[$0].a < nested[$1].a
+                }
                 if !bottoms.isEmpty {
                     for value in bottoms { isBottom[value] = true }
                     // Tasks run last first: pushes in push order, the rest, pops in reverse.
@@ -212,7 +232,9 @@ struct UniqueValueStackCheck<Element: Hashable> {
         guard !pairs.isEmpty else { return sequence }
         let byResponse = sequence.indices.sorted { timeline.response[sequence[$0]] < timeline.response[sequence[$1]] }
         var latestPlace = [Int](repeating: -1, count: byResponse.count)
-        for (offset, place) in byResponse.enumerated() { latestPlace[offset] = max(place, offset > 0 ? latestPlace[offset - 1] : -1) }
+        for (offset, place) in byResponse.enumerated() {
+            latestPlace[offset] = max(place, offset > 0 ? latestPlace[offset - 1] : -1)
+        }
         var after = [[Value]](repeating: [], count: sequence.count + 1)
         for pair in pairs {
             let earlier = byResponse.partitionPoint { timeline.response[sequence[$0]] > max(pair.a, pair.c) }

@@ -23,11 +23,13 @@ struct KeptFailures {
     init?(testFile: String, environment: [String: String]) throws(HarnessConfigurationError) {
         let setting = Knob.keepFailures.value(in: environment)
         guard setting == nil || setting == "0" || setting == "1" || setting?.hasPrefix("/") == true else {
-            throw .invalid(setting: Self.variable, value: setting ?? "", expected: "0 (off), 1 (on) or an absolute folder path")
+            throw .invalid(
+                setting: Self.variable, value: setting ?? "", expected: "0 (off), 1 (on) or an absolute folder path")
         }
         if setting == "0" { return nil }
         let source = URL(fileURLWithPath: testFile)
-        let folder = setting.flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+        let folder =
+            setting.flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? source.deletingLastPathComponent().appendingPathComponent(".harness-regressions")
         file = folder.appendingPathComponent(source.deletingPathExtension().lastPathComponent + ".txt")
         writes = setting != nil || environment["CI"] == nil
@@ -70,7 +72,8 @@ struct KeptFailures {
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw .corruptKeptFailures(file: file.path, line: nil, problem: "it cannot be read: \(error.localizedDescription)")
+            throw .corruptKeptFailures(
+                file: file.path, line: nil, problem: "it cannot be read: \(error.localizedDescription)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .corruptKeptFailures(file: file.path, line: nil, problem: "it is not UTF-8 text")
@@ -90,7 +93,8 @@ struct KeptFailures {
         func corrupt(_ problem: String) -> HarnessConfigurationError {
             .corruptKeptFailures(file: file.path, line: number, problem: problem)
         }
-        guard line.hasPrefix("fails "), let space = line.lastIndex(of: " "), space > line.index(line.startIndex, offsetBy: 5)
+        guard line.hasPrefix("fails "), let space = line.lastIndex(of: " "),
+            space > line.index(line.startIndex, offsetBy: 5)
         else { throw corrupt("expected 'fails SCENARIO TOKEN', found '\(line.prefix(80))'") }
         let scenario = line[line.index(line.startIndex, offsetBy: 6)..<space]
         let field = String(line[line.index(after: space)...])
@@ -117,7 +121,8 @@ struct KeptFailures {
             let existing = try read() ?? Self.header
             let line = "fails \(scenario) \(token)\n"
             guard !existing.contains(line) else { return }
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data((existing + line).utf8).write(to: file, options: .atomic)
         }
     }

@@ -34,17 +34,21 @@ struct ReplayFollower {
         }
         let expected = steps[step]
         let thread = expected.thread ?? -1
-        let wanted: Choice = switch expected.kind {
-        case .spuriousWake: .spuriousWake(thread)
-        case .advanceClock: .advanceClock
-        default: .thread(thread)
-        }
+        let wanted: Choice =
+            switch expected.kind {
+            case .spuriousWake: .spuriousWake(thread)
+            case .advanceClock: .advanceClock
+            default: .thread(thread)
+            }
         guard candidates.contains(where: { $0.choice == wanted }) else {
             let runnable = candidates.compactMap { candidate -> String? in
                 guard case .thread(let thread) = candidate.choice else { return nil }
                 return describe(thread)
             }
-            diverge(at: step, "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))")
+            diverge(
+                at: step,
+                "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
+            )
             return nil
         }
         return wanted
@@ -55,7 +59,10 @@ struct ReplayFollower {
     mutating func jobChoice(at step: Int, among count: Int) -> Int? {
         guard divergence == nil else { return nil }
         guard step < steps.count, steps[step].kind == .chooseJob, let choice = steps[step].choice, choice < count else {
-            diverge(at: step, "the code chose among \(count) queued jobs; the token has \(step < steps.count ? "\(steps[step])" : "no more steps")")
+            diverge(
+                at: step,
+                "the code chose among \(count) queued jobs; the token has \(step < steps.count ? "\(steps[step])" : "no more steps")"
+            )
             return nil
         }
         return choice

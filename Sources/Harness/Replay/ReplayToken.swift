@@ -80,7 +80,10 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     /// The number of steps in the schedule.
     public var stepCount: Int { steps.count }
 
-    init(scenario: String, strategy: String, seed: UInt64, execution: Int, steps: [EncodedStep], generatedScenario: String? = nil) {
+    init(
+        scenario: String, strategy: String, seed: UInt64, execution: Int, steps: [EncodedStep],
+        generatedScenario: String? = nil
+    ) {
         scenarioHash = Self.hash(scenario)
         self.strategy = strategy
         self.seed = seed
@@ -100,7 +103,9 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let fields = trimmed.split(separator: ".", omittingEmptySubsequences: false)
         guard fields.count == 6 || fields.count == 7 else {
-            throw .malformed("expected 6 fields separated by '.' (7 for a generated scenario), found \(fields.count) in '\(trimmed)'")
+            throw .malformed(
+                "expected 6 fields separated by '.' (7 for a generated scenario), found \(fields.count) in '\(trimmed)'"
+            )
         }
         guard fields[0].hasPrefix("H"), let version = Int(fields[0].dropFirst()) else {
             throw .malformed("a token starts with 'H' and its format version, not '\(fields[0])'")
@@ -120,7 +125,8 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         }
         var generatedScenario: String?
         if fields.count == 7 {
-            guard !fields[5].isEmpty, fields[5].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            guard !fields[5].isEmpty, fields[5].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            else {
                 throw .malformed("the generated scenario field '\(fields[5])' holds more than letters, digits and '-'")
             }
             generatedScenario = String(fields[5])
@@ -160,15 +166,21 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let bytes = steps.flatMap(\.bytes)
         let compressed = StepCompression.compress(bytes)
-        let encoded = compressed.count < bytes.count ? "z" + Self.encodeBase64URL(compressed) : Self.encodeBase64URL(bytes)
-        return Self.textBeforeSteps(scenarioHash: scenarioHash, strategy: strategy, seed: seed, execution: String(execution), generatedScenario: generatedScenario)
+        let encoded =
+            compressed.count < bytes.count ? "z" + Self.encodeBase64URL(compressed) : Self.encodeBase64URL(bytes)
+        return Self.textBeforeSteps(
+            scenarioHash: scenarioHash, strategy: strategy, seed: seed, execution: String(execution),
+            generatedScenario: generatedScenario)
             + encoded
     }
 
     /// A token's text up to its steps, with `execution` written as given.
-    static func textBeforeSteps(scenarioHash: UInt32, strategy: String, seed: UInt64, execution: String, generatedScenario: String?) -> String {
+    static func textBeforeSteps(
+        scenarioHash: UInt32, strategy: String, seed: UInt64, execution: String, generatedScenario: String?
+    ) -> String {
         let generated = generatedScenario.map { "\($0)." } ?? ""
-        return "H\(formatVersion).\(String(scenarioHash, radix: 16)).\(strategy).\(String(seed, radix: 16)).\(execution).\(generated)"
+        return
+            "H\(formatVersion).\(String(scenarioHash, radix: 16)).\(strategy).\(String(seed, radix: 16)).\(execution).\(generated)"
     }
 
     /// Whether the token was recorded for the scenario named `name`.

@@ -58,7 +58,9 @@ enum StepCompression {
                 output += input[index..<index + count]
                 index += count
             } else {
-                guard let distance = readVarint(input, &index), distance >= 1, distance <= output.count else { return nil }
+                guard let distance = readVarint(input, &index), distance >= 1, distance <= output.count else {
+                    return nil
+                }
                 let length = (header >> 1) + minimumMatch
                 guard length <= 1 << 24 else { return nil }
                 let start = output.count - distance

@@ -97,19 +97,23 @@ enum CampaignSummary {
         let growing = entries.filter(\.growing).count
         var lines = [
             "harness campaign: \(entries.count) explorations, \(schedules) schedules, \(failures) failed, \(growing) still finding new interleavings",
-            pad("scenario", 52) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10) + pad("growing", 9) + pad("sched/s", 9) + "P(miss depth≤3)",
+            pad("scenario", 52) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10) + pad("growing", 9)
+                + pad("sched/s", 9) + "P(miss depth≤3)"
         ]
         for entry in entries.sorted(by: { ($0.scenario, $0.strategy) < ($1.scenario, $1.strategy) }) {
             lines.append(
-                pad(entry.scenario, 52) + pad(entry.strategy, 14) + pad("\(entry.schedules)", 11) + pad("\(entry.distinctInterleavings)", 10)
+                pad(entry.scenario, 52) + pad(entry.strategy, 14) + pad("\(entry.schedules)", 11)
+                    + pad("\(entry.distinctInterleavings)", 10)
                     + pad(entry.growing ? "yes" : "no", 9) + pad("\(Int(entry.schedulesPerSecond))", 9)
-                    + (entry.pctMissBound.map { "≤ " + String(format: "%.3g", $0) } ?? "–") + (entry.failed ? "  FAILED" : "")
+                    + (entry.pctMissBound.map { "≤ " + String(format: "%.3g", $0) } ?? "–")
+                    + (entry.failed ? "  FAILED" : "")
             )
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
+        text.count >= width
+            ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
     }
 }

@@ -17,7 +17,9 @@ enum CrashReportText {
             let placeholder = "\u{1}"
             let command = HarnessFailure.replayCommand(token: tokenPrefix + placeholder, testID: testID, maxSteps: nil)
             let parts = command.split(separator: placeholder, maxSplits: 1, omittingEmptySubsequences: false)
-            return ("\nA thread crashed in scenario '\(scenario)'. Replay the crash with:\n\(parts[0])", "\(parts[1])\n")
+            return (
+                "\nA thread crashed in scenario '\(scenario)'. Replay the crash with:\n\(parts[0])", "\(parts[1])\n"
+            )
         case .forParent:
             return ("\n\(Self.parentMarker)\(tokenPrefix)", "\n")
         }

@@ -118,12 +118,14 @@ extension JobEscape: CustomStringConvertible {
         let source = isMainThread ? "the main thread" : thread.map { "thread '\($0)'" } ?? "an unnamed thread"
         var text = "\(job) from \(source), which the harness does not control"
         if executorsOwned {
-            text += ": a thread the scenario started, Dispatch or a callback resumed it;"
+            text +=
+                ": a thread the scenario started, Dispatch or a callback resumed it;"
                 + " resume it from the scenario's threads and tasks"
         } else if isMainThread {
             text += ": a MainActor hop; explore with `isolation: .process` to run MainActor jobs under the harness"
         } else {
-            text += ": in the test's own process the platform's executors run what a Task {} started on an actor"
+            text +=
+                ": in the test's own process the platform's executors run what a Task {} started on an actor"
                 + " or a Task.detached enqueues, a Task.sleep of such a task on the real clock among them, and"
                 + " Dispatch's work; explore with `isolation: .process` to run Task {}, Task.detached, their sleeps"
                 + " and MainActor jobs under the harness"
@@ -144,7 +146,8 @@ extension StallDiagnosis: CustomStringConvertible {
         case (.blocked, nil):
             text = "blocked outside the seam\(caller): in code the harness does not control"
         case (.busy, _):
-            text = "busy outside the seam\(codeFrame.map { " (in \($0))" } ?? ""): computing on a CPU, not waiting: "
+            text =
+                "busy outside the seam\(codeFrame.map { " (in \($0))" } ?? ""): computing on a CPU, not waiting: "
                 + "an endless loop, or a spin on state the harness does not see; spin with Seam.yield, or wait on a "
                 + "SeamCondition"
         }

@@ -30,14 +30,19 @@ extension GeneratedScenarioFailure: CustomStringConvertible {
         var reasonLines = ("why: " + reason).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if reasonLines.count > Self.maxReasonLines {
             let cut = reasonLines.count - Self.maxReasonLines + 1
-            reasonLines = reasonLines.prefix(2) + ["  … (\(cut) more lines in the attached report)"] + reasonLines.suffix(Self.maxReasonLines - 3)
+            reasonLines =
+                reasonLines.prefix(2) + ["  … (\(cut) more lines in the attached report)"]
+                + reasonLines.suffix(Self.maxReasonLines - 3)
         }
         lines += reasonLines
         lines.append("replay: \(failure.replayCommand)")
         let room = max(4, Self.maxLines - lines.count - 2)
-        let scheduleLines = failure.lanes(last: min(room, HarnessFailure.lanesShown)).split(separator: "\n").map(String.init)
+        let scheduleLines = failure.lanes(last: min(room, HarnessFailure.lanesShown)).split(separator: "\n").map(
+            String.init)
         let shown = scheduleLines.count - 1
-        lines.append("schedule (\(failure.scheduleSize)\(shown < failure.trace.count ? "; the last \(shown) of the scenario's steps shown" : "")):")
+        lines.append(
+            "schedule (\(failure.scheduleSize)\(shown < failure.trace.count ? "; the last \(shown) of the scenario's steps shown" : "")):"
+        )
         lines += scheduleLines
         return lines.joined(separator: "\n")
     }
@@ -53,13 +58,16 @@ extension GeneratedScenarioFailure: CustomStringConvertible {
     private var header: [String] {
         let second: String
         if replayed {
-            second = "the scenario: \(shape); reproduced from its token \(failure.reproduction.map { "\($0)" } ?? "exactly"):"
+            second =
+                "the scenario: \(shape); reproduced from its token \(failure.reproduction.map { "\($0)" } ?? "exactly"):"
         } else if candidatesExplored == 0 {
             second = "failing scenario, as generated (not shrunk): \(shape):"
         } else if shrinkSteps == 0 {
-            second = "smallest failing scenario: \(shape); none of the \(candidatesExplored) smaller candidates explored fails:"
+            second =
+                "smallest failing scenario: \(shape); none of the \(candidatesExplored) smaller candidates explored fails:"
         } else {
-            second = "smallest failing scenario: \(shape); shrunk in \(shrinkSteps) steps from \(generatedShape) (\(candidatesExplored) candidates explored):"
+            second =
+                "smallest failing scenario: \(shape); shrunk in \(shrinkSteps) steps from \(generatedShape) (\(candidatesExplored) candidates explored):"
         }
         return ["generated scenario \(scenarioCode) of '\(test)' fails", second]
     }

@@ -121,7 +121,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     var scheduleSize: String {
         let size = "\(trace.count) steps, \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
         guard let shrunkFrom else { return size }
-        return size + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption\(shrunkFrom.preemptions == 1 ? "" : "s")"
+        return size
+            + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption\(shrunkFrom.preemptions == 1 ? "" : "s")"
     }
 
     /// One row of the lanes: a step of the scenario's, or a task's part of a job, in its lane.
@@ -175,7 +176,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         let column = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         let width = 34
         func cell(_ text: String) -> String {
-            text.count > width - 1 ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
+            text.count > width - 1
+                ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
         }
         var lines = ["step  " + order.map { cell($0.label) }.joined()]
         for row in shown {

@@ -59,7 +59,9 @@ struct ProgressLine {
     }
 
     /// A generated-scenario campaign's progress: `3/10 scenarios, 300 schedules, 950/s, 0 failures`.
-    static func generation(scenariosDone: Int, scenarios: Int, schedules: Int, failed: Bool, elapsed: Duration) -> String {
+    static func generation(scenariosDone: Int, scenarios: Int, schedules: Int, failed: Bool, elapsed: Duration)
+        -> String
+    {
         "\(scenariosDone)/\(scenarios) scenarios, \(schedules) schedules, \(rate(schedules, in: elapsed))/s, \(failed ? 1 : 0) failures"
     }
 

@@ -59,7 +59,9 @@ extension Strategy: Codable {
 }
 
 /// Decodes a value coded as its text form, which `parse` reads.
-private func decodeText<Value, Failure: Error>(_ decoder: any Decoder, _ parse: (String) throws(Failure) -> Value) throws -> Value {
+private func decodeText<Value, Failure: Error>(_ decoder: any Decoder, _ parse: (String) throws(Failure) -> Value)
+    throws -> Value
+{
     let text = try decoder.singleValueContainer().decode(String.self)
     do {
         return try parse(text)

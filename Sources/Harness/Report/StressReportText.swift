@@ -54,17 +54,20 @@ enum StressReportText {
     }
 
     private static func summary<Outcome>(_ report: StressReport<Outcome>) -> String {
-        let stop = switch report.stop {
-        case .iterations: "all iterations ran"
-        case .timeBudget: "time budget reached"
-        case .hang: "stopped by a hang; its threads are left behind"
-        case .threadLeak: "stopped: iterations leave threads behind"
-        }
+        let stop =
+            switch report.stop {
+            case .iterations: "all iterations ran"
+            case .timeBudget: "time budget reached"
+            case .hang: "stopped by a hang; its threads are left behind"
+            case .threadLeak: "stopped: iterations leave threads behind"
+            }
         let forbidden = report.forbidden.filter(\.outcome.endsAnIteration).reduce(0) { $0 + $1.count }
-        let verdict = forbidden == 0
+        let verdict =
+            forbidden == 0
             ? "no forbidden outcome"
             : "\(forbidden) \(forbidden == 1 ? "iteration" : "iterations") ended in a forbidden outcome"
-        return "stress '\(report.test)': \(report.iterations) iterations in \(seconds(report.elapsed)) on \(report.threads) "
+        return
+            "stress '\(report.test)': \(report.iterations) iterations in \(seconds(report.elapsed)) on \(report.threads) "
             + "\(report.threads == 1 ? "thread" : "threads") (\(stop)); \(verdict)"
     }
 
@@ -73,7 +76,10 @@ enum StressReportText {
         let countWidth = max(rows.map { "\($0.count)".count }.max() ?? 0, 5)
         let outcomes = rows.map { outcome($0.outcome) }
         let outcomeWidth = min(max(outcomes.map(\.count).max() ?? 0, 7), 72)
-        var lines = ["  " + pad("count", countWidth, right: true) + "  " + pad("class", 11) + "  " + pad("outcome", outcomeWidth) + "  meaning"]
+        var lines = [
+            "  " + pad("count", countWidth, right: true) + "  " + pad("class", 11) + "  " + pad("outcome", outcomeWidth)
+                + "  meaning"
+        ]
         for (row, text) in zip(rows, outcomes) {
             lines.append(
                 "  " + pad("\(row.count)", countWidth, right: true) + "  " + pad(row.verdict.rawValue, 11) + "  "
@@ -93,9 +99,12 @@ enum StressReportText {
                 \(failure.message)
                 """
         case let .notFound(schedulesRun, otherFailures, otherForbiddenReached, likelyCauses):
-            var lines = ["\(head) no schedule ends in it within \(schedulesRun) schedules. Likely causes, the most likely first:"]
+            var lines = [
+                "\(head) no schedule ends in it within \(schedulesRun) schedules. Likely causes, the most likely first:"
+            ]
             if otherForbiddenReached > 0 {
-                lines[0] = "\(head) no schedule ends in it within \(schedulesRun) schedules, though \(otherForbiddenReached) ended in "
+                lines[0] =
+                    "\(head) no schedule ends in it within \(schedulesRun) schedules, though \(otherForbiddenReached) ended in "
                     + "other forbidden outcomes. Likely causes, the most likely first:"
             }
             lines += likelyCauses.map { "  - " + cause($0) }
@@ -145,7 +154,9 @@ enum StressReportText {
     }
 
     /// The lines a run with progress lines ends with, after the label: its histogram.
-    static func finishedLines<Outcome>(iterations: Int, elapsed: Duration, rows: [StressHistogramRow<Outcome>]) -> String {
+    static func finishedLines<Outcome>(iterations: Int, elapsed: Duration, rows: [StressHistogramRow<Outcome>])
+        -> String
+    {
         "\(iterations) iterations in \(seconds(elapsed))\n" + histogram(rows)
     }
 

@@ -26,9 +26,11 @@ struct ScheduleScript: Hashable {
             switch decision {
             case let .thread(running, chosen):
                 if let running, running != chosen {
-                    preemptions[PreemptionPoint(thread: running, timesChosen: timesChosen[running, default: 0])] = chosen
+                    preemptions[PreemptionPoint(thread: running, timesChosen: timesChosen[running, default: 0])] =
+                        chosen
                 } else if running == nil {
-                    freeChoices[PreemptionPoint(thread: lastChosen, timesChosen: timesChosen[lastChosen, default: 0])] = chosen
+                    freeChoices[PreemptionPoint(thread: lastChosen, timesChosen: timesChosen[lastChosen, default: 0])] =
+                        chosen
                 }
                 timesChosen[chosen, default: 0] += 1
                 lastChosen = chosen
@@ -92,8 +94,13 @@ struct ScriptedSchedule: SchedulingStrategy {
         if let running {
             let point = ScheduleScript.PreemptionPoint(thread: running, timesChosen: timesChosen[running, default: 0])
             let target = script.preemptions[point] ?? running
-            chosen = candidates.firstIndex { $0.choice == .thread(target) } ?? candidates.firstIndex { $0.choice == .thread(running) } ?? fallback
-        } else if let wanted = script.freeChoices[ScheduleScript.PreemptionPoint(thread: lastChosen, timesChosen: timesChosen[lastChosen, default: 0])] {
+            chosen =
+                candidates.firstIndex { $0.choice == .thread(target) } ?? candidates.firstIndex {
+                    $0.choice == .thread(running)
+                } ?? fallback
+        } else if let wanted = script.freeChoices[
+            ScheduleScript.PreemptionPoint(thread: lastChosen, timesChosen: timesChosen[lastChosen, default: 0])]
+        {
             chosen = candidates.firstIndex { $0.choice == .thread(wanted) } ?? fallback
         }
         if case .thread(let thread) = candidates[chosen].choice {

@@ -43,7 +43,9 @@ extension SplitMix64 {
     /// the index of one of them, uniformly; otherwise `nil`. Draws nothing when none is
     /// offered.
     mutating func occasionalSpuriousWake(among candidates: [Candidate]) -> Int? {
-        guard candidates.contains(where: \.choice.isInjected), next(upperBound: Self.spuriousWakeOdds) == 0 else { return nil }
+        guard candidates.contains(where: \.choice.isInjected), next(upperBound: Self.spuriousWakeOdds) == 0 else {
+            return nil
+        }
         return index(of: candidates) { $0.choice.isInjected }
     }
 

@@ -71,7 +71,8 @@ struct SelectivelyUniformRandomWalk: SchedulingStrategy {
     /// The estimated interesting events (or jobs) `entity` has left, at least 1.
     private func remaining(_ entity: Entity) -> UInt64 {
         guard finishedExecutions > 0 else { return 1 }
-        var estimate = Double(totals[entity, default: 0]) / Double(finishedExecutions) - Double(counts[entity, default: 0])
+        var estimate =
+            Double(totals[entity, default: 0]) / Double(finishedExecutions) - Double(counts[entity, default: 0])
         if case .thread(let thread) = entity {
             estimate += uncreatedSubtree(of: thread)
         }

@@ -94,7 +94,8 @@ struct Escalation<Outcome: Hashable & Sendable> {
         return notFound(spent, others, otherForbidden)
     }
 
-    private func notFound(_ schedulesRun: Int, _ others: [HarnessFailure], _ otherForbidden: Tally) -> EscalationResult {
+    private func notFound(_ schedulesRun: Int, _ others: [HarnessFailure], _ otherForbidden: Tally) -> EscalationResult
+    {
         let reached = otherForbidden.count
         return .notFound(
             schedulesRun: schedulesRun,
@@ -204,7 +205,8 @@ public enum EscalationResult: Sendable {
     /// No schedule within the budget ended in the outcome. `otherFailures` are failures met
     /// on the way (at most a few); `otherForbiddenReached` counts the schedules that returned
     /// another forbidden outcome; `likelyCauses` are why, the most likely first.
-    case notFound(schedulesRun: Int, otherFailures: [HarnessFailure], otherForbiddenReached: Int, likelyCauses: [LikelyCause])
+    case notFound(
+        schedulesRun: Int, otherFailures: [HarnessFailure], otherForbiddenReached: Int, likelyCauses: [LikelyCause])
     /// The search could not run: `reason` says why.
     case notSearched(reason: String)
 

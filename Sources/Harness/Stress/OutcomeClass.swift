@@ -46,11 +46,17 @@ public struct OutcomeRule<Outcome: Hashable & Sendable>: Sendable {
     }
 
     /// `outcomes` are acceptable.
-    public static func acceptable(_ outcomes: Outcome..., meaning: String) -> Self { Self(.acceptable, outcomes, meaning) }
+    public static func acceptable(_ outcomes: Outcome..., meaning: String) -> Self {
+        Self(.acceptable, outcomes, meaning)
+    }
     /// `outcomes` are interesting.
-    public static func interesting(_ outcomes: Outcome..., meaning: String) -> Self { Self(.interesting, outcomes, meaning) }
+    public static func interesting(_ outcomes: Outcome..., meaning: String) -> Self {
+        Self(.interesting, outcomes, meaning)
+    }
     /// `outcomes` are forbidden.
-    public static func forbidden(_ outcomes: Outcome..., meaning: String) -> Self { Self(.forbidden, outcomes, meaning) }
+    public static func forbidden(_ outcomes: Outcome..., meaning: String) -> Self {
+        Self(.forbidden, outcomes, meaning)
+    }
     /// The outcomes `covers` accepts are acceptable.
     public static func acceptable(meaning: String, where covers: @escaping @Sendable (Outcome) -> Bool) -> Self {
         Self(.acceptable, meaning, where: covers)

@@ -20,7 +20,8 @@ struct StressHistogram<Outcome: Hashable & Sendable>: Sendable {
     mutating func merge(_ other: StressHistogram) {
         for (outcome, tally) in other.tallies {
             if let mine = tallies[outcome] {
-                tallies[outcome] = Tally(count: mine.count + tally.count, firstIteration: min(mine.firstIteration, tally.firstIteration))
+                tallies[outcome] = Tally(
+                    count: mine.count + tally.count, firstIteration: min(mine.firstIteration, tally.firstIteration))
             } else {
                 tallies[outcome] = tally
             }

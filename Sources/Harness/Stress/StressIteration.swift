@@ -61,7 +61,8 @@ final class StressIteration: @unchecked Sendable {
             lock.withLockDirectly { unjoined.append(thread) }
             return thread
         case .failure(let error):
-            preconditionFailure("the stress run could not start a scenario thread (\(error)): has the process run out of threads?")
+            preconditionFailure(
+                "the stress run could not start a scenario thread (\(error)): has the process run out of threads?")
         }
     }
 

@@ -96,23 +96,30 @@ public struct StressOptions: Sendable, CampaignOptions {
             options.iterations = try RangedSetting.wholeNumber(text, in: Limits.iterations, Variable.iterations)
         }
         if let text = environment[Variable.seconds] {
-            options.timeBudget = .seconds(try RangedSetting.number(text, in: Limits.timeBudgetSeconds, Variable.seconds, unit: "seconds"))
+            options.timeBudget = .seconds(
+                try RangedSetting.number(text, in: Limits.timeBudgetSeconds, Variable.seconds, unit: "seconds"))
         }
         if let text = environment[Variable.scale] {
             let scale = try RangedSetting.number(text, in: Limits.scale, Variable.scale, unit: "")
-            options.iterations = min(max(Int((Double(options.iterations) * scale).rounded()), 1), Limits.iterations.upperBound)
+            options.iterations = min(
+                max(Int((Double(options.iterations) * scale).rounded()), 1), Limits.iterations.upperBound)
             if let budget = options.timeBudget {
-                options.timeBudget = .seconds(min(max(budget.seconds * scale, Limits.timeBudgetSeconds.lowerBound), Limits.timeBudgetSeconds.upperBound))
+                options.timeBudget = .seconds(
+                    min(
+                        max(budget.seconds * scale, Limits.timeBudgetSeconds.lowerBound),
+                        Limits.timeBudgetSeconds.upperBound))
             }
         }
         if let text = environment[Variable.threads] {
             options.threads = try RangedSetting.wholeNumber(text, in: Limits.threads, Variable.threads)
         }
         if let text = environment[Variable.hangTimeout] {
-            options.hangTimeout = .seconds(try RangedSetting.number(text, in: Limits.hangTimeoutSeconds, Variable.hangTimeout, unit: "seconds"))
+            options.hangTimeout = .seconds(
+                try RangedSetting.number(text, in: Limits.hangTimeoutSeconds, Variable.hangTimeout, unit: "seconds"))
         }
         if let text = environment[Variable.progress] {
-            options.progressInterval = try RangedSetting.number(text, in: Limits.progressSeconds, Variable.progress, unit: "seconds")
+            options.progressInterval = try RangedSetting.number(
+                text, in: Limits.progressSeconds, Variable.progress, unit: "seconds")
         }
         if let text = environment[Variable.escalationSchedules] {
             let range = 0...EscalationOptions.Limits.schedules.upperBound
@@ -141,15 +148,18 @@ public struct StressOptions: Sendable, CampaignOptions {
     public func validate() throws(HarnessConfigurationError) {
         try RangedSetting.check(iterations, in: Limits.iterations, "StressOptions.iterations")
         if let timeBudget {
-            try RangedSetting.check(timeBudget.seconds, in: Limits.timeBudgetSeconds, "StressOptions.timeBudget", unit: "seconds")
+            try RangedSetting.check(
+                timeBudget.seconds, in: Limits.timeBudgetSeconds, "StressOptions.timeBudget", unit: "seconds")
         }
         try RangedSetting.check(threads, in: Limits.threads, "StressOptions.threads")
         if case .dedicated(let threads) = taskExecutor {
             try RangedSetting.check(threads, in: StressTaskExecutor.threadsRange, "StressOptions.taskExecutor threads")
         }
-        try RangedSetting.check(hangTimeout.seconds, in: Limits.hangTimeoutSeconds, "StressOptions.hangTimeout", unit: "seconds")
+        try RangedSetting.check(
+            hangTimeout.seconds, in: Limits.hangTimeoutSeconds, "StressOptions.hangTimeout", unit: "seconds")
         if let progressInterval {
-            try RangedSetting.check(progressInterval, in: Limits.progressSeconds, "StressOptions.progressInterval", unit: "seconds")
+            try RangedSetting.check(
+                progressInterval, in: Limits.progressSeconds, "StressOptions.progressInterval", unit: "seconds")
         }
         try escalation?.validate()
     }

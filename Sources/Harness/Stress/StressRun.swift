@@ -44,10 +44,11 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         self.wording = wording
         runners = Array(repeating: Runner(), count: options.threads)
         crashNote = StressCrashNote(wording.crashNote(0, 0))
-        taskPool = switch options.taskExecutor {
-        case .dedicated(let threads): StressTaskPool(threads: threads)
-        case .global: nil
-        }
+        taskPool =
+            switch options.taskExecutor {
+            case .dedicated(let threads): StressTaskPool(threads: threads)
+            case .global: nil
+            }
     }
 
     /// Runs the iterations and returns what they ended in; blocks the calling thread.
@@ -61,7 +62,8 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
             switch Seam.spawnThread({ [self] in runIterations(as: runner, until: deadline) }) {
             case .success(let thread): threads.append(thread)
             case .failure(let error):
-                preconditionFailure("the stress run could not start a runner thread (\(error)): has the process run out of threads?")
+                preconditionFailure(
+                    "the stress run could not start a runner thread (\(error)): has the process run out of threads?")
             }
         }
         let (hung, leaked) = watch(leakWatch: leakWatch, progress: &progress)
@@ -81,17 +83,19 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         if let leaked {
             histogram.count(.leakedThreads(leaked), iteration: nextIteration.load(ordering: .relaxed))
         }
-        let stop: StressStop = if !hung.isEmpty {
-            .hang
-        } else if leaked != nil {
-            .threadLeak
-        } else if histogram.total >= options.iterations {
-            .iterations
-        } else {
-            .timeBudget
-        }
+        let stop: StressStop =
+            if !hung.isEmpty {
+                .hang
+            } else if leaked != nil {
+                .threadLeak
+            } else if histogram.total >= options.iterations {
+                .iterations
+            } else {
+                .timeBudget
+            }
         progress.finish { _ in wording.finishedLines(histogram, elapsed) }
-        return Result(histogram: histogram, iterations: histogram.total - (leaked == nil ? 0 : 1), elapsed: elapsed, stop: stop)
+        return Result(
+            histogram: histogram, iterations: histogram.total - (leaked == nil ? 0 : 1), elapsed: elapsed, stop: stop)
     }
 
     // MARK: Runners
@@ -159,10 +163,13 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         while true {
             let done = lock.withLockDirectly {
                 for index in runners.indices where !runners[index].finished && !runners[index].abandoned {
-                    guard let began = runners[index].began, ContinuousClock.now - began >= options.hangTimeout else { continue }
+                    guard let began = runners[index].began, ContinuousClock.now - began >= options.hangTimeout else {
+                        continue
+                    }
                     runners[index].abandoned = true
                     runners[index].current?.abandon()
-                    runners[index].histogram.count(.hung(seconds: options.hangTimeout.seconds), iteration: runners[index].iteration)
+                    runners[index].histogram.count(
+                        .hung(seconds: options.hangTimeout.seconds), iteration: runners[index].iteration)
                     hung.insert(index)
                 }
                 return runners.allSatisfy { $0.finished || $0.abandoned }

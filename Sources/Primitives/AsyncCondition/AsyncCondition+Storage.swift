@@ -58,7 +58,9 @@ extension AsyncCondition {
 
         /// Waiter `id` has suspended on `continuation`; the returned resumption, if any,
         /// resumes it at once (the signal was sent, or it was cancelled, before it suspended).
-        mutating func suspended(_ id: TaskWaitQueue.WaiterID, _ continuation: TaskWaitContinuation) -> TaskWaitResumption? {
+        mutating func suspended(_ id: TaskWaitQueue.WaiterID, _ continuation: TaskWaitContinuation)
+            -> TaskWaitResumption?
+        {
             waiters.register(id, continuation)
         }
 

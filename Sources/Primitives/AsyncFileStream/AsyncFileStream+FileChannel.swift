@@ -163,7 +163,8 @@ final class FileChannel: Sendable {
                 if error == 0 {
                     Seam.resume(continuation, with: .success(()))
                 } else {
-                    Seam.resume(continuation, with: .failure(AsyncFileStreamError.writeFailed(path: path, errno: error)))
+                    Seam.resume(
+                        continuation, with: .failure(AsyncFileStreamError.writeFailed(path: path, errno: error)))
                 }
             }
         }

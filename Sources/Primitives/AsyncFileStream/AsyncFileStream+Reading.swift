@@ -69,7 +69,8 @@ public struct AsyncFileChunks: AsyncSequence, Sendable {
     public let chunkSize: Int
 
     init(channel: FileChannel, chunkSize: Int) {
-        precondition(chunkSize >= 1, "AsyncFileStream.chunks(ofSize:) needs a chunk size of at least 1, got \(chunkSize)")
+        precondition(
+            chunkSize >= 1, "AsyncFileStream.chunks(ofSize:) needs a chunk size of at least 1, got \(chunkSize)")
         self.channel = channel
         self.chunkSize = chunkSize
     }

@@ -43,7 +43,9 @@ extension ConcurrencyLimiter {
 
         /// The queued task `id` has suspended on `continuation`; the returned resumption, if
         /// any, resumes it at once (it was granted a slot, or cancelled, before suspending).
-        mutating func suspended(_ id: TaskWaitQueue.WaiterID, _ continuation: TaskWaitContinuation) -> TaskWaitResumption? {
+        mutating func suspended(_ id: TaskWaitQueue.WaiterID, _ continuation: TaskWaitContinuation)
+            -> TaskWaitResumption?
+        {
             waiters.register(id, continuation)
         }
 

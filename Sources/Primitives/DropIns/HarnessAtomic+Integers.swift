@@ -8,7 +8,9 @@ extension HarnessAtomic where Value == Int {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -17,7 +19,9 @@ extension HarnessAtomic where Value == Int {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -25,7 +29,9 @@ extension HarnessAtomic where Value == Int {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -33,7 +39,9 @@ extension HarnessAtomic where Value == Int {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -41,7 +49,9 @@ extension HarnessAtomic where Value == Int {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -52,7 +62,9 @@ extension HarnessAtomic where Value == Int8 {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -61,7 +73,9 @@ extension HarnessAtomic where Value == Int8 {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -69,7 +83,9 @@ extension HarnessAtomic where Value == Int8 {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -77,7 +93,9 @@ extension HarnessAtomic where Value == Int8 {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -85,7 +103,9 @@ extension HarnessAtomic where Value == Int8 {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -96,7 +116,9 @@ extension HarnessAtomic where Value == Int16 {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -105,7 +127,9 @@ extension HarnessAtomic where Value == Int16 {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -113,7 +137,9 @@ extension HarnessAtomic where Value == Int16 {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -121,7 +147,9 @@ extension HarnessAtomic where Value == Int16 {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -129,7 +157,9 @@ extension HarnessAtomic where Value == Int16 {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -140,7 +170,9 @@ extension HarnessAtomic where Value == Int32 {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -149,7 +181,9 @@ extension HarnessAtomic where Value == Int32 {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -157,7 +191,9 @@ extension HarnessAtomic where Value == Int32 {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -165,7 +201,9 @@ extension HarnessAtomic where Value == Int32 {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -173,7 +211,9 @@ extension HarnessAtomic where Value == Int32 {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -184,7 +224,9 @@ extension HarnessAtomic where Value == Int64 {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -193,7 +235,9 @@ extension HarnessAtomic where Value == Int64 {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -201,7 +245,9 @@ extension HarnessAtomic where Value == Int64 {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -209,7 +255,9 @@ extension HarnessAtomic where Value == Int64 {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -217,7 +265,9 @@ extension HarnessAtomic where Value == Int64 {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -228,7 +278,9 @@ extension HarnessAtomic where Value == UInt {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -237,7 +289,9 @@ extension HarnessAtomic where Value == UInt {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -245,7 +299,9 @@ extension HarnessAtomic where Value == UInt {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -253,7 +309,9 @@ extension HarnessAtomic where Value == UInt {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -261,7 +319,9 @@ extension HarnessAtomic where Value == UInt {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -272,7 +332,9 @@ extension HarnessAtomic where Value == UInt8 {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -281,7 +343,9 @@ extension HarnessAtomic where Value == UInt8 {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -289,7 +353,9 @@ extension HarnessAtomic where Value == UInt8 {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -297,7 +363,9 @@ extension HarnessAtomic where Value == UInt8 {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -305,7 +373,9 @@ extension HarnessAtomic where Value == UInt8 {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -316,7 +386,9 @@ extension HarnessAtomic where Value == UInt16 {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -325,7 +397,9 @@ extension HarnessAtomic where Value == UInt16 {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -333,7 +407,9 @@ extension HarnessAtomic where Value == UInt16 {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -341,7 +417,9 @@ extension HarnessAtomic where Value == UInt16 {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -349,7 +427,9 @@ extension HarnessAtomic where Value == UInt16 {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -360,7 +440,9 @@ extension HarnessAtomic where Value == UInt32 {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -369,7 +451,9 @@ extension HarnessAtomic where Value == UInt32 {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -377,7 +461,9 @@ extension HarnessAtomic where Value == UInt32 {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -385,7 +471,9 @@ extension HarnessAtomic where Value == UInt32 {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -393,7 +481,9 @@ extension HarnessAtomic where Value == UInt32 {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }
@@ -404,7 +494,9 @@ extension HarnessAtomic where Value == UInt64 {
     /// before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingAdd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingAdd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingAdd(operand, ordering: ordering)
     }
@@ -413,7 +505,9 @@ extension HarnessAtomic where Value == UInt64 {
     /// values before and after.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func wrappingSubtract(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func wrappingSubtract(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.wrappingSubtract(operand, ordering: ordering)
     }
@@ -421,7 +515,9 @@ extension HarnessAtomic where Value == UInt64 {
     /// Replaces the value with `value & operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseAnd(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseAnd(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseAnd(operand, ordering: ordering)
     }
@@ -429,7 +525,9 @@ extension HarnessAtomic where Value == UInt64 {
     /// Replaces the value with `value | operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseOr(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseOr(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseOr(operand, ordering: ordering)
     }
@@ -437,7 +535,9 @@ extension HarnessAtomic where Value == UInt64 {
     /// Replaces the value with `value ^ operand` in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
     @discardableResult
-    public borrowing func bitwiseXor(_ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> (oldValue: Value, newValue: Value) {
+    public borrowing func bitwiseXor(
+        _ operand: Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> (oldValue: Value, newValue: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.bitwiseXor(operand, ordering: ordering)
     }

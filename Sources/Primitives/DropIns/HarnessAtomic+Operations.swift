@@ -5,21 +5,26 @@ import Synchronization
 extension HarnessAtomic where Value.AtomicRepresentation == _Atomic8BitStorage {
     /// Reads the value.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func load(ordering: AtomicLoadOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value {
+    public borrowing func load(ordering: AtomicLoadOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value
+    {
         willAccess(.load, file: file, line: line)
         return base.load(ordering: ordering)
     }
 
     /// Writes `desired`.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func store(_ desired: consuming Value, ordering: AtomicStoreOrdering, file: StaticString = #fileID, line: UInt = #line) {
+    public borrowing func store(
+        _ desired: consuming Value, ordering: AtomicStoreOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) {
         willAccess(.store, file: file, line: line)
         base.store(desired, ordering: ordering)
     }
 
     /// Writes `desired` and returns the value it replaced, in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func exchange(_ desired: consuming Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value {
+    public borrowing func exchange(
+        _ desired: consuming Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> Value {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.exchange(desired, ordering: ordering)
     }
@@ -50,7 +55,8 @@ extension HarnessAtomic where Value.AtomicRepresentation == _Atomic8BitStorage {
         line: UInt = #line
     ) -> (exchanged: Bool, original: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
-        return base.compareExchange(expected: expected, desired: desired, successOrdering: successOrdering, failureOrdering: failureOrdering)
+        return base.compareExchange(
+            expected: expected, desired: desired, successOrdering: successOrdering, failureOrdering: failureOrdering)
     }
 
     /// Like ``compareExchange(expected:desired:ordering:file:line:)``, but may fail
@@ -72,21 +78,26 @@ extension HarnessAtomic where Value.AtomicRepresentation == _Atomic8BitStorage {
 extension HarnessAtomic where Value.AtomicRepresentation == _Atomic16BitStorage {
     /// Reads the value.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func load(ordering: AtomicLoadOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value {
+    public borrowing func load(ordering: AtomicLoadOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value
+    {
         willAccess(.load, file: file, line: line)
         return base.load(ordering: ordering)
     }
 
     /// Writes `desired`.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func store(_ desired: consuming Value, ordering: AtomicStoreOrdering, file: StaticString = #fileID, line: UInt = #line) {
+    public borrowing func store(
+        _ desired: consuming Value, ordering: AtomicStoreOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) {
         willAccess(.store, file: file, line: line)
         base.store(desired, ordering: ordering)
     }
 
     /// Writes `desired` and returns the value it replaced, in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func exchange(_ desired: consuming Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value {
+    public borrowing func exchange(
+        _ desired: consuming Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> Value {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.exchange(desired, ordering: ordering)
     }
@@ -117,7 +128,8 @@ extension HarnessAtomic where Value.AtomicRepresentation == _Atomic16BitStorage 
         line: UInt = #line
     ) -> (exchanged: Bool, original: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
-        return base.compareExchange(expected: expected, desired: desired, successOrdering: successOrdering, failureOrdering: failureOrdering)
+        return base.compareExchange(
+            expected: expected, desired: desired, successOrdering: successOrdering, failureOrdering: failureOrdering)
     }
 
     /// Like ``compareExchange(expected:desired:ordering:file:line:)``, but may fail
@@ -139,21 +151,26 @@ extension HarnessAtomic where Value.AtomicRepresentation == _Atomic16BitStorage 
 extension HarnessAtomic where Value.AtomicRepresentation == _Atomic32BitStorage {
     /// Reads the value.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func load(ordering: AtomicLoadOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value {
+    public borrowing func load(ordering: AtomicLoadOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value
+    {
         willAccess(.load, file: file, line: line)
         return base.load(ordering: ordering)
     }
 
     /// Writes `desired`.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func store(_ desired: consuming Value, ordering: AtomicStoreOrdering, file: StaticString = #fileID, line: UInt = #line) {
+    public borrowing func store(
+        _ desired: consuming Value, ordering: AtomicStoreOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) {
         willAccess(.store, file: file, line: line)
         base.store(desired, ordering: ordering)
     }
 
     /// Writes `desired` and returns the value it replaced, in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func exchange(_ desired: consuming Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value {
+    public borrowing func exchange(
+        _ desired: consuming Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> Value {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.exchange(desired, ordering: ordering)
     }
@@ -184,7 +201,8 @@ extension HarnessAtomic where Value.AtomicRepresentation == _Atomic32BitStorage 
         line: UInt = #line
     ) -> (exchanged: Bool, original: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
-        return base.compareExchange(expected: expected, desired: desired, successOrdering: successOrdering, failureOrdering: failureOrdering)
+        return base.compareExchange(
+            expected: expected, desired: desired, successOrdering: successOrdering, failureOrdering: failureOrdering)
     }
 
     /// Like ``compareExchange(expected:desired:ordering:file:line:)``, but may fail
@@ -206,21 +224,26 @@ extension HarnessAtomic where Value.AtomicRepresentation == _Atomic32BitStorage 
 extension HarnessAtomic where Value.AtomicRepresentation == _Atomic64BitStorage {
     /// Reads the value.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func load(ordering: AtomicLoadOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value {
+    public borrowing func load(ordering: AtomicLoadOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value
+    {
         willAccess(.load, file: file, line: line)
         return base.load(ordering: ordering)
     }
 
     /// Writes `desired`.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func store(_ desired: consuming Value, ordering: AtomicStoreOrdering, file: StaticString = #fileID, line: UInt = #line) {
+    public borrowing func store(
+        _ desired: consuming Value, ordering: AtomicStoreOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) {
         willAccess(.store, file: file, line: line)
         base.store(desired, ordering: ordering)
     }
 
     /// Writes `desired` and returns the value it replaced, in one indivisible step.
     @_semantics("atomics.requires_constant_orderings") @_alwaysEmitIntoClient @_transparent
-    public borrowing func exchange(_ desired: consuming Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line) -> Value {
+    public borrowing func exchange(
+        _ desired: consuming Value, ordering: AtomicUpdateOrdering, file: StaticString = #fileID, line: UInt = #line
+    ) -> Value {
         willAccess(.readModifyWrite, file: file, line: line)
         return base.exchange(desired, ordering: ordering)
     }
@@ -251,7 +274,8 @@ extension HarnessAtomic where Value.AtomicRepresentation == _Atomic64BitStorage 
         line: UInt = #line
     ) -> (exchanged: Bool, original: Value) {
         willAccess(.readModifyWrite, file: file, line: line)
-        return base.compareExchange(expected: expected, desired: desired, successOrdering: successOrdering, failureOrdering: failureOrdering)
+        return base.compareExchange(
+            expected: expected, desired: desired, successOrdering: successOrdering, failureOrdering: failureOrdering)
     }
 
     /// Like ``compareExchange(expected:desired:ordering:file:line:)``, but may fail

@@ -42,7 +42,8 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
 
     @usableFromInline
     func leaveControlled(file: StaticString, line: UInt) {
-        let due = mutex.withLock(file: file, line: line) { () -> [(queue: HarnessDispatchQueue, work: @Sendable () -> Void)] in
+        let due = mutex.withLock(file: file, line: line) {
+            () -> [(queue: HarnessDispatchQueue, work: @Sendable () -> Void)] in
             precondition(outstanding > 0, "HarnessDispatchGroup.leave() without a matching enter()")
             outstanding -= 1
             guard outstanding == 0 else { return [] }
@@ -71,7 +72,8 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
                 empty.wait(on: mutex, until: { outstanding == 0 }, file: file, line: line)
                 return .success
             }
-            return DispatchTimeoutResult(empty.wait(on: mutex, until: { outstanding == 0 }, deadline: deadline, file: file, line: line))
+            return DispatchTimeoutResult(
+                empty.wait(on: mutex, until: { outstanding == 0 }, deadline: deadline, file: file, line: line))
         }
     }
 

@@ -27,11 +27,15 @@ final class DispatchQueueModel: @unchecked Sendable {
     }
 
     /// Runs `work` as the block holding `ticket`, when the queue's rules let it start.
-    func run<Result>(ticket: Int, exclusive: Bool, file: StaticString, line: UInt, _ work: () throws -> Result) rethrows -> Result {
+    func run<Result>(ticket: Int, exclusive: Bool, file: StaticString, line: UInt, _ work: () throws -> Result) rethrows
+        -> Result
+    {
         mutex.withLock(file: file, line: line) {
-            turn.wait(on: mutex, until: {
-                nextToStart == ticket && !exclusiveRunning && (!exclusive || running == 0)
-            }, file: file, line: line)
+            turn.wait(
+                on: mutex,
+                until: {
+                    nextToStart == ticket && !exclusiveRunning && (!exclusive || running == 0)
+                }, file: file, line: line)
             nextToStart += 1
             if exclusive { exclusiveRunning = true } else { running += 1 }
             turn.broadcast(file: file, line: line)

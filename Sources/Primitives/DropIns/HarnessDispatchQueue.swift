@@ -39,7 +39,8 @@ public final class HarnessDispatchQueue: @unchecked Sendable {
         autoreleaseFrequency: DispatchQueue.AutoreleaseFrequency = .inherit,
         target: DispatchQueue? = nil
     ) {
-        base = DispatchQueue(label: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
+        base = DispatchQueue(
+            label: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
         isConcurrent = attributes.contains(.concurrent)
     }
 
@@ -48,7 +49,9 @@ public final class HarnessDispatchQueue: @unchecked Sendable {
 
     /// Runs `work` on the queue and waits for it; returns what it returns.
     @inlinable
-    public func sync<Result>(file: StaticString = #fileID, line: UInt = #line, execute work: () throws -> Result) rethrows -> Result {
+    public func sync<Result>(file: StaticString = #fileID, line: UInt = #line, execute work: () throws -> Result)
+        rethrows -> Result
+    {
         guard Seam.controllerForCurrentThread() != nil else { return try base.sync(execute: work) }
         return try runControlled(exclusive: !isConcurrent, file: file, line: line, work)
     }
@@ -81,7 +84,9 @@ public final class HarnessDispatchQueue: @unchecked Sendable {
             base.async(group: group?.base, qos: qos, flags: flags, execute: work)
             return
         }
-        submitControlled(group: group, exclusive: !isConcurrent || flags.contains(.barrier), deadline: nil, file: file, line: line, work)
+        submitControlled(
+            group: group, exclusive: !isConcurrent || flags.contains(.barrier), deadline: nil, file: file, line: line,
+            work)
     }
 
     /// Submits `work` to the queue at `deadline` (not before) and returns at once. Under a
@@ -104,7 +109,9 @@ public final class HarnessDispatchQueue: @unchecked Sendable {
     }
 
     @usableFromInline
-    func runControlled<Result>(exclusive: Bool, file: StaticString, line: UInt, _ work: () throws -> Result) rethrows -> Result {
+    func runControlled<Result>(exclusive: Bool, file: StaticString, line: UInt, _ work: () throws -> Result) rethrows
+        -> Result
+    {
         let ticket = model.submit(file: file, line: line)
         return try model.run(ticket: ticket, exclusive: exclusive, file: file, line: line, work)
     }

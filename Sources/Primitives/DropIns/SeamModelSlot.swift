@@ -33,7 +33,8 @@ struct SeamModelSlot<Model: AnyObject>: ~Copyable {
         }
         let created = Unmanaged.passRetained(make())
         let proposed = UInt(bitPattern: created.toOpaque())
-        let (exchanged, original) = address.compareExchange(expected: 0, desired: proposed, ordering: .acquiringAndReleasing)
+        let (exchanged, original) = address.compareExchange(
+            expected: 0, desired: proposed, ordering: .acquiringAndReleasing)
         if exchanged { return created.takeUnretainedValue() }
         created.release()
         return Unmanaged<Model>.fromOpaque(UnsafeRawPointer(bitPattern: original)!).takeUnretainedValue()

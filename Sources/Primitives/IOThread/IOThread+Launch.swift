@@ -49,7 +49,8 @@ extension IOThread {
         }
         guard schedulePolicy != .other else { return }
         let policy = schedulePolicy.posixValue
-        try attempt(pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED)), "pthread_attr_setinheritsched")
+        try attempt(
+            pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED)), "pthread_attr_setinheritsched")
         try attempt(pthread_attr_setschedpolicy(&attributes, policy), "pthread_attr_setschedpolicy")
         var parameters = sched_param()
         parameters.sched_priority = sched_get_priority_min(policy)

@@ -24,7 +24,7 @@ public struct IOThreadState: OptionSet, Sendable, Hashable, CustomStringConverti
 
     private static let names: [(IOThreadState, String)] = [
         (.started, "started"), (.entered, "entered"), (.finished, "finished"),
-        (.cancelled, "cancelled"), (.exited, "exited"),
+        (.cancelled, "cancelled"), (.exited, "exited")
     ]
 
     /// Every flag present, such as `started, entered, cancelled`; `unused` when there is none.

@@ -55,7 +55,9 @@ extension ReadWriteCoordinator {
         /// Opens the gate, which is closed with nobody inside, and counts the caller in.
         func openAndEnter() {
             let before = word.exchange(1)
-            assert(before == Self.closed, "ReadWriteCoordinator: opening a read gate whose word is \(before), not closed and empty")
+            assert(
+                before == Self.closed,
+                "ReadWriteCoordinator: opening a read gate whose word is \(before), not closed and empty")
         }
     }
 }

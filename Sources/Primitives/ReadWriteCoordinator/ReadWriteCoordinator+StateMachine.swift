@@ -216,7 +216,9 @@ extension ReadWriteCoordinator {
 
         /// Checks, in debug builds, what the phases promise about the queue and the gate.
         private func checkInvariants() {
-            assert(!gateIsOpen || readsNeedNotWait, "ReadWriteCoordinator: the read gate is open while \(phase) or requests wait")
+            assert(
+                !gateIsOpen || readsNeedNotWait,
+                "ReadWriteCoordinator: the read gate is open while \(phase) or requests wait")
             switch phase {
             case .idle:
                 assert(pending.isEmpty, "ReadWriteCoordinator: idle with requests pending")

@@ -9,7 +9,10 @@ public struct SeamClock: Clock, Sendable {
     /// The seam's clock.
     public init() {}
 
-    @available(*, noasync, message: "a task may change threads between suspension points; read `now` from a synchronous context")
+    @available(
+        *, noasync,
+        message: "a task may change threads between suspension points; read `now` from a synchronous context"
+    )
     public var now: SeamInstant { Seam.now() }
 
     /// The smallest duration the clock distinguishes.

@@ -42,14 +42,16 @@ public final class SeamCondition: @unchecked Sendable {
         line: UInt = #line
     ) -> SeamWaitResult {
         if let controller = Seam.controllerForCurrentThread() {
-            return controller.wait(on: self, releasing: mutex, deadline: deadline, at: SeamLocation(fileID: file, line: line))
+            return controller.wait(
+                on: self, releasing: mutex, deadline: deadline, at: SeamLocation(fileID: file, line: line))
         }
         return waitDirectly(on: mutex, deadline: deadline)
     }
 
     /// Waits, with `mutex` held, until `predicate` holds; spurious wake-ups are absorbed.
     @inlinable
-    public func wait(on mutex: SeamMutex, until predicate: () -> Bool, file: StaticString = #fileID, line: UInt = #line) {
+    public func wait(on mutex: SeamMutex, until predicate: () -> Bool, file: StaticString = #fileID, line: UInt = #line)
+    {
         while !predicate() {
             wait(on: mutex, file: file, line: line)
         }

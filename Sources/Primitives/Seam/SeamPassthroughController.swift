@@ -81,6 +81,7 @@ open class SeamPassthroughController: SeamController, @unchecked Sendable {
 
     open func wake(at deadline: SeamInstant, _ wake: @escaping @Sendable () -> Void) {
         let delay = SeamInstant.realNow.duration(to: deadline)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(max(delay.nanosecondsClamped, 0))), execute: wake)
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(max(delay.nanosecondsClamped, 0))), execute: wake)
     }
 }

@@ -31,7 +31,10 @@ public struct SeamThread: @unchecked Sendable {
     /// controller alone can cancel, detach or tell it apart.
     let isCoroutine: Bool
 
-    init(handle: pthread_t, controlledID: SeamThreadID?, completion: SeamThreadCompletion? = nil, isCoroutine: Bool = false) {
+    init(
+        handle: pthread_t, controlledID: SeamThreadID?, completion: SeamThreadCompletion? = nil,
+        isCoroutine: Bool = false
+    ) {
         self.handle = handle
         self.controlledID = controlledID
         self.completion = completion
@@ -122,7 +125,8 @@ extension Seam {
         entry: ThreadEntry,
         argument: UnsafeMutableRawPointer?
     ) -> Result<SeamThread, SeamThreadError> {
-        spawn(attributes: attributes, body: .function(entry, argument), location: SeamLocation(fileID: file, line: line))
+        spawn(
+            attributes: attributes, body: .function(entry, argument), location: SeamLocation(fileID: file, line: line))
     }
 
     /// Starts a POSIX thread controlled by `controller` as `thread`, whatever controls the
@@ -174,7 +178,8 @@ extension Seam {
         if host == nil, attributes == nil, case .closure = body, let hosting = controller as? any SeamThreadHosting {
             host = hosting.hostForSpawnedThreads
         }
-        return create(attributes: attributes, body: body, controller: controller, controlledID: controlledID, host: host)
+        return create(
+            attributes: attributes, body: body, controller: controller, controlledID: controlledID, host: host)
     }
 
     private static func create(
@@ -193,11 +198,16 @@ extension Seam {
         } else {
             var thread = cshim_thread()
             let error = cshim_thread_create(&thread, attributes, threadBody, threadCleanup, argument)
-            created = error == 0 ? .success(thread.handle) : .failure(SeamThreadError(operation: "pthread_create", code: error))
+            created =
+                error == 0
+                ? .success(thread.handle) : .failure(SeamThreadError(operation: "pthread_create", code: error))
         }
         switch created {
         case .success(let handle):
-            return .success(SeamThread(handle: handle, controlledID: controlledID, completion: completion, isCoroutine: host?.runsCoroutines == true))
+            return .success(
+                SeamThread(
+                    handle: handle, controlledID: controlledID, completion: completion,
+                    isCoroutine: host?.runsCoroutines == true))
         case .failure(let error):
             Unmanaged<ThreadStart>.fromOpaque(argument).release()
             if let controller, let controlledID { controller.threadSpawnFailed(controlledID) }
@@ -299,7 +309,10 @@ private final class FunctionThreadStart: ThreadStart {
     let entry: Seam.ThreadEntry
     let argument: UnsafeMutableRawPointer?
 
-    init(_ entry: Seam.ThreadEntry, _ argument: UnsafeMutableRawPointer?, controller: (any SeamController)?, thread: SeamThreadID?) {
+    init(
+        _ entry: Seam.ThreadEntry, _ argument: UnsafeMutableRawPointer?, controller: (any SeamController)?,
+        thread: SeamThreadID?
+    ) {
         self.entry = entry
         self.argument = argument
         super.init(controller: controller, thread: thread)

@@ -82,13 +82,17 @@ extension WorkerThread {
 
         /// The thread for a `.spawn` action was created.
         mutating func threadSpawned(_ thread: SeamThread) {
-            guard case .notStarted = phase else { preconditionFailure("WorkerThread spawned a thread in phase \(phase)") }
+            guard case .notStarted = phase else {
+                preconditionFailure("WorkerThread spawned a thread in phase \(phase)")
+            }
             phase = .starting(thread)
         }
 
         /// Creating the thread for a `.spawn` action failed; the worker stays unstarted.
         mutating func spawnFailed() {
-            guard case .notStarted = phase else { preconditionFailure("WorkerThread failed to spawn in phase \(phase)") }
+            guard case .notStarted = phase else {
+                preconditionFailure("WorkerThread failed to spawn in phase \(phase)")
+            }
         }
 
         /// Whether a `start()` caller waiting for the thread may return.
@@ -100,7 +104,9 @@ extension WorkerThread {
         /// The thread begins taking work. The caller wakes the `start()` and `stop()` callers
         /// waiting for a phase change.
         mutating func threadStarted() {
-            guard case .starting(let thread) = phase else { preconditionFailure("WorkerThread started in phase \(phase)") }
+            guard case .starting(let thread) = phase else {
+                preconditionFailure("WorkerThread started in phase \(phase)")
+            }
             phase = .running(thread)
         }
 
@@ -196,7 +202,9 @@ extension WorkerThread {
         /// The thread of a `.join` action was joined. The caller wakes the `stop()` callers
         /// waiting for a phase change.
         mutating func joined() {
-            guard case .stopping(_, joinClaimed: true) = phase else { preconditionFailure("WorkerThread joined in phase \(phase)") }
+            guard case .stopping(_, joinClaimed: true) = phase else {
+                preconditionFailure("WorkerThread joined in phase \(phase)")
+            }
             phase = .stopped
         }
 

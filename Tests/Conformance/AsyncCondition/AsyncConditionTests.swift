@@ -172,9 +172,14 @@ struct AsyncConditionTests {
             executor.runUntilIdle()
         }
         #expect(released.load())
-        let conditionOperations = recorder.operations.filter { $0.location?.fileID.hasSuffix("AsyncCondition+Storage.swift") == true }
+        let conditionOperations = recorder.operations.filter {
+            $0.location?.fileID.hasSuffix("AsyncCondition+Storage.swift") == true
+        }
         let kinds = Set(conditionOperations.map(\.kind))
         #expect(kinds.isSuperset(of: [.lock, .unlock]), "recorded: \(kinds)")
-        #expect(recorder.operations.contains { $0.kind == .resume && $0.location?.fileID.hasSuffix("TaskWaitQueue.swift") == true })
+        #expect(
+            recorder.operations.contains {
+                $0.kind == .resume && $0.location?.fileID.hasSuffix("TaskWaitQueue.swift") == true
+            })
     }
 }

@@ -77,9 +77,11 @@ struct AsyncFileStreamTests {
         }
     }
 
-    @Test("chunks have the requested size, the last may be shorter, and none is empty", arguments: [
-        (10, 4, [4, 4, 2]), (10, 5, [5, 5]), (10, 20, [10]), (0, 4, []),
-    ])
+    @Test(
+        "chunks have the requested size, the last may be shorter, and none is empty",
+        arguments: [
+            (10, 4, [4, 4, 2]), (10, 5, [5, 5]), (10, 20, [10]), (0, 4, [])
+        ])
     func chunkSizes(fileSize: Int, chunkSize: Int, expected: [Int]) async throws {
         try await Support.withTemporaryURL { url in
             let original = Support.patterned(count: fileSize)
@@ -140,7 +142,9 @@ struct AsyncFileStreamTests {
                 peak = max(peak, Support.residentBytes() ?? 0)
             }
             #expect(total == fileSize)
-            #expect(peak - baseline < 16 * Support.mebibyte, "chunked reading grew the resident set by \(peak - baseline) bytes")
+            #expect(
+                peak - baseline < 16 * Support.mebibyte,
+                "chunked reading grew the resident set by \(peak - baseline) bytes")
 
             let whole = try await Data(asyncContentsOf: url)
             let grown = (Support.residentBytes() ?? 0) - baseline
@@ -191,8 +195,12 @@ struct AsyncFileStreamTests {
     func permissionDenied() async throws {
         let writeOnly = URL(filePath: "/proc/sys/vm/drop_caches")
         let readOnly = URL(filePath: "/proc/sys/kernel/osrelease")
-        #expect(throws: AsyncFileStreamError.permissionDenied(path: writeOnly.path)) { _ = try writeOnly.openForReading() }
-        #expect(throws: AsyncFileStreamError.permissionDenied(path: readOnly.path)) { _ = try readOnly.openForWriting() }
+        #expect(throws: AsyncFileStreamError.permissionDenied(path: writeOnly.path)) {
+            _ = try writeOnly.openForReading()
+        }
+        #expect(throws: AsyncFileStreamError.permissionDenied(path: readOnly.path)) {
+            _ = try readOnly.openForWriting()
+        }
     }
     #else
     @Test(
@@ -243,7 +251,7 @@ struct AsyncFileStreamTests {
             AsyncFileStreamError.openFailed(path: path, errno: EMFILE).description,
             AsyncFileStreamError.readFailed(path: path, errno: EIO).description,
             AsyncFileStreamError.writeFailed(path: path, errno: ENOSPC).description,
-            AsyncFileStreamError.closeFailed(path: path, errno: EIO).description,
+            AsyncFileStreamError.closeFailed(path: path, errno: EIO).description
         ]
         for description in descriptions { #expect(description.contains(path)) }
         #expect(descriptions[0].contains("no such file"))

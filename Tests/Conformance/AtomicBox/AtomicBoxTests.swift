@@ -30,10 +30,11 @@ struct AtomicBoxTests {
     func updateResultAndErrors() {
         struct Stop: Error, Equatable {}
         let box = AtomicBox([1, 2])
-        #expect(box.update { values -> Int in
-            values.append(3)
-            return values.count
-        } == 3)
+        #expect(
+            box.update { values -> Int in
+                values.append(3)
+                return values.count
+            } == 3)
         #expect(throws: Stop()) {
             try box.update { (values: inout [Int]) throws(Stop) in
                 values.append(4)
@@ -143,7 +144,9 @@ struct AtomicBoxTests {
 
     @Test(
         "using a box from inside its own update is a programmer error that traps",
-        .enabled(if: !BuildConfiguration.isOptimized, "only debug builds use error-checking mutexes; release builds deadlock")
+        .enabled(
+            if: !BuildConfiguration.isOptimized, "only debug builds use error-checking mutexes; release builds deadlock"
+        )
     )
     func reentrantUpdateTraps() async {
         await #expect(processExitsWith: .failure) {

@@ -21,27 +21,32 @@ struct CampaignTests {
 
     @Test("explore, stress and generated scenarios each run with the budget of their campaign's snapshot")
     func snapshotOverridesOptions() async throws {
-        let explored = try #require(Self.campaign("campaign explore", .explore, ["HARNESS_SCHEDULES": "3"])
-            .explore(ExplorationOptions(schedules: 50, seed: 1, keepsFailures: false)) { scenario in
-                let counter = SeamAtomic(0)
-                scenario.spawn { counter.store(1) }
-                scenario.spawn { counter.store(2) }
-                scenario.joinAll()
-            })
+        let explored = try #require(
+            Self.campaign("campaign explore", .explore, ["HARNESS_SCHEDULES": "3"])
+                .explore(ExplorationOptions(schedules: 50, seed: 1, keepsFailures: false)) { scenario in
+                    let counter = SeamAtomic(0)
+                    scenario.spawn { counter.store(1) }
+                    scenario.spawn { counter.store(2) }
+                    scenario.joinAll()
+                })
         #expect(explored.schedulesRun == 3)
         let stressing = Self.campaign("campaign stress", .stress, ["HARNESS_STRESS_ITERATIONS": "5"])
-        let stressed = try #require(await stressing
-            .stress(StressOptions(iterations: 1_000, timeBudget: nil, escalation: nil), StressTest { _ in }))
+        let stressed = try #require(
+            await stressing
+                .stress(StressOptions(iterations: 1_000, timeBudget: nil, escalation: nil), StressTest { _ in }))
         #expect(stressed.iterations == 5)
-        let generated = try #require(Self.campaign("campaign generated", .generated, ["HARNESS_SCENARIOS": "2"])
-            .check(Self.queue, LinearizabilityOptions(scenarios: 6, schedulesPerScenario: 5, seed: 1)))
+        let generated = try #require(
+            Self.campaign("campaign generated", .generated, ["HARNESS_SCENARIOS": "2"])
+                .check(Self.queue, LinearizabilityOptions(scenarios: 6, schedulesPerScenario: 5, seed: 1)))
         #expect(generated.scenariosRun == 2)
     }
 
-    @Test("an invalid value in the snapshot is an issue naming it, at every front door", arguments: [
-        (Knob.FrontDoor.explore, "HARNESS_SCHEDULES"), (.stress, "HARNESS_STRESS_ITERATIONS"),
-        (.generated, "HARNESS_SCENARIOS"),
-    ])
+    @Test(
+        "an invalid value in the snapshot is an issue naming it, at every front door",
+        arguments: [
+            (Knob.FrontDoor.explore, "HARNESS_SCHEDULES"), (.stress, "HARNESS_STRESS_ITERATIONS"),
+            (.generated, "HARNESS_SCENARIOS")
+        ])
     func invalidSetting(frontDoor: Knob.FrontDoor, variable: String) async {
         let campaign = Self.campaign("campaign invalid", frontDoor, [variable: "0"])
         await withKnownIssue {
@@ -115,10 +120,12 @@ struct CampaignTests {
         #expect(try replayed.replayToken(own: nil, setting: "own", fits: fits) == token)
         let other = Self.campaign("another", .run, variables, run: run)
         #expect(try other.replayToken(own: nil, setting: "own", fits: { $0.fits(scenario: "another") }) == nil)
-        #expect(throws: HarnessConfigurationError.badReplayToken(
-            setting: "own",
-            .otherScenario(token: token.scenarioHash, scenario: "another")
-        )) {
+        #expect(
+            throws: HarnessConfigurationError.badReplayToken(
+                setting: "own",
+                .otherScenario(token: token.scenarioHash, scenario: "another")
+            )
+        ) {
             try other.replayToken(own: token, setting: "own") { $0.fits(scenario: "another") }
         }
         #expect(try Self.campaign("replayed", .run, [:]).replayToken(own: nil, setting: "own", fits: fits) == nil)

@@ -12,15 +12,16 @@ struct RunStateTests {
     func unreadKnobs() {
         let run = RunState()
         let environment = EnvironmentSnapshot([
-            Knob.schedules.name: "9", Knob.isolation.name: "process", Knob.scenarios.name: "2", Knob.seed.name: "",
+            Knob.schedules.name: "9", Knob.isolation.name: "process", Knob.scenarios.name: "2", Knob.seed.name: ""
         ])
         run.begin(.generated, environment: environment)
         #expect(run.unreadKnobs == [.schedules, .isolation])
-        #expect(CampaignText.unread(run.unreadKnobs) == """
-            note: this run set variables that none of its campaigns read:
-              HARNESS_SCHEDULES (read by explore)
-              HARNESS_ISOLATION (read by explore)
-            """)
+        #expect(
+            CampaignText.unread(run.unreadKnobs) == """
+                note: this run set variables that none of its campaigns read:
+                  HARNESS_SCHEDULES (read by explore)
+                  HARNESS_ISOLATION (read by explore)
+                """)
         run.begin(.explore, environment: environment)
         #expect(run.unreadKnobs.isEmpty)
     }

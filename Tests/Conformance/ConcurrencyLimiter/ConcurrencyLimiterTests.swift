@@ -7,7 +7,9 @@ import Testing
 struct ConcurrencyLimiterTests {
     /// Occupies one slot of `limiter` with a body that waits for `release`; returns once
     /// the body is running.
-    private func occupySlot(of limiter: ConcurrencyLimiter, until release: AsyncCondition) async -> Task<Void, any Error> {
+    private func occupySlot(of limiter: ConcurrencyLimiter, until release: AsyncCondition) async -> Task<
+        Void, any Error
+    > {
         let before = limiter.inFlightCount
         let task = Task { try await limiter.run { try await release.wait() } }
         await yieldUntil { limiter.inFlightCount == before + 1 }
@@ -32,7 +34,7 @@ struct ConcurrencyLimiterTests {
         let holders = [
             await occupySlot(of: limiter, until: release),
             await occupySlot(of: limiter, until: release),
-            await occupySlot(of: limiter, until: release),
+            await occupySlot(of: limiter, until: release)
         ]
         let ran = SeamAtomic(false)
         let waiter = await enqueueWaiter(on: limiter) { ran.store(true) }
@@ -208,7 +210,8 @@ struct ConcurrencyLimiterTests {
     /// probability 1/2, at a step drawn from the 600 after its creation: before it calls run,
     /// while it waits, while its body runs or after it finished. The seed fixes which tasks
     /// are cancelled and when, relative to the spawning loop.
-    @Test("1,000 tasks through 4 slots, about half cancelled at random points: the bound holds and every slot comes back")
+    @Test(
+        "1,000 tasks through 4 slots, about half cancelled at random points: the bound holds and every slot comes back")
     func cancellationStorm() async throws {
         let concurrency = 4
         let taskCount = 1_000
@@ -229,22 +232,23 @@ struct ConcurrencyLimiterTests {
         for step in 0..<(taskCount + 600) {
             if step < taskCount {
                 let yields = Int.random(in: 0...3, using: &random)
-                tasks.append(Task {
-                    let bodyRan = SeamAtomic(false)
-                    do {
-                        try await limiter.run {
-                            bodyRan.store(true)
-                            #expect(gauge.enter() <= concurrency)
-                            for _ in 0..<yields { await Task.yield() }
-                            gauge.leave()
+                tasks.append(
+                    Task {
+                        let bodyRan = SeamAtomic(false)
+                        do {
+                            try await limiter.run {
+                                bodyRan.store(true)
+                                #expect(gauge.enter() <= concurrency)
+                                for _ in 0..<yields { await Task.yield() }
+                                gauge.leave()
+                            }
+                            bodiesRun.add(1)
+                        } catch {
+                            #expect(error is CancellationError)
+                            #expect(!bodyRan.load(), "a task whose run threw CancellationError ran its body")
+                            cancelledUnrun.add(1)
                         }
-                        bodiesRun.add(1)
-                    } catch {
-                        #expect(error is CancellationError)
-                        #expect(!bodyRan.load(), "a task whose run threw CancellationError ran its body")
-                        cancelledUnrun.add(1)
-                    }
-                })
+                    })
                 if Bool.random(using: &random) {
                     cancellationsAtStep[step + Int.random(in: 0..<600, using: &random), default: []].append(step)
                 }
@@ -318,9 +322,14 @@ struct ConcurrencyLimiterTests {
             executor.runUntilIdle()
         }
         #expect(finished.load() == 2)
-        let limiterOperations = recorder.operations.filter { $0.location?.fileID.hasSuffix("ConcurrencyLimiter.swift") == true }
+        let limiterOperations = recorder.operations.filter {
+            $0.location?.fileID.hasSuffix("ConcurrencyLimiter.swift") == true
+        }
         let kinds = Set(limiterOperations.map(\.kind))
         #expect(kinds.isSuperset(of: [.lock, .unlock]), "recorded: \(kinds)")
-        #expect(recorder.operations.contains { $0.kind == .resume && $0.location?.fileID.hasSuffix("TaskWaitQueue.swift") == true })
+        #expect(
+            recorder.operations.contains {
+                $0.kind == .resume && $0.location?.fileID.hasSuffix("TaskWaitQueue.swift") == true
+            })
     }
 }

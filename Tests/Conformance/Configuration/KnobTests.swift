@@ -7,7 +7,8 @@ struct KnobTests {
     @Test("the README's tables of variables are the knob table's, row for row")
     func readmeMatchesTheTable() throws {
         let readme = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("README.md")
         let text = try String(contentsOf: readme, encoding: .utf8)
         for table in [Knob.markdownTable(Knob.exploring), Knob.markdownTable(Knob.stressOnly)] {
@@ -17,10 +18,12 @@ struct KnobTests {
         #expect(named.isSubset(of: Knob.all.map(\.name)), "README.md names variables the harness does not read")
     }
 
-    @Test("a misspelled variable is an error naming the nearest knob, in every front door's options", arguments: [
-        ("HARNESS_SCHEDULE", "HARNESS_SCHEDULES"), ("HARNESS_STRATEGIE", "HARNESS_STRATEGY"),
-        ("HARNESS_STRESS_ITERATION", "HARNESS_STRESS_ITERATIONS"), ("HARNESS_SEEDS", "HARNESS_SEED"),
-    ])
+    @Test(
+        "a misspelled variable is an error naming the nearest knob, in every front door's options",
+        arguments: [
+            ("HARNESS_SCHEDULE", "HARNESS_SCHEDULES"), ("HARNESS_STRATEGIE", "HARNESS_STRATEGY"),
+            ("HARNESS_STRESS_ITERATION", "HARNESS_STRESS_ITERATIONS"), ("HARNESS_SEEDS", "HARNESS_SEED")
+        ])
     func misspelled(name: String, nearest: String) {
         let expected = HarnessConfigurationError.unknownVariable(name: name, nearest: nearest)
         #expect(throws: expected) { _ = try ExplorationOptions().applyingEnvironment([name: "5"]) }
@@ -41,7 +44,9 @@ struct KnobTests {
         let empty = Dictionary(uniqueKeysWithValues: Knob.all.map { ($0.name, "") })
         let options = ExplorationOptions(strategy: .pct(depth: 2), schedules: 17, seed: 5)
         let applied = try options.applyingEnvironment(empty)
-        #expect(applied.strategy == options.strategy && applied.schedules == 17 && applied.seed == 5 && applied.replay == nil)
+        #expect(
+            applied.strategy == options.strategy && applied.schedules == 17 && applied.seed == 5
+                && applied.replay == nil)
         let stress = try StressOptions(iterations: 3).applyingEnvironment(empty)
         #expect(stress.iterations == 3)
         #expect(try LinearizabilityOptions(scenarios: 4).applyingEnvironment(empty).scenarios == 4)
@@ -49,7 +54,9 @@ struct KnobTests {
 
     @Test("generated scenarios do not read the knobs only hand-written explorations read")
     func generatedScenariosReadTheirOwn() throws {
-        let options = try LinearizabilityOptions(scenarios: 4).applyingEnvironment(["HARNESS_SCHEDULES": "9", "HARNESS_ISOLATION": "process"])
+        let options = try LinearizabilityOptions(scenarios: 4).applyingEnvironment([
+            "HARNESS_SCHEDULES": "9", "HARNESS_ISOLATION": "process"
+        ])
         #expect(options.exploration.isolation == .none)
         #expect(options.exploration.schedules != 9)
         #expect(Knob.schedules.readBy == [.explore] && Knob.isolation.readBy == [.explore])

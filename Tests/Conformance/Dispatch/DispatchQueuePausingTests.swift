@@ -48,7 +48,8 @@ struct DispatchQueuePausingTests {
                 }
             }.get()
             try? submitter?.join()
-            #expect(ran.wait(timeout: .now() + .milliseconds(100)) == .timedOut, "a block ran while the queue was paused")
+            #expect(
+                ran.wait(timeout: .now() + .milliseconds(100)) == .timedOut, "a block ran while the queue was paused")
             events.append("body returns")
         }
         #expect(ran.wait(timeout: .now() + .seconds(10)) == .success)

@@ -53,7 +53,8 @@ enum DropInScenarios {
             scenario.joinAll()
             let initializations = lazy.initializations.load(ordering: .relaxed)
             let values = seen.withLock { $0 }
-            Harness.check(initializations == 1, "the lazy value was initialized \(initializations) times; callers saw \(values)")
+            Harness.check(
+                initializations == 1, "the lazy value was initialized \(initializations) times; callers saw \(values)")
         }
     }
 

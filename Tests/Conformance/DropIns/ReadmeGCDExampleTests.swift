@@ -44,7 +44,9 @@ struct ReadmeGCDExampleTests {
         }
     }
 
-    @Test("the racy cache is found by every strategy within 200 schedules, in well under the expiry's five minutes", arguments: HarnessStrategyTests.strategies)
+    @Test(
+        "the racy cache is found by every strategy within 200 schedules, in well under the expiry's five minutes",
+        arguments: HarnessStrategyTests.strategies)
     func racy(strategy: Strategy) throws {
         let clock = ContinuousClock()
         let started = clock.now

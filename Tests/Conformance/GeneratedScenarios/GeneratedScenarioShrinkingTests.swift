@@ -22,7 +22,8 @@ private let pop = ToyCall(operation: 1, value: nil)
 
 @Suite("Generated scenarios: shrinking moves calls, drops threads and keeps values' meaning")
 struct GeneratedScenarioShrinkingTests {
-    @Test("three threads of one call each offer two threads with a call moved, and calls moved out of the parallel part")
+    @Test(
+        "three threads of one call each offer two threads with a call moved, and calls moved out of the parallel part")
     func moves() {
         let scenario = GeneratedScenario(initial: [], parallel: [[push(1)], [push(2)], [pop]], final: [])
         let shapes = scenario.shrinkCandidates().map { "\($0.initial) \($0.parallel) \($0.final)" }
@@ -45,7 +46,9 @@ struct GeneratedScenarioShrinkingTests {
         }
         #expect(distinct.simplerArguments().map { $0.initial } == [[push(0)], [push(2)], [push(3)], [push(3)]])
         let shared = GeneratedScenario(initial: [push(4)], parallel: [[ToyCall(operation: 2, value: 4)]], final: [])
-        let simplified = shared.shrinkCandidates().filter { $0.callCount == 2 && $0.parallel.count == 1 }.map { ($0.initial + $0.parallel.flatMap { $0 }).compactMap(\.value) }
+        let simplified = shared.shrinkCandidates().filter { $0.callCount == 2 && $0.parallel.count == 1 }.map {
+            ($0.initial + $0.parallel.flatMap { $0 }).compactMap(\.value)
+        }
         #expect(simplified == [[0, 0], [2, 2], [3, 3]])
     }
 
@@ -72,7 +75,9 @@ struct GeneratedScenarioShrinkingTests {
         #expect(removals.count == 4)
         for candidate in removals {
             let options = ExplorationOptions(strategy: .exhaustive(preemptionBound: 3), schedules: 20_000, seed: 1)
-            let report = try Harness.run("stale cache set without a call", options: options, test.body(for: candidate, checker: LinearizabilityChecker()))
+            let report = try Harness.run(
+                "stale cache set without a call", options: options,
+                test.body(for: candidate, checker: LinearizabilityChecker()))
             #expect(report.failure == nil, "\(candidate.callCount) calls")
         }
     }
@@ -85,7 +90,8 @@ struct GeneratedScenarioShrinkingTests {
             guard let failure = try spreadQueueTest.run("copying queue", options: options).failure else { continue }
             let code = try #require(ScenarioCode(parsing: failure.scenarioCode))
             let generated = try spreadQueueTest.regenerate(ScenarioCode(seed: code.seed), options: options)
-            let enqueued = (generated.initial + generated.parallel.flatMap { $0 } + generated.final).compactMap(\.argument)
+            let enqueued = (generated.initial + generated.parallel.flatMap { $0 } + generated.final).compactMap(
+                \.argument)
             try #require(Set(enqueued).count == enqueued.count)
             checked += 1
             let shrunk = try spreadQueueTest.regenerate(code, options: options)

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Generated scenarios: generation reaches rare operation sequences and says when the budget looks marginal")
 struct GeneratedScenarioTests {
-    @Test("a set that forgets a value inserted while it was being removed is found at the default options in 4 of 5 seeds")
+    @Test(
+        "a set that forgets a value inserted while it was being removed is found at the default options in 4 of 5 seeds"
+    )
     func rareSequence() throws {
         var found = 0
         for seed in UInt64(1)...5 {
@@ -25,8 +27,9 @@ struct GeneratedScenarioTests {
         #expect(growing.isGrowing)
         #expect(growing.distinctShapes > 10)
         #expect("\(growing)".hasSuffix("the budget looks marginal for the operation mix (raise HARNESS_SCENARIOS)"))
-        #expect(SequenceCoverageText.summaryName("t", scenarios: 2, coverage: growing)
-            == "t (2 generated, sequences still new: raise HARNESS_SCENARIOS)")
+        #expect(
+            SequenceCoverageText.summaryName("t", scenarios: 2, coverage: growing)
+                == "t (2 generated, sequences still new: raise HARNESS_SCENARIOS)")
         let many = LinearizabilityOptions(scenarios: 10, schedulesPerScenario: 2, seed: 1)
         let saturated = try lookupOnlyTest().run("lookups", options: many).sequenceCoverage
         #expect(!saturated.isGrowing)

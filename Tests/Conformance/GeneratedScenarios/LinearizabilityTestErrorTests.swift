@@ -15,25 +15,32 @@ struct LinearizabilityTestErrorTests {
             _ = try test.run("no values", options: LinearizabilityOptions(seed: 1))
         } throws: { error in
             guard case .generator(let failure) = error as? LinearizabilityTestError else { return false }
-            return failure.generator == "element(of: [])" && failure.operation == "LinearizabilityTestErrorTests.swift:10"
-                && "\(error)".hasPrefix("the generator element(of: []) of the operation declared at LinearizabilityTestErrorTests.swift:10 cannot produce a value")
+            return failure.generator == "element(of: [])"
+                && failure.operation == "LinearizabilityTestErrorTests.swift:10"
+                && "\(error)".hasPrefix(
+                    "the generator element(of: []) of the operation declared at LinearizabilityTestErrorTests.swift:10 cannot produce a value"
+                )
         }
     }
 
     @Test("a test without operations, and async operations on threads, are refused")
     func shapeOfTheTest() {
         #expect(throws: LinearizabilityTestError.noOperations) {
-            _ = try LinearizabilityTest(model: QueueModel<Int>()) { LockedQueue<Int>() }.run("empty", options: LinearizabilityOptions())
+            _ = try LinearizabilityTest(model: QueueModel<Int>()) { LockedQueue<Int>() }.run(
+                "empty", options: LinearizabilityOptions())
         }
         #expect(throws: LinearizabilityTestError.asyncOperationsOnThreads) {
-            _ = try accountTest(reentrant: false).clients(.threads).run("actor on threads", options: LinearizabilityOptions())
+            _ = try accountTest(reentrant: false).clients(.threads).run(
+                "actor on threads", options: LinearizabilityOptions())
         }
     }
 
-    @Test("every knob states its range and refuses values outside it, by name", arguments: [
-        ("HARNESS_SCENARIOS", "0"), ("HARNESS_SCENARIOS", "1000001"), ("HARNESS_SCENARIOS", "many"),
-        ("HARNESS_SCENARIO_SCHEDULES", "0"), ("HARNESS_SCENARIO_SCHEDULES", "-2"), ("HARNESS_STRATEGY", "bogus"),
-    ])
+    @Test(
+        "every knob states its range and refuses values outside it, by name",
+        arguments: [
+            ("HARNESS_SCENARIOS", "0"), ("HARNESS_SCENARIOS", "1000001"), ("HARNESS_SCENARIOS", "many"),
+            ("HARNESS_SCENARIO_SCHEDULES", "0"), ("HARNESS_SCENARIO_SCHEDULES", "-2"), ("HARNESS_STRATEGY", "bogus")
+        ])
     func environment(variable: String, value: String) {
         #expect {
             _ = try LinearizabilityOptions().applyingEnvironment([variable: value])
@@ -45,8 +52,9 @@ struct LinearizabilityTestErrorTests {
     @Test("the knobs set the count and the schedules per scenario; HARNESS_SCHEDULES is for hand-written explorations")
     func knobs() throws {
         let options = try LinearizabilityOptions().applyingEnvironment([
-            "HARNESS_SCENARIOS": "12", "HARNESS_SCENARIO_SCHEDULES": "7", "HARNESS_SCHEDULES": "99", "HARNESS_SEED": "0x10",
-            "HARNESS_STRATEGY": "pct:2", "HARNESS_ISOLATION": "process",
+            "HARNESS_SCENARIOS": "12", "HARNESS_SCENARIO_SCHEDULES": "7", "HARNESS_SCHEDULES": "99",
+            "HARNESS_SEED": "0x10",
+            "HARNESS_STRATEGY": "pct:2", "HARNESS_ISOLATION": "process"
         ])
         #expect(options.scenarios == 12)
         #expect(options.exploration.schedules == 7)
@@ -59,7 +67,10 @@ struct LinearizabilityTestErrorTests {
     func shapeOutOfRange() {
         var options = LinearizabilityOptions()
         options.threads = 0...3
-        #expect(throws: LinearizabilityTestError.configuration(.invalid(setting: "LinearizabilityOptions.threads", value: "0...3", expected: "a range within 1...16"))) {
+        #expect(
+            throws: LinearizabilityTestError.configuration(
+                .invalid(setting: "LinearizabilityOptions.threads", value: "0...3", expected: "a range within 1...16"))
+        ) {
             _ = try QueueOperations.test { LockedQueue<Int>() }.run("bad shape", options: options)
         }
     }
@@ -71,7 +82,9 @@ struct LinearizabilityTestErrorTests {
         #expect {
             _ = try test.run("another test", options: LinearizabilityOptions(replay: found.token))
         } throws: { error in
-            guard case .configuration(.badReplayToken(_, .otherScenario)) = error as? LinearizabilityTestError else { return false }
+            guard case .configuration(.badReplayToken(_, .otherScenario)) = error as? LinearizabilityTestError else {
+                return false
+            }
             return true
         }
         // A token for the same scenario with one more shrink step, which the scenario there does not offer.

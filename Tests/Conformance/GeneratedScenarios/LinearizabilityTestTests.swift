@@ -18,10 +18,13 @@ struct LinearizabilityTestTests {
 
     @Test("a dequeue split in two critical sections is caught and shrunk to two threads and three calls or fewer")
     func splitDequeueShrinks() throws {
-        let report = try QueueOperations.test { SplitDequeueQueue() }.run("split dequeue", options: LinearizabilityOptions(seed: 1))
+        let report = try QueueOperations.test { SplitDequeueQueue() }.run(
+            "split dequeue", options: LinearizabilityOptions(seed: 1))
         let failure = try #require(report.failure)
         #expect(failure.table.columns.count == 2)
-        #expect(failure.table.initial.count + failure.table.columns.reduce(0) { $0 + $1.cells.count } + failure.table.final.count <= 3)
+        #expect(
+            failure.table.initial.count + failure.table.columns.reduce(0) { $0 + $1.cells.count }
+                + failure.table.final.count <= 3)
         #expect(failure.shrinkSteps > 0)
         #expect(failure.reason.hasPrefix("not linearizable (unique-value queue check): "))
         #expect(failure.reason.contains("which was enqueued only once"))
@@ -35,7 +38,8 @@ struct LinearizabilityTestTests {
         let test = QueueOperations.test { SplitDequeueQueue() }
         let found = try #require(try test.run("split dequeue", options: LinearizabilityOptions(seed: 1)).failure)
         let replay = try ReplayToken(parsing: found.token.description)
-        let replayed = try #require(try test.run("split dequeue", options: LinearizabilityOptions(replay: replay)).failure)
+        let replayed = try #require(
+            try test.run("split dequeue", options: LinearizabilityOptions(replay: replay)).failure)
         #expect(replayed.replayed)
         #expect(replayed.failure.reproduction == .exact)
         #expect(replayed.failure.reason == found.failure.reason)
@@ -46,7 +50,8 @@ struct LinearizabilityTestTests {
 
     @Test("actor methods are operations too: a reentrant deposit loses money and is caught; a plain one passes")
     func actors() throws {
-        let reentrant = try accountTest(reentrant: true).run("reentrant account", options: LinearizabilityOptions(seed: 1))
+        let reentrant = try accountTest(reentrant: true).run(
+            "reentrant account", options: LinearizabilityOptions(seed: 1))
         let failure = try #require(reentrant.failure)
         #expect(failure.table.columns.map(\.lane).allSatisfy { $0.hasPrefix("client ") })
         #expect(failure.reason.hasPrefix("not linearizable (found by search"))
@@ -64,7 +69,9 @@ struct LinearizabilityTestTests {
     func foreignError() throws {
         let report = try boundedStackTest(throwsUnexpected: true).run("unexpected error", options: Self.small)
         let failure = try #require(report.failure)
-        #expect(failure.reason == "push(3) threw unexpected, which is not a StackError: the model's results have no place for it")
+        #expect(
+            failure.reason
+                == "push(3) threw unexpected, which is not a StackError: the model's results have no place for it")
     }
 
     @Test("a model that is not deterministic is named, with the operation and both answers")
@@ -79,16 +86,20 @@ struct LinearizabilityTestTests {
 
     @Test("tasks can run synchronous operations: clients(.tasks)")
     func tasksForSynchronousCalls() throws {
-        let report = try QueueOperations.test { SplitDequeueQueue() }.clients(.tasks).run("split dequeue on tasks", options: LinearizabilityOptions(seed: 2))
+        let report = try QueueOperations.test { SplitDequeueQueue() }.clients(.tasks).run(
+            "split dequeue on tasks", options: LinearizabilityOptions(seed: 2))
         let failure = try #require(report.failure)
-        #expect(failure.table.columns.map(\.lane) == ["client 1", "client 2"].prefix(failure.table.columns.count).map { $0 })
+        #expect(
+            failure.table.columns.map(\.lane) == ["client 1", "client 2"].prefix(failure.table.columns.count).map { $0 }
+        )
     }
 
     @Test("shrinking can be turned off: the failing scenario is reported as generated")
     func noShrinking() throws {
         var options = LinearizabilityOptions(seed: 1)
         options.shrinkCandidates = 0
-        let failure = try #require(try QueueOperations.test { SplitDequeueQueue() }.run("split dequeue", options: options).failure)
+        let failure = try #require(
+            try QueueOperations.test { SplitDequeueQueue() }.run("split dequeue", options: options).failure)
         #expect(failure.shrinkSteps == 0)
         #expect(failure.shape == failure.generatedShape)
         #expect(!failure.scenarioCode.contains("-"))
@@ -99,17 +110,23 @@ struct LinearizabilityTestTests {
 struct GeneratedScenarioReportTests {
     @Test("the smallest scenario renders as the initial part, one column per thread, and the final part")
     func table() throws {
-        let failure = try #require(try QueueOperations.test { SplitDequeueQueue() }.run("split dequeue", options: LinearizabilityOptions(seed: 1)).failure)
-        #expect(failure.table.lines == [
-            "initial (T0): enqueue(1) → enqueued",
-            "parallel:",
-            "  T1              T2",
-            "  dequeue() → 1   dequeue() → 1",
-            "final (T0): none",
-        ])
+        let failure = try #require(
+            try QueueOperations.test { SplitDequeueQueue() }.run(
+                "split dequeue", options: LinearizabilityOptions(seed: 1)
+            ).failure)
+        #expect(
+            failure.table.lines == [
+                "initial (T0): enqueue(1) → enqueued",
+                "parallel:",
+                "  T1              T2",
+                "  dequeue() → 1   dequeue() → 1",
+                "final (T0): none"
+            ])
         let lines = failure.message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "generated scenario \(failure.scenarioCode) of 'split dequeue' fails")
-        #expect(lines[1].hasPrefix("smallest failing scenario: 2 threads, 3 calls (1 initial, 2 parallel, 0 final); shrunk in "))
+        #expect(
+            lines[1].hasPrefix(
+                "smallest failing scenario: 2 threads, 3 calls (1 initial, 2 parallel, 0 final); shrunk in "))
         #expect(Array(lines[2...6]) == failure.table.lines)
         #expect(lines[7] == "why: " + failure.reason)
         #expect(lines[8] == "replay: " + failure.failure.replayCommand)
@@ -121,8 +138,11 @@ struct GeneratedScenarioReportTests {
     func longScenario() throws {
         var options = LinearizabilityOptions(seed: 1, threads: 3...3, operationsPerThread: 20...20)
         options.shrinkCandidates = 0
-        let failure = try #require(try QueueOperations.test { SplitDequeueQueue() }.run("long split dequeue", options: options).failure)
-        #expect(failure.message.split(separator: "\n", omittingEmptySubsequences: false).count <= GeneratedScenarioFailure.maxLines)
+        let failure = try #require(
+            try QueueOperations.test { SplitDequeueQueue() }.run("long split dequeue", options: options).failure)
+        #expect(
+            failure.message.split(separator: "\n", omittingEmptySubsequences: false).count
+                <= GeneratedScenarioFailure.maxLines)
         #expect(failure.message.contains("more lines in the attached report"))
         #expect(failure.fullReport.contains(failure.table.description))
     }

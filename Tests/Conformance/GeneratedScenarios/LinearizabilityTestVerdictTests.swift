@@ -9,7 +9,8 @@ import Testing
 struct LinearizabilityTestVerdictTests {
     @Test("a history no order explains fails with the verdict as a value, and the report's reason is its words")
     func verdictIsAValue() throws {
-        let report = try QueueOperations.test { SplitDequeueQueue() }.run("split dequeue, by value", options: LinearizabilityOptions(seed: 1))
+        let report = try QueueOperations.test { SplitDequeueQueue() }.run(
+            "split dequeue, by value", options: LinearizabilityOptions(seed: 1))
         let failure = try #require(report.failure)
         guard case .historyRejected(.verdict(.notLinearizable, let explanation), _) = failure.failure.reason else {
             Issue.record("not a rejected history: \(failure.failure.reason)")
@@ -27,8 +28,11 @@ struct LinearizabilityTestVerdictTests {
         let reworded = rejected(.verdict(.notLinearizable, explanation: "reworded"), on: 2)
         #expect(violation.shrinkingKey != nil)
         #expect(violation.shrinkingKey == reworded.shrinkingKey)
-        #expect(violation.shrinkingKey != rejected(.verdict(.undecided, explanation: "no order gives dequeue() → 1")).shrinkingKey)
+        #expect(
+            violation.shrinkingKey
+                != rejected(.verdict(.undecided, explanation: "no order gives dequeue() → 1")).shrinkingKey)
         #expect(violation.shrinkingKey != rejected(.verdict(.modelNotDeterministic, explanation: "")).shrinkingKey)
-        #expect(violation.shrinkingKey != rejected(.foreignError(call: "push(3)", error: "e", expected: "E")).shrinkingKey)
+        #expect(
+            violation.shrinkingKey != rejected(.foreignError(call: "push(3)", error: "e", expected: "E")).shrinkingKey)
     }
 }

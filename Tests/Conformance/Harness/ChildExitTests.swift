@@ -25,17 +25,20 @@ struct ChildExitTests {
 
     @Test("a crash signal with a crash report is a crash in the schedule the report names")
     func crashInSchedule() {
-        #expect(Self.exit(.uncaughtSignal, SIGSEGV, crashToken: Self.token, lastSchedule: Self.token)
-            == .crashedInSchedule(signal: SIGSEGV, token: Self.token))
-        #expect(Self.exit(.uncaughtSignal, SIGABRT, lastSchedule: Self.token)
-            == .crashedOutsideScenario(signal: SIGABRT))
+        #expect(
+            Self.exit(.uncaughtSignal, SIGSEGV, crashToken: Self.token, lastSchedule: Self.token)
+                == .crashedInSchedule(signal: SIGSEGV, token: Self.token))
+        #expect(
+            Self.exit(.uncaughtSignal, SIGABRT, lastSchedule: Self.token)
+                == .crashedOutsideScenario(signal: SIGABRT))
     }
 
     @Test("SIGKILL and SIGTERM come from outside: killed in the last schedule begun, or before any")
     func killedFromOutside() {
         for signal in [SIGKILL, SIGTERM] {
-            #expect(Self.exit(.uncaughtSignal, signal, lastSchedule: Self.token)
-                == .killedInSchedule(signal: signal, token: Self.token))
+            #expect(
+                Self.exit(.uncaughtSignal, signal, lastSchedule: Self.token)
+                    == .killedInSchedule(signal: signal, token: Self.token))
         }
         #expect(Self.exit(.uncaughtSignal, SIGKILL) == .killedBeforeSchedule(signal: SIGKILL))
     }

@@ -5,7 +5,8 @@ import Testing
 /// What the parent reads of an isolated child's standard error.
 @Suite("Harness: the isolated child's transcript")
 struct ChildTranscriptTests {
-    static let token = "H2.dbb806d5.random.1.0.zCAAAAAsBAgYBAAMFBAYGABYBCA4EAgACAQIDBQQGBgIWFQgCGAEGBBUAAQkLDQcKEx8GAwIJBQYCBwUGAxIGBAAFAV0CCA"
+    static let token =
+        "H2.dbb806d5.random.1.0.zCAAAAAsBAgYBAAMFBAYGABYBCA4EAgACAQIDBQQGBgIWFQgCGAEGBBUAAQkLDQcKEx8GAwIJBQYCBwUGAxIGBAAFAV0CCA"
 
     /// Reads `text` as a child's standard error.
     static func transcript(of text: String) throws -> ChildTranscript {
@@ -28,7 +29,10 @@ struct ChildTranscriptTests {
 
     @Test("heartbeats on lines of their own are not part of the transcript")
     func heartbeatLines() throws {
-        let transcript = try Self.transcript(of: "\(ChildChannel.heartbeat)\nsome output\n\(ChildChannel.heartbeat)\n\(CrashReportText.parentMarker)\(Self.token)\n")
+        let transcript = try Self.transcript(
+            of:
+                "\(ChildChannel.heartbeat)\nsome output\n\(ChildChannel.heartbeat)\n\(CrashReportText.parentMarker)\(Self.token)\n"
+        )
         #expect(transcript.crashToken?.description == Self.token)
         #expect(transcript.tail == "some output")
     }

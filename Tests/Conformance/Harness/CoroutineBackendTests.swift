@@ -10,7 +10,9 @@ import Testing
 /// harness runs every thread on an OS thread and these tests have nothing to check.
 private let coroutinesMissing = !cshim_coroutines_supported()
 
-@Suite("Coroutines: the context switch", .disabled(if: coroutinesMissing, "this build switches no coroutines (a sanitizer, or another processor)"))
+@Suite(
+    "Coroutines: the context switch",
+    .disabled(if: coroutinesMissing, "this build switches no coroutines (a sanitizer, or another processor)"))
 struct CoroutineSwitchTests {
     /// Two coroutines and the thread's own context pass control around a ring; each keeps an
     /// `inout` access to a class property open across its switches (Swift's exclusivity
@@ -52,7 +54,9 @@ private final class SwitchRing: @unchecked Sendable {
         let previous = cshim_seam_current()
         cshim_seam_set_current(UnsafeMutableRawPointer(bitPattern: 0x3000))
         cshim_coroutine_switch(contexts + 2, contexts)
-        if cshim_seam_current() != UnsafeMutableRawPointer(bitPattern: 0x3000) { mismatches.append("the thread's seam slot") }
+        if cshim_seam_current() != UnsafeMutableRawPointer(bitPattern: 0x3000) {
+            mismatches.append("the thread's seam slot")
+        }
         cshim_seam_set_current(previous)
     }
 
@@ -88,9 +92,13 @@ private func ringEntry1(_ argument: UnsafeMutableRawPointer?) {
     Unmanaged<SwitchRing>.fromOpaque(argument!).takeUnretainedValue().body(1)
 }
 
-@Suite("Coroutines: scenario threads as coroutines", .disabled(if: coroutinesMissing, "this build switches no coroutines (a sanitizer, or another processor)"))
+@Suite(
+    "Coroutines: scenario threads as coroutines",
+    .disabled(if: coroutinesMissing, "this build switches no coroutines (a sanitizer, or another processor)"))
 struct CoroutineBackendTests {
-    private static func options(_ strategy: Strategy, schedules: Int, seed: UInt64, threads: ScenarioThreads = .coroutines) -> ExplorationOptions {
+    private static func options(
+        _ strategy: Strategy, schedules: Int, seed: UInt64, threads: ScenarioThreads = .coroutines
+    ) -> ExplorationOptions {
         ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed, threads: threads)
     }
 
@@ -100,14 +108,18 @@ struct CoroutineBackendTests {
     func oneOSThread() throws {
         for threads in [ScenarioThreads.coroutines, .os] {
             let handles = AtomicBox<[pthread_t]>([])
-            let report = try Harness.run("who runs", options: Self.options(.random, schedules: 1, seed: 1, threads: threads)) { scenario in
+            let report = try Harness.run(
+                "who runs", options: Self.options(.random, schedules: 1, seed: 1, threads: threads)
+            ) { scenario in
                 for _ in 0..<3 {
                     scenario.spawn { handles.update { $0.append(pthread_self()) } }
                 }
             }
             #expect(report.failure == nil)
             let distinct = Set(handles.load().map { UInt(bitPattern: Int(bitPattern: $0)) })
-            #expect(threads == .coroutines ? distinct.count == 1 : distinct.count > 1, "\(threads): \(distinct.count) OS threads")
+            #expect(
+                threads == .coroutines ? distinct.count == 1 : distinct.count > 1,
+                "\(threads): \(distinct.count) OS threads")
         }
     }
 
@@ -116,20 +128,24 @@ struct CoroutineBackendTests {
         arguments: [Strategy.random, .pct(depth: 2), .exhaustive(preemptionBound: 1), .pos, .surw, .portfolio]
     )
     func findsAndReplaysAcrossBackends(strategy: Strategy) throws {
-        let report = try Harness.run("lost update", options: Self.options(strategy, schedules: 2_000, seed: 5), HarnessScenarios.lostUpdate)
+        let report = try Harness.run(
+            "lost update", options: Self.options(strategy, schedules: 2_000, seed: 5), HarnessScenarios.lostUpdate)
         let failure = try #require(report.failure)
         #expect("\(failure.reason)".contains("an increment was lost"))
         for threads in [ScenarioThreads.os, .coroutines] {
             var replay = Self.options(strategy, schedules: 1, seed: 5, threads: threads)
             replay.replay = try ReplayToken(parsing: failure.token.description)
-            let again = try #require(try Harness.run("lost update", options: replay, HarnessScenarios.lostUpdate).failure)
+            let again = try #require(
+                try Harness.run("lost update", options: replay, HarnessScenarios.lostUpdate).failure)
             #expect(again.trace == failure.trace, "replayed on \(threads)")
         }
     }
 
     /// The schedule a strategy picks depends on what the threads do, never on what they
     /// run as: the same seed gives the same schedules, step for step.
-    @Test("the same seed runs the same schedules on coroutines as on OS threads", arguments: [Strategy.random, .pct(depth: 3), .portfolio])
+    @Test(
+        "the same seed runs the same schedules on coroutines as on OS threads",
+        arguments: [Strategy.random, .pct(depth: 3), .portfolio])
     func sameSchedulesOnEitherBackend(strategy: Strategy) throws {
         var tokens: [ScenarioThreads: [String]] = [:]
         for threads in [ScenarioThreads.os, .coroutines] {
@@ -148,22 +164,29 @@ struct CoroutineBackendTests {
 
     @Test("deadlocks and lost wake-ups are reported on coroutines as on OS threads")
     func blockingFailures() throws {
-        let deadlock = try Harness.run("deadlock", options: Self.options(.exhaustive(preemptionBound: 2), schedules: 1_000, seed: 1), HarnessScenarios.lockOrderInversion)
+        let deadlock = try Harness.run(
+            "deadlock", options: Self.options(.exhaustive(preemptionBound: 2), schedules: 1_000, seed: 1),
+            HarnessScenarios.lockOrderInversion)
         guard case .deadlock(_, let cycle)? = deadlock.failure?.reason else {
             Issue.record("expected a deadlock, got \(String(describing: deadlock.failure?.reason))")
             return
         }
         #expect(Set(try #require(cycle)) == [1, 2])
-        let wakeup = try Harness.run("lost wakeup", options: Self.options(.random, schedules: 500, seed: 3), HarnessScenarios.lostWakeup)
+        let wakeup = try Harness.run(
+            "lost wakeup", options: Self.options(.random, schedules: 500, seed: 3), HarnessScenarios.lostWakeup)
         let reason = String(describing: wakeup.failure?.reason)
         #expect(reason.contains("nobody will signal"), "\(reason)")
     }
 
     @Test("a wait guarded by if instead of while is found on coroutines, and the fix passes")
     func spuriousWakeups() throws {
-        let buggy = try Harness.run("if wait", options: Self.options(.portfolio, schedules: 2_000, seed: 1), HarnessScenarios.conditionWait(recheck: false))
+        let buggy = try Harness.run(
+            "if wait", options: Self.options(.portfolio, schedules: 2_000, seed: 1),
+            HarnessScenarios.conditionWait(recheck: false))
         #expect(buggy.failure != nil)
-        let fixed = try Harness.run("while wait", options: Self.options(.portfolio, schedules: 500, seed: 1), HarnessScenarios.conditionWait(recheck: true))
+        let fixed = try Harness.run(
+            "while wait", options: Self.options(.portfolio, schedules: 500, seed: 1),
+            HarnessScenarios.conditionWait(recheck: true))
         #expect(fixed.failure == nil)
     }
 
@@ -171,7 +194,9 @@ struct CoroutineBackendTests {
     /// of its own: the execution runs again, and the exploration goes on, on OS threads.
     @Test("a cancelled closure thread and thread-specific storage move the exploration to OS threads")
     func fallsBackToOSThreads() throws {
-        let cancelled = try Harness.run("cancel a closure thread", options: Self.options(.random, schedules: 50, seed: 2)) { _ in
+        let cancelled = try Harness.run(
+            "cancel a closure thread", options: Self.options(.random, schedules: 50, seed: 2)
+        ) { _ in
             let stopped = SeamAtomic(false)
             let thread = try Seam.spawnThread {
                 while true { Seam.cancellationPoint() }
@@ -184,7 +209,9 @@ struct CoroutineBackendTests {
         #expect(cancelled.failure == nil, "\(String(describing: cancelled.failure))")
         #expect(cancelled.schedulesRun == 50)
 
-        let storage = try Harness.run("thread-local values", options: Self.options(.portfolio, schedules: 200, seed: 2), LockScenarios.threadLocalIsolation)
+        let storage = try Harness.run(
+            "thread-local values", options: Self.options(.portfolio, schedules: 200, seed: 2),
+            LockScenarios.threadLocalIsolation)
         #expect(storage.failure == nil, "\(String(describing: storage.failure))")
         #expect(storage.schedulesRun == 200)
     }
@@ -211,7 +238,8 @@ struct CoroutineBackendTests {
     @Test("HARNESS_THREADS picks the backend and names what it expects")
     func environmentKnob() throws {
         #expect(try ExplorationOptions().applyingEnvironment(["HARNESS_THREADS": "coroutines"]).threads == .coroutines)
-        #expect(try ExplorationOptions(threads: .coroutines).applyingEnvironment(["HARNESS_THREADS": "os"]).threads == .os)
+        #expect(
+            try ExplorationOptions(threads: .coroutines).applyingEnvironment(["HARNESS_THREADS": "os"]).threads == .os)
         #expect(ExplorationOptions().threads == .os)
         for bad in ["OS", "fibers", "coroutines "] {
             #expect {

@@ -101,11 +101,13 @@ struct ExecutionModelTests {
         #expect(driver.candidates(running: nil).map(\.choice) == [.thread(2)])
     }
 
-    @Test("a waiter may wake spuriously, after the threads that can run, unless it waits on the harness's own condition")
+    @Test(
+        "a waiter may wake spuriously, after the threads that can run, unless it waits on the harness's own condition")
     func spuriousWakeups() throws {
         var driver = try Self.waitingT0(limits: Execution.Limits(), internalCondition: false)
         #expect(driver.candidates(running: 1).map(\.choice) == [.thread(1), .spuriousWake(0)])
-        let withoutSpurious = try Self.waitingT0(limits: Execution.Limits(spuriousWakeups: false), internalCondition: false)
+        let withoutSpurious = try Self.waitingT0(
+            limits: Execution.Limits(spuriousWakeups: false), internalCondition: false)
         #expect(withoutSpurious.candidates(running: 1).map(\.choice) == [.thread(1)])
         let ownCondition = try Self.waitingT0(limits: Execution.Limits(), internalCondition: true)
         #expect(ownCondition.candidates(running: 1).map(\.choice) == [.thread(1)])
@@ -142,7 +144,9 @@ struct ExecutionModelTests {
         _ = driver.model.exit(2)
         #expect(driver.decide(running: nil) == .run(1))
         #expect(driver.model.clock == start + 5_000_000)
-        #expect(driver.steps.last?.kind == .advanceClock && driver.steps.last?.target == .clockAdvance(nanoseconds: 5_000_000))
+        #expect(
+            driver.steps.last?.kind == .advanceClock
+                && driver.steps.last?.target == .clockAdvance(nanoseconds: 5_000_000))
         #expect(driver.model.threads[1].waitResult == .timedOut)
         #expect(driver.pending(0) == nil)
     }
@@ -207,9 +211,11 @@ struct ExecutionModelTests {
         #expect(driver.model.clock == deadline)
     }
 
-    @Test("an early timeout is offered only for a deadline within the bound of the clock", arguments: [
-        (UInt64(2_999_999), false), (3_000_000, true), (3_000_001, true),
-    ])
+    @Test(
+        "an early timeout is offered only for a deadline within the bound of the clock",
+        arguments: [
+            (UInt64(2_999_999), false), (3_000_000, true), (3_000_001, true)
+        ])
     func earlyTimeoutBound(bound: UInt64, offered: Bool) throws {
         var driver = try ModelDriver(threads: 3)
         let now = driver.model.clock
@@ -276,7 +282,8 @@ struct ExecutionModelTests {
         driver.arrive(1, .lock(Objects.m, recursive: false))
         #expect(driver.decide(running: 1) == .stuck)
         driver.model.failStuck(blockedTasks: [])
-        #expect(driver.model.failure == .deadlock(waits: ExecutionFailureDescriptionTests.lockOrderWaits, cycle: [0, 1]))
+        #expect(
+            driver.model.failure == .deadlock(waits: ExecutionFailureDescriptionTests.lockOrderWaits, cycle: [0, 1]))
         #expect(driver.model.isWindingDown)
     }
 
@@ -288,9 +295,11 @@ struct ExecutionModelTests {
         _ = driver.model.exit(0)
         #expect(driver.decide(running: nil) == .stuck)
         driver.model.failStuck(blockedTasks: [])
-        #expect(driver.model.failure == .threadsStillRunning(waits: [
-            .thread(ThreadWait(thread: 1, reason: .signal(condition: SharedObject(.condition, 1))))
-        ]))
+        #expect(
+            driver.model.failure
+                == .threadsStillRunning(waits: [
+                    .thread(ThreadWait(thread: 1, reason: .signal(condition: SharedObject(.condition, 1))))
+                ]))
     }
 
     @Test("tasks that wait for good while only the harness's own waits are left are a deadlock of tasks, without them")
@@ -315,10 +324,12 @@ struct ExecutionModelTests {
         #expect(driver.decide(running: nil) == .stuck)
         let blocked = BlockedTask(task: 1, name: nil, waitsAt: nil, startedIn: nil)
         driver.model.failStuck(blockedTasks: [blocked])
-        #expect(driver.model.failure == .threadsStillRunning(waits: [
-            .thread(ThreadWait(thread: 1, reason: .signal(condition: SharedObject(.condition, 1)))),
-            .task(blocked),
-        ]))
+        #expect(
+            driver.model.failure
+                == .threadsStillRunning(waits: [
+                    .thread(ThreadWait(thread: 1, reason: .signal(condition: SharedObject(.condition, 1)))),
+                    .task(blocked)
+                ]))
     }
 
     @Test("every thread finished ends the execution")
@@ -395,10 +406,14 @@ struct ExecutionModelTests {
         #expect(driver.decide(running: nil, choosing: .thread(2)) == .run(1))
         // An internal operation is performed without a decision only while no urgent thread can run.
         driver.model.noteInternalObjects([Objects.n])
-        #expect(driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true) == .awaitsDecision)
+        #expect(
+            driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true)
+                == .awaitsDecision)
         _ = try driver.perform(1)
         driver.model.exitNonPreemptibleRegion(1)
-        #expect(driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true) == .performsAtOnce)
+        #expect(
+            driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true)
+                == .performsAtOnce)
     }
 
     @Test("decisions record who could go on, and a choice of another thread counts as a preemption")
@@ -434,7 +449,9 @@ struct ExecutionModelTests {
         var driver = try ModelDriver(threads: 1)
         let jobs = [JobIdentity(task: 0, enqueueOrder: 0), JobIdentity(task: 1, enqueueOrder: 1)]
         let step = driver.model.lane(0, chose: 1, among: jobs)
-        #expect(step.kind == .chooseJob && step.choice == 1 && step.target == .queuedJob(position: 2, count: 2) && step.job == jobs[1])
+        #expect(
+            step.kind == .chooseJob && step.choice == 1 && step.target == .queuedJob(position: 2, count: 2)
+                && step.job == jobs[1])
         #expect(driver.model.decisions.last == .job(1))
     }
 
@@ -509,7 +526,9 @@ private struct ModelDriver {
     }
 
     /// `thread` arrives at `operation`.
-    mutating func arrive(_ thread: Int, _ operation: PendingOperation, at location: SeamLocation? = nil, cancellable: Bool = true) {
+    mutating func arrive(
+        _ thread: Int, _ operation: PendingOperation, at location: SeamLocation? = nil, cancellable: Bool = true
+    ) {
         _ = model.arrive(thread, at: operation, location: location, cancellable: cancellable)
     }
 
@@ -540,7 +559,9 @@ private struct ModelDriver {
     /// `thread` performs its pending operation; returns what it does next.
     mutating func perform(_ thread: Int) throws -> ExecutionModel.PerformOutcome {
         let performed = model.perform(thread)
-        guard performed.step.thread == thread else { throw ModelDriverError(description: "the step of T\(thread) names T\(performed.step.thread ?? -1)") }
+        guard performed.step.thread == thread else {
+            throw ModelDriverError(description: "the step of T\(thread) names T\(performed.step.thread ?? -1)")
+        }
         steps.append(performed.step)
         replies.append(performed.reply)
         return performed.outcome
@@ -550,7 +571,9 @@ private struct ModelDriver {
     @discardableResult
     mutating func run(_ thread: Int) throws -> ExecutionModel.PerformOutcome {
         let decision = decide(running: thread, choosing: .thread(thread))
-        guard decision == .run(thread) else { throw ModelDriverError(description: "T\(thread) did not run: \(decision)") }
+        guard decision == .run(thread) else {
+            throw ModelDriverError(description: "T\(thread) did not run: \(decision)")
+        }
         return try perform(thread)
     }
 

@@ -16,12 +16,14 @@ struct ExploredTraitTests {
         output.split(separator: "\n").first { $0.contains("Test \(test)() failed after") }
     }
 
-    @Test("a buggy test fails with one issue whose printed replay command reproduces it", arguments: [
-        ("ExploredDemos", "overdraft", "await account.balance >= 0"),
-        ("ExploredDemos", "lostUpdate", "await counter.hits == 2"),
-        ("ExploredDemos", "fireAndForget", "await log.events == [\"saved\", \"shown\"]"),
-        ("ExploredReadmeDemos", "searchShowsTheLatestQuery", "await model.shown == \"results for swift\""),
-    ])
+    @Test(
+        "a buggy test fails with one issue whose printed replay command reproduces it",
+        arguments: [
+            ("ExploredDemos", "overdraft", "await account.balance >= 0"),
+            ("ExploredDemos", "lostUpdate", "await counter.hits == 2"),
+            ("ExploredDemos", "fireAndForget", "await log.events == [\"saved\", \"shown\"]"),
+            ("ExploredReadmeDemos", "searchShowsTheLatestQuery", "await model.shown == \"results for swift\"")
+        ])
     func bugFailsOnceAndReplays(suite: String, test: String, expectation: String) throws {
         let found = try TestProcess.run(["--filter", "\(suite)/\(test)\\("], environment: Self.demo)
         #expect(found.status != 0)
@@ -51,14 +53,16 @@ struct ExploredTraitTests {
         #expect(found.output.contains("Expectation failed: (reply → \"timed out\") == \"reply\""), "\(found.output)")
     }
 
-    @Test("a fixed test, async or not, on the main actor or not, passes having run its whole budget", arguments: [
-        ("ExploredDemos", "overdraftFixed", 500),
-        ("ExploredDemos", "lostUpdateFixed", 500),
-        ("ExploredDemos", "fireAndForgetFixed", 500),
-        ("ExploredDemos", "synchronousBody", 50),
-        ("ExploredReadmeDemos", "searchShowsTheLatestQueryFixed", 500),
-        ("ExploredReadmeDemos", "mainActorBody", 100),
-    ])
+    @Test(
+        "a fixed test, async or not, on the main actor or not, passes having run its whole budget",
+        arguments: [
+            ("ExploredDemos", "overdraftFixed", 500),
+            ("ExploredDemos", "lostUpdateFixed", 500),
+            ("ExploredDemos", "fireAndForgetFixed", 500),
+            ("ExploredDemos", "synchronousBody", 50),
+            ("ExploredReadmeDemos", "searchShowsTheLatestQueryFixed", 500),
+            ("ExploredReadmeDemos", "mainActorBody", 100)
+        ])
     func fixPassesEverySchedule(suite: String, test: String, schedules: Int) throws {
         let (outcome, entries) = try Self.campaign(filter: "\(suite)/\(test)\\(")
         #expect(outcome.status == 0, "\(outcome.output)")

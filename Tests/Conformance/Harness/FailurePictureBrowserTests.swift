@@ -19,13 +19,14 @@ struct FailurePictureBrowserTests {
 
     static let cases = [
         Case(name: "lost update", scenario: HarnessScenarios.lostUpdate, highlight: 0x1f77b4),
-        Case(name: "lock-order deadlock", scenario: HarnessScenarios.lockOrderInversion, highlight: 0xd62728),
+        Case(name: "lock-order deadlock", scenario: HarnessScenarios.lockOrderInversion, highlight: 0xd62728)
     ]
 
     @Test("a real failure's picture renders, not blank, with its highlight", arguments: cases)
     func renders(_ example: Case) throws {
         let failure = try FailurePictureTests.failure("browser \(example.name)", example.scenario)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-picture-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "harness-picture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let page = directory.appendingPathComponent("failure.html")
@@ -41,6 +42,8 @@ struct FailurePictureBrowserTests {
         #expect(background < pixels * 9 / 10, "one colour covers \(background) of \(pixels) pixels: a blank page")
         #expect(colours.count >= 100, "only \(colours.count) colours: no text rendered")
         let highlighted = colours[example.highlight] ?? 0
-        #expect(highlighted >= 100, "\(highlighted) pixels of the highlight colour 0x\(String(example.highlight, radix: 16))")
+        #expect(
+            highlighted >= 100,
+            "\(highlighted) pixels of the highlight colour 0x\(String(example.highlight, radix: 16))")
     }
 }

@@ -21,12 +21,18 @@ struct FailurePictureTests {
     // MARK: Conflicts
 
     /// A failure with `trace` as its schedule (the steps' locations are all one line).
-    private static func synthetic(_ trace: [(Int?, OperationKind, TraceTarget?)], reason: ExecutionFailure = .stepBoundExceeded(1)) -> HarnessFailure {
+    private static func synthetic(
+        _ trace: [(Int?, OperationKind, TraceTarget?)], reason: ExecutionFailure = .stepBoundExceeded(1)
+    ) -> HarnessFailure {
         HarnessFailure(
             scenario: "synthetic",
             reason: reason,
             token: ReplayToken(scenario: "synthetic", strategy: "random", seed: 1, execution: 0, steps: []),
-            trace: trace.map { TraceStep(thread: $0.0, kind: $0.1, target: $0.2, location: SeamLocation(fileID: "Module/File.swift", line: 1)) },
+            trace: trace.map {
+                TraceStep(
+                    thread: $0.0, kind: $0.1, target: $0.2, location: SeamLocation(fileID: "Module/File.swift", line: 1)
+                )
+            },
             testID: nil
         )
     }
@@ -45,12 +51,18 @@ struct FailurePictureTests {
     static let ruleCases: [RuleCase] = [
         RuleCase(
             name: "a lost update: the load the store made stale, the store overwritten, the load of the result",
-            trace: [(1, .atomicLoad, a), (2, .atomicLoad, a), (2, .atomicStore, a), (1, .atomicStore, a), (0, .atomicLoad, a), (0, .atomicLoad, a)],
+            trace: [
+                (1, .atomicLoad, a), (2, .atomicLoad, a), (2, .atomicStore, a), (1, .atomicStore, a),
+                (0, .atomicLoad, a), (0, .atomicLoad, a)
+            ],
             expected: [(0, 2), (2, 3), (3, 4)]
         ),
         RuleCase(name: "reads never conflict", trace: [(1, .atomicLoad, a), (2, .atomicLoad, a)], expected: []),
-        RuleCase(name: "one lane's steps never conflict", trace: [(1, .atomicStore, a), (1, .atomicLoad, a), (1, .atomicStore, a)], expected: []),
-        RuleCase(name: "other objects never conflict", trace: [(1, .atomicStore, a), (2, .atomicStore, b)], expected: []),
+        RuleCase(
+            name: "one lane's steps never conflict",
+            trace: [(1, .atomicStore, a), (1, .atomicLoad, a), (1, .atomicStore, a)], expected: []),
+        RuleCase(
+            name: "other objects never conflict", trace: [(1, .atomicStore, a), (2, .atomicStore, b)], expected: []),
         RuleCase(
             name: "a write after several lanes' reads conflicts with each lane's latest read",
             trace: [(1, .atomicLoad, a), (1, .atomicLoad, a), (2, .atomicLoad, a), (3, .atomicReadModifyWrite, a)],
@@ -61,20 +73,28 @@ struct FailurePictureTests {
             trace: [(1, .lock, m), (1, .unlock, m), (2, .lock, m), (2, .unlock, m), (1, .tryLock, m)],
             expected: [(1, 2), (3, 4)]
         ),
-        RuleCase(name: "a signal before the wait it should have woken", trace: [(2, .signal, c), (1, .wait, c)], expected: [(0, 1)]),
+        RuleCase(
+            name: "a signal before the wait it should have woken", trace: [(2, .signal, c), (1, .wait, c)],
+            expected: [(0, 1)]),
         RuleCase(
             name: "thread operations and scheduler steps touch no shared object",
-            trace: [(0, .join, .thread(1)), (2, .join, .thread(1)), (0, .cancel, .thread(1)), (nil, .advanceClock, .clockAdvance(nanoseconds: 1_000_000)), (nil, .advanceClock, .clockAdvance(nanoseconds: 1_000_000))],
+            trace: [
+                (0, .join, .thread(1)), (2, .join, .thread(1)), (0, .cancel, .thread(1)),
+                (nil, .advanceClock, .clockAdvance(nanoseconds: 1_000_000)),
+                (nil, .advanceClock, .clockAdvance(nanoseconds: 1_000_000))
+            ],
             expected: []
         ),
         RuleCase(
             name: "a read already ordered after the write by its own lane's earlier read is not paired again",
             trace: [(1, .atomicStore, a), (0, .atomicLoad, a), (0, .atomicLoad, a)],
             expected: [(0, 1)]
-        ),
+        )
     ]
 
-    @Test("conflicts: different lanes, one object, at least one write; pairs program order implies are left out", arguments: ruleCases)
+    @Test(
+        "conflicts: different lanes, one object, at least one write; pairs program order implies are left out",
+        arguments: ruleCases)
     func conflictRule(_ rule: RuleCase) {
         let picture = Self.synthetic(rule.trace).picture
         #expect(picture.conflicts.map { [$0.earlier, $0.later] } == rule.expected.map { [$0.earlier, $0.later] })
@@ -113,7 +133,8 @@ struct FailurePictureTests {
             options: ExplorationOptions(schedules: 300, seed: 3),
             HarnessAsyncTests.suspendedUpdate
         )
-        let internalTargets = Set(failure.trace.filter { $0.location?.fileID.hasPrefix("Harness/") == true }.compactMap(\.target))
+        let internalTargets = Set(
+            failure.trace.filter { $0.location?.fileID.hasPrefix("Harness/") == true }.compactMap(\.target))
         #expect(!internalTargets.isEmpty, "the executor's lanes synchronize through the seam")
         let conflicts = failure.picture.conflicts
         #expect(!conflicts.isEmpty)
@@ -146,7 +167,11 @@ struct FailurePictureTests {
         }
         #expect(Set(cycleEdges.compactMap(\.resource)) == [SharedObject(.mutex, 1), SharedObject(.mutex, 2)])
         let joins = picture.waitsFor.filter { !$0.inCycle }
-        #expect(joins == [FailurePicture.WaitEdge(waiter: .thread(0), holder: .thread(1), resource: nil, acquired: nil, inCycle: false)])
+        #expect(
+            joins == [
+                FailurePicture.WaitEdge(
+                    waiter: .thread(0), holder: .thread(1), resource: nil, acquired: nil, inCycle: false)
+            ])
         #expect(picture.notes.map(\.lane) == [.thread(0), .thread(1), .thread(2)])
         #expect(picture.notes.allSatisfy { $0.kind == .blocked && $0.text.hasPrefix("waits to ") })
     }
@@ -157,28 +182,35 @@ struct FailurePictureTests {
             [(1, .lock, .object(SharedObject(.mutex, 1))), (2, .lock, .object(SharedObject(.mutex, 2)))],
             reason: .deadlock(waits: [], cycle: [1, 2])
         )
-        #expect(failure.picture.waitsFor == [
-            FailurePicture.WaitEdge(waiter: .thread(1), holder: .thread(2), resource: nil, acquired: nil, inCycle: true),
-            FailurePicture.WaitEdge(waiter: .thread(2), holder: .thread(1), resource: nil, acquired: nil, inCycle: true),
-        ])
+        #expect(
+            failure.picture.waitsFor == [
+                FailurePicture.WaitEdge(
+                    waiter: .thread(1), holder: .thread(2), resource: nil, acquired: nil, inCycle: true),
+                FailurePicture.WaitEdge(
+                    waiter: .thread(2), holder: .thread(1), resource: nil, acquired: nil, inCycle: true)
+            ])
     }
 
     @Test("the arrows come from the waits' values: words in a wait that name a lane draw nothing")
     func arrowsFromValues() {
-        let inFunctionT2 = BlockedTask(task: 1, name: nil, waitsAt: CodePlace(file: "Peer.swift", line: 3, function: "T2"), startedIn: nil)
+        let inFunctionT2 = BlockedTask(
+            task: 1, name: nil, waitsAt: CodePlace(file: "Peer.swift", line: 3, function: "T2"), startedIn: nil)
         let waits: [Wait] = [
             .thread(ThreadWait(thread: 1, reason: .lock(mutex: SharedObject(.mutex, 1), holder: 2))),
             .thread(ThreadWait(thread: 2, reason: .lock(mutex: SharedObject(.mutex, 2), holder: nil))),
-            .task(inFunctionT2),
+            .task(inFunctionT2)
         ]
         #expect("\(Wait.task(inFunctionT2))".contains("T2"), "the task's words name lane T2")
         let failure = Self.synthetic(
             [(2, .lock, .object(SharedObject(.mutex, 1))), (1, .start, nil)],
             reason: .threadsStillRunning(waits: waits)
         )
-        #expect(failure.picture.waitsFor == [
-            FailurePicture.WaitEdge(waiter: .thread(1), holder: .thread(2), resource: SharedObject(.mutex, 1), acquired: 0, inCycle: false),
-        ])
+        #expect(
+            failure.picture.waitsFor == [
+                FailurePicture.WaitEdge(
+                    waiter: .thread(1), holder: .thread(2), resource: SharedObject(.mutex, 1), acquired: 0,
+                    inCycle: false)
+            ])
         #expect(failure.picture.notes.map(\.lane) == [.thread(1), .thread(2), .task(1)])
     }
 
@@ -223,7 +255,7 @@ struct FailurePictureTests {
         let pages = [
             try Self.failure("picture lost update", HarnessScenarios.lostUpdate).picture.html,
             try Self.failure("picture lock-order inversion", HarnessScenarios.lockOrderInversion).picture.html,
-            try Self.failure("picture lost wakeup", HarnessScenarios.lostWakeup).picture.html,
+            try Self.failure("picture lost wakeup", HarnessScenarios.lostWakeup).picture.html
         ]
         for page in pages {
             for forbidden in ["<script", "<link", "<img", "<iframe", "src=", "@import", "http:", "https:", "file:"] {
@@ -252,10 +284,13 @@ struct FailurePictureTests {
         Harness.check(counter.value < 990, "the counter reached \(counter.value)")
     }
 
-    @Test("2,000 steps: the page grows linearly, collapses what has nothing drawn, and shows the end", .longSingleThreadedWork)
+    @Test(
+        "2,000 steps: the page grows linearly, collapses what has nothing drawn, and shows the end",
+        .longSingleThreadedWork)
     func longTraces() throws {
         func spinning(_ steps: Int) throws -> (failure: HarnessFailure, page: String) {
-            let failure = try Self.failure("picture spin \(steps)", options: ExplorationOptions(schedules: 1, maxSteps: steps), Self.spin)
+            let failure = try Self.failure(
+                "picture spin \(steps)", options: ExplorationOptions(schedules: 1, maxSteps: steps), Self.spin)
             return (failure, failure.picture.html)
         }
         let short = try spinning(2_000)
@@ -269,7 +304,8 @@ struct FailurePictureTests {
         #expect(short.page.contains("steps 0–1987: 1988 steps without a conflict"))
         #expect(short.page.contains("<b>1999</b>"))
 
-        let busy = try Self.failure("picture busy mutex", options: ExplorationOptions(schedules: 1, seed: 11), Self.busyMutex)
+        let busy = try Self.failure(
+            "picture busy mutex", options: ExplorationOptions(schedules: 1, seed: 11), Self.busyMutex)
         let page = busy.picture.html
         #expect(busy.trace.count > 1_900)
         // Measured: 442,580 bytes for 1,993 steps with 641 conflicts (222 a step).

@@ -12,7 +12,9 @@ struct FeedbackGuidedTests {
     /// The execution (from 0) in which `strategy` first followed the whole target path
     /// within `budget`, or `nil`; each execution reports the depth it reached as its
     /// fingerprint when `feedback` is on.
-    static func firstDeepExecution(_ strategy: inout some SchedulingStrategy, budget: Int, feedback: Bool = true) -> Int? {
+    static func firstDeepExecution(_ strategy: inout some SchedulingStrategy, budget: Int, feedback: Bool = true)
+        -> Int?
+    {
         let candidates = (0..<3).map { Candidate(.thread($0)) }
         for execution in 0..<budget {
             guard strategy.beginExecution(execution) else { return nil }

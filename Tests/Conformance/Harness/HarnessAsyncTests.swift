@@ -22,13 +22,18 @@ struct HarnessAsyncTests {
         Harness.check(counter.load() == 2, "an update was lost across a suspension point")
     }
 
-    @Test("tasks interleave at suspension points under every strategy, and replay exactly", arguments: [Strategy.random, .pct(depth: 2), .exhaustive(preemptionBound: 1)])
+    @Test(
+        "tasks interleave at suspension points under every strategy, and replay exactly",
+        arguments: [Strategy.random, .pct(depth: 2), .exhaustive(preemptionBound: 1)])
     func findsTaskInterleaving(strategy: Strategy) throws {
-        let report = try Harness.run("suspended update", options: ExplorationOptions(strategy: strategy, schedules: 300, seed: 3), Self.suspendedUpdate)
+        let report = try Harness.run(
+            "suspended update", options: ExplorationOptions(strategy: strategy, schedules: 300, seed: 3),
+            Self.suspendedUpdate)
         let failure = try #require(report.failure)
         #expect(failure.trace.contains { $0.kind == .chooseJob })
         for _ in 0..<5 {
-            let replayed = try Harness.run("suspended update", options: ExplorationOptions(replay: failure.token), Self.suspendedUpdate)
+            let replayed = try Harness.run(
+                "suspended update", options: ExplorationOptions(replay: failure.token), Self.suspendedUpdate)
             #expect(replayed.failure?.trace == failure.trace)
         }
     }
@@ -79,7 +84,8 @@ struct HarnessAsyncTests {
 
     @Test("a cancelled sleeper wakes with CancellationError at once")
     func cancelledSleeper() throws {
-        let report = try Harness.run("cancelled sleeper", options: ExplorationOptions(schedules: 50, seed: 2)) { scenario in
+        let report = try Harness.run("cancelled sleeper", options: ExplorationOptions(schedules: 50, seed: 2)) {
+            scenario in
             let outcome = AtomicBox<String>("")
             let sleeper = scenario.task {
                 do {

@@ -22,7 +22,9 @@ struct HarnessFailureKindTests {
         }
         let failure = try failure("spin", ExplorationOptions(schedules: 1, maxSteps: 500), spin)
         #expect(failure.reason == .stepBoundExceeded(500))
-        #expect(failure.token.description.count < 200, "a spinning schedule's token is \(failure.token.description.count) characters")
+        #expect(
+            failure.token.description.count < 200,
+            "a spinning schedule's token is \(failure.token.description.count) characters")
         let token = try ReplayToken(parsing: failure.token.description)
         let replayed = try Harness.run("spin", options: ExplorationOptions(maxSteps: 500, replay: token), spin)
         #expect(replayed.failure?.trace == failure.trace)
@@ -50,13 +52,15 @@ struct HarnessFailureKindTests {
             let condition = SeamCondition()
             leaked.value = try Seam.spawnThread { mutex.withLock { condition.wait(on: mutex) } }.get()
         }
-        try leaked.value?.join()   // the harness ended it when the execution failed
+        try leaked.value?.join()  // the harness ended it when the execution failed
         guard case .threadsStillRunning(let waits) = failure.reason else {
             Issue.record("expected threads still running, got \(failure.reason)")
             return
         }
         #expect(waits.count == 1)
-        #expect(waits[0].threadWait?.thread == 1 && waits[0].threadWait?.reason == .signal(condition: SharedObject(.condition, 1)))
+        #expect(
+            waits[0].threadWait?.thread == 1
+                && waits[0].threadWait?.reason == .signal(condition: SharedObject(.condition, 1)))
     }
 
     @Test("unlocking a mutex the thread does not hold is reported, not a crash")
@@ -179,7 +183,10 @@ struct HarnessVirtualTimeTests {
 struct ReplayTokenTests {
     @Test("a token survives its text form")
     func roundTrip() throws {
-        let failure = try #require(try Harness.run("lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
+        let failure = try #require(
+            try Harness.run(
+                "lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate
+            ).failure)
         let parsed = try ReplayToken(parsing: " \(failure.token)\n")
         #expect(parsed == failure.token)
         #expect(parsed.fits(scenario: "lost update"))
@@ -197,7 +204,7 @@ struct ReplayTokenTests {
             ("H\(ReplayToken.formatVersion).0.random.0.-1.AAAA", "execution field '-1'"),
             ("H\(ReplayToken.formatVersion).0.random.0.0.!!!", "not base64url"),
             ("H\(ReplayToken.formatVersion).0.random.0.0.AP8", "unknown operation code 255"),
-            ("H\(ReplayToken.formatVersion).0.random.0.0.zAwE", "compressed steps field is corrupt"),
+            ("H\(ReplayToken.formatVersion).0.random.0.0.zAwE", "compressed steps field is corrupt")
         ]
     )
     func malformed(text: String, expected: String) {
@@ -210,19 +217,29 @@ struct ReplayTokenTests {
 
     @Test("a token for another scenario is refused with both names' hashes")
     func otherScenario() throws {
-        let failure = try #require(try Harness.run("lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
+        let failure = try #require(
+            try Harness.run(
+                "lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate
+            ).failure)
         let expected = HarnessError.configuration(
-            .badReplayToken(setting: "ExplorationOptions.replay", .otherScenario(token: failure.token.scenarioHash, scenario: "locked"))
+            .badReplayToken(
+                setting: "ExplorationOptions.replay",
+                .otherScenario(token: failure.token.scenarioHash, scenario: "locked"))
         )
         #expect(throws: expected) {
-            _ = try Harness.run("locked", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lockedIncrements)
+            _ = try Harness.run(
+                "locked", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lockedIncrements)
         }
     }
 
     @Test("replaying a token against fixed code passes, naming the step where the code left the token")
     func divergence() throws {
-        let failure = try #require(try Harness.run("scenario", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
-        let replayed = try Harness.run("scenario", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lockedIncrements)
+        let failure = try #require(
+            try Harness.run(
+                "scenario", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate
+            ).failure)
+        let replayed = try Harness.run(
+            "scenario", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lockedIncrements)
         #expect(replayed.failure == nil)
         let notReproduced = try #require(replayed.notReproduced)
         let divergence = try #require(notReproduced.divergence)
@@ -230,35 +247,57 @@ struct ReplayTokenTests {
         #expect(divergence.detail.contains("the token has"))
         #expect(notReproduced.tokenSteps == failure.trace.count)
         #expect(notReproduced.schedulesRun == ExplorationOptions().schedules)
-        #expect("\(notReproduced)".hasPrefix("the recorded failure no longer happens: the code followed the token for \(divergence.step) of its \(failure.trace.count) steps"))
-        #expect("\(notReproduced)".hasSuffix("and a seeded search of \(notReproduced.schedulesRun) schedules from there found no failure"))
+        #expect(
+            "\(notReproduced)".hasPrefix(
+                "the recorded failure no longer happens: the code followed the token for \(divergence.step) of its \(failure.trace.count) steps"
+            ))
+        #expect(
+            "\(notReproduced)".hasSuffix(
+                "and a seeded search of \(notReproduced.schedulesRun) schedules from there found no failure"))
     }
 
     @Test("a replay that follows its whole token without failing says so, and a reproduced one says nothing")
     func followedWithoutFailing() throws {
-        let passing = try Harness.run("locked", options: ExplorationOptions(schedules: 1, seed: 7), HarnessScenarios.lockedIncrements)
+        let passing = try Harness.run(
+            "locked", options: ExplorationOptions(schedules: 1, seed: 7), HarnessScenarios.lockedIncrements)
         let token = try #require(passing.lastSchedule)
-        let replayed = try Harness.run("locked", options: ExplorationOptions(replay: token), HarnessScenarios.lockedIncrements)
+        let replayed = try Harness.run(
+            "locked", options: ExplorationOptions(replay: token), HarnessScenarios.lockedIncrements)
         #expect(replayed.failure == nil && replayed.schedulesRun == 1)
         let notReproduced = try #require(replayed.notReproduced)
         #expect(notReproduced.divergence == nil && notReproduced.schedulesRun == 1 && notReproduced.tokenSteps > 0)
-        #expect("\(notReproduced)" == "the recorded failure no longer happens: the code followed all \(notReproduced.tokenSteps) steps of the token and did not fail")
-        let failure = try #require(try Harness.run("scenario", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate).failure)
-        let reproduced = try Harness.run("scenario", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lostUpdate)
+        #expect(
+            "\(notReproduced)"
+                == "the recorded failure no longer happens: the code followed all \(notReproduced.tokenSteps) steps of the token and did not fail"
+        )
+        let failure = try #require(
+            try Harness.run(
+                "scenario", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate
+            ).failure)
+        let reproduced = try Harness.run(
+            "scenario", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lostUpdate)
         #expect(reproduced.failure != nil && reproduced.notReproduced == nil)
     }
 
-    @Test("a failure's schedule is shrunk to the fewest preemptions, says what it was shrunk from, and replays", arguments: [
-        Strategy.pct(depth: 3), .random, .pos,
-    ])
+    @Test(
+        "a failure's schedule is shrunk to the fewest preemptions, says what it was shrunk from, and replays",
+        arguments: [
+            Strategy.pct(depth: 3), .random, .pos
+        ])
     func shrinking(strategy: Strategy) throws {
         let options = ExplorationOptions(strategy: strategy, schedules: 500, seed: 5)
-        let failure = try #require(try Harness.run("shrinking", options: options, HarnessScenarios.lostUpdateAmongLocks).failure)
+        let failure = try #require(
+            try Harness.run("shrinking", options: options, HarnessScenarios.lostUpdateAmongLocks).failure)
         #expect(failure.preemptions == 1, "\(failure.message)")
         let origin = try #require(failure.shrunkFrom, "nothing to shrink from \(failure.preemptions) preemptions?")
         #expect(origin.preemptions > failure.preemptions)
-        #expect(failure.message.contains("1 preemption; shrunk from \(origin.steps) steps, \(origin.preemptions) preemptions"))
-        let replayed = try #require(try Harness.run("shrinking", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lostUpdateAmongLocks).failure)
+        #expect(
+            failure.message.contains(
+                "1 preemption; shrunk from \(origin.steps) steps, \(origin.preemptions) preemptions"))
+        let replayed = try #require(
+            try Harness.run(
+                "shrinking", options: ExplorationOptions(replay: failure.token), HarnessScenarios.lostUpdateAmongLocks
+            ).failure)
         #expect(replayed.trace == failure.trace && replayed.reproduction == .exact)
     }
 
@@ -274,31 +313,48 @@ struct ReplayTokenTests {
 
     @Test("a token the changed code no longer follows reproduces its failure by prefix and search, and says so")
     func prefixAndSearch() throws {
-        let original = try #require(try Harness.run("evolving", options: ExplorationOptions(schedules: 500, seed: 7), Self.lostUpdate(changed: false)).failure)
-        #expect(try Harness.run("evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: false)).failure?.reproduction == .exact)
+        let original = try #require(
+            try Harness.run(
+                "evolving", options: ExplorationOptions(schedules: 500, seed: 7), Self.lostUpdate(changed: false)
+            ).failure)
+        #expect(
+            try Harness.run(
+                "evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: false)
+            ).failure?.reproduction == .exact)
 
-        let replayed = try #require(try Harness.run("evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: true)).failure)
+        let replayed = try #require(
+            try Harness.run(
+                "evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: true)
+            ).failure)
         guard case .prefixAndSearch(let step, let schedules) = replayed.reproduction else {
-            Issue.record("expected a reproduction by prefix and search, got \(String(describing: replayed.reproduction)): \(replayed.reason)")
+            Issue.record(
+                "expected a reproduction by prefix and search, got \(String(describing: replayed.reproduction)): \(replayed.reason)"
+            )
             return
         }
         #expect(step > 0 && schedules >= 1)
         #expect(replayed.message.contains("reproduced by prefix and search: the code left the token at step \(step)"))
         #expect("\(replayed.reason)".contains("an increment was lost"))
-        let again = try #require(try Harness.run("evolving", options: ExplorationOptions(replay: replayed.token), Self.lostUpdate(changed: true)).failure)
+        let again = try #require(
+            try Harness.run(
+                "evolving", options: ExplorationOptions(replay: replayed.token), Self.lostUpdate(changed: true)
+            ).failure)
         #expect(again.reproduction == .exact && again.trace == replayed.trace)
     }
 
     @Test("environment settings override options, and bad ones say which variable is wrong")
     func environment() throws {
         let options = try ExplorationOptions().applyingEnvironment([
-            "HARNESS_STRATEGY": "pct:4", "HARNESS_SCHEDULES": "1234", "HARNESS_SEED": "0x1f", "HARNESS_MAX_STEPS": "99",
+            "HARNESS_STRATEGY": "pct:4", "HARNESS_SCHEDULES": "1234", "HARNESS_SEED": "0x1f", "HARNESS_MAX_STEPS": "99"
         ])
         #expect(options.strategy == .pct(depth: 4))
         #expect(options.schedules == 1234)
         #expect(options.seed == 0x1F)
         #expect(options.maxSteps == 99)
-        for (variable, value) in [("HARNESS_SCHEDULES", "many"), ("HARNESS_STRATEGY", "bogus"), ("HARNESS_SEED", "0xZZ"), ("HARNESS_REPLAY", "nope")] {
+        for (variable, value) in [
+            ("HARNESS_SCHEDULES", "many"), ("HARNESS_STRATEGY", "bogus"), ("HARNESS_SEED", "0xZZ"),
+            ("HARNESS_REPLAY", "nope")
+        ] {
             #expect {
                 _ = try ExplorationOptions().applyingEnvironment([variable: value])
             } throws: { error in
@@ -321,7 +377,9 @@ struct HarnessReportTests {
     @Test("a failure is an issue headed by the failure, holding the replay command and the lanes")
     func issueContents() {
         withKnownIssue {
-            Harness.explore("lost update", options: ExplorationOptions(schedules: 500, seed: 7, keepsFailures: false), HarnessScenarios.lostUpdate)
+            Harness.explore(
+                "lost update", options: ExplorationOptions(schedules: 500, seed: 7, keepsFailures: false),
+                HarnessScenarios.lostUpdate)
         } matching: { issue in
             let text = issue.harnessText
             return issue.error.map { "\($0)" }?.hasPrefix("invariant failed on T") == true
@@ -384,7 +442,8 @@ struct HarnessCrashTests {
     private static func expectReplayCommand(in result: ExitTest.Result, scenario: String) throws {
         let stderr = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("A thread crashed in scenario '\(scenario)'"))
-        let line = try #require(stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") })
+        let line = try #require(
+            stderr.split(separator: "\n").first { $0.hasPrefix("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") })
         let token = try ReplayToken(parsing: String(line.dropFirst("HARNESS_REPLAY='".count).prefix { $0 != "'" }))
         #expect(token.fits(scenario: scenario))
         #expect(token.stepCount > 0)
@@ -399,18 +458,24 @@ struct HarnessCancellationTests {
             let mutex = SeamMutex()
             let condition = SeamCondition()
             let cleanedUp = SeamAtomic(false)
-            let context = Unmanaged.passRetained(CancellationContext(mutex: mutex, condition: condition, cleanedUp: cleanedUp)).toOpaque()
-            let thread = try Seam.spawnThread(entry: { argument in
-                cshim_run_with_cleanup({ argument in
-                    let context = Unmanaged<CancellationContext>.fromOpaque(argument!).takeRetainedValue()
-                    context.mutex.unlock()
-                    context.cleanedUp.store(true)
-                }, argument, { argument in
-                    let context = Unmanaged<CancellationContext>.fromOpaque(argument!).takeUnretainedValue()
-                    context.mutex.lock()
-                    while true { context.condition.wait(on: context.mutex) }
-                }, argument)
-            }, argument: context).get()
+            let context = Unmanaged.passRetained(
+                CancellationContext(mutex: mutex, condition: condition, cleanedUp: cleanedUp)
+            ).toOpaque()
+            let thread = try Seam.spawnThread(
+                entry: { argument in
+                    cshim_run_with_cleanup(
+                        { argument in
+                            let context = Unmanaged<CancellationContext>.fromOpaque(argument!).takeRetainedValue()
+                            context.mutex.unlock()
+                            context.cleanedUp.store(true)
+                        }, argument,
+                        { argument in
+                            let context = Unmanaged<CancellationContext>.fromOpaque(argument!).takeUnretainedValue()
+                            context.mutex.lock()
+                            while true { context.condition.wait(on: context.mutex) }
+                        }, argument)
+                }, argument: context
+            ).get()
             try thread.cancel()
             try thread.join()
             Harness.check(cleanedUp.load(), "the cleanup did not run")
@@ -438,7 +503,10 @@ struct HarnessIsolationTests {
     @Test("an isolated exploration survives a crash and reports its replay command")
     func isolatedCrash() {
         withKnownIssue {
-            Harness.explore("isolated crash", options: ExplorationOptions(schedules: 500, seed: 9, isolation: .process, keepsFailures: false)) { scenario in
+            Harness.explore(
+                "isolated crash",
+                options: ExplorationOptions(schedules: 500, seed: 9, isolation: .process, keepsFailures: false)
+            ) { scenario in
                 let value = SeamAtomic(0)
                 scenario.spawn { value.store(1) }
                 scenario.spawn { precondition(value.load() == 0, "the other thread ran first") }
@@ -447,20 +515,26 @@ struct HarnessIsolationTests {
             let text = issue.harnessText
             // The crashing frame comes from Swift's crash backtracer, which the harness turns
             // off in the child under a sanitizer (it fails there).
-            let namesFrame = BuildConfiguration.sanitizer != nil || text.contains("HarnessIsolationTests.isolatedCrash()")
+            let namesFrame =
+                BuildConfiguration.sanitizer != nil || text.contains("HarnessIsolationTests.isolatedCrash()")
             return text.contains("a thread crashed (signal") && text.contains("scenario: isolated crash")
                 && text.contains("Precondition failed: the other thread ran first") && namesFrame
-                && text.contains("replay: HARNESS_REPLAY='H\(ReplayToken.formatVersion).") && text.contains("swift test --filter")
+                && text.contains("replay: HARNESS_REPLAY='H\(ReplayToken.formatVersion).")
+                && text.contains("swift test --filter")
         }
     }
 
     @Test("an isolated exploration's ordinary failure comes back with its report")
     func isolatedFailure() {
         withKnownIssue {
-            Harness.explore("isolated lost update", options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process, keepsFailures: false), HarnessScenarios.lostUpdate)
+            Harness.explore(
+                "isolated lost update",
+                options: ExplorationOptions(schedules: 500, seed: 7, isolation: .process, keepsFailures: false),
+                HarnessScenarios.lostUpdate)
         } matching: { issue in
             let text = issue.harnessText
-            return text.contains("an increment was lost") && text.contains("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") && text.contains("step  T0")
+            return text.contains("an increment was lost")
+                && text.contains("HARNESS_REPLAY='H\(ReplayToken.formatVersion).") && text.contains("step  T0")
         }
     }
 }
@@ -471,14 +545,19 @@ struct HarnessProgressTests {
     func progressLines() async throws {
         let result = try #require(
             await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-                _ = try? Harness.run("progress", options: ExplorationOptions(schedules: 300, seed: 3, progressInterval: 0.000_001)) { scenario in
+                _ = try? Harness.run(
+                    "progress", options: ExplorationOptions(schedules: 300, seed: 3, progressInterval: 0.000_001)
+                ) { scenario in
                     scenario.spawn { Seam.yield() }
                 }
             }
         )
-        let lines = String(decoding: result.standardErrorContent, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("harness: progress [random seed 0x3] ") }
+        let lines = String(decoding: result.standardErrorContent, as: UTF8.self).split(separator: "\n").filter {
+            $0.hasPrefix("harness: progress [random seed 0x3] ")
+        }
         #expect(lines.count >= 2)
         let last = try #require(lines.last)
-        #expect(last.contains(" 300/300 schedules, ") && last.hasSuffix("/s, 0 failures"), "last progress line: \(last)")
+        #expect(
+            last.contains(" 300/300 schedules, ") && last.hasSuffix("/s, 0 failures"), "last progress line: \(last)")
     }
 }

@@ -37,7 +37,8 @@ struct HarnessNonPreemptibleTests {
 
     @Test("a thread blocked in a non-preemptible region lets only the thread it waits for run")
     func blockedRegionRunsItsBlocker() throws {
-        let options = ExplorationOptions(strategy: .exhaustive(preemptionBound: 2), schedules: 5_000, stallTimeout: .seconds(5))
+        let options = ExplorationOptions(
+            strategy: .exhaustive(preemptionBound: 2), schedules: 5_000, stallTimeout: .seconds(5))
         let report = try Harness.run("blocked under an unseen lock", options: options, Self.blockedUnderUnseenLock)
         #expect(report.failure == nil, "\(String(describing: report.failure?.reason))")
         #expect(report.exhausted)

@@ -7,23 +7,31 @@ import Testing
 @Suite("Harness: settings out of range are refused by name")
 struct HarnessSettingsTests {
     /// Values that once crashed, hung or passed validation and then failed.
-    @Test("every numeric variable states its range and refuses values outside it", arguments: [
-        ("HARNESS_PROGRESS", "inf"), ("HARNESS_PROGRESS", "1e300"), ("HARNESS_PROGRESS", "nan"), ("HARNESS_PROGRESS", "-1"),
-        ("HARNESS_PROGRESS", "0"), ("HARNESS_MAX_STEPS", "9223372036854775807"), ("HARNESS_MAX_STEPS", "1000000000000"),
-        ("HARNESS_MAX_STEPS", "0"), ("HARNESS_MAX_STEPS", "-5"), ("HARNESS_SCHEDULES", "0"), ("HARNESS_SCHEDULES", "-1"),
-        ("HARNESS_SCHEDULES", "99999999999999999999"), ("HARNESS_STRATEGY", "pct:1000000000"), ("HARNESS_STRATEGY", "pct:0"),
-        ("HARNESS_STRATEGY", "pct:x"), ("HARNESS_STRATEGY", "exhaustive:-1"), ("HARNESS_STRATEGY", "random:3"),
-        ("HARNESS_STRATEGY", "bogus"), ("HARNESS_STALL_TIMEOUT", "inf"), ("HARNESS_STALL_TIMEOUT", "0"),
-        ("HARNESS_STALL_TIMEOUT", "-3"), ("HARNESS_STALL_TIMEOUT", "nan"), ("HARNESS_STALL_TIMEOUT", "1e9"), ("HARNESS_SEED", "-1"),
-        ("HARNESS_SEED", "18446744073709551616"), ("HARNESS_SEED", "0xZZ"), ("HARNESS_ISOLATION", "thread"),
-        ("HARNESS_REPLAY", "H1.nope"),
-    ])
+    @Test(
+        "every numeric variable states its range and refuses values outside it",
+        arguments: [
+            ("HARNESS_PROGRESS", "inf"), ("HARNESS_PROGRESS", "1e300"), ("HARNESS_PROGRESS", "nan"),
+            ("HARNESS_PROGRESS", "-1"),
+            ("HARNESS_PROGRESS", "0"), ("HARNESS_MAX_STEPS", "9223372036854775807"),
+            ("HARNESS_MAX_STEPS", "1000000000000"),
+            ("HARNESS_MAX_STEPS", "0"), ("HARNESS_MAX_STEPS", "-5"), ("HARNESS_SCHEDULES", "0"),
+            ("HARNESS_SCHEDULES", "-1"),
+            ("HARNESS_SCHEDULES", "99999999999999999999"), ("HARNESS_STRATEGY", "pct:1000000000"),
+            ("HARNESS_STRATEGY", "pct:0"),
+            ("HARNESS_STRATEGY", "pct:x"), ("HARNESS_STRATEGY", "exhaustive:-1"), ("HARNESS_STRATEGY", "random:3"),
+            ("HARNESS_STRATEGY", "bogus"), ("HARNESS_STALL_TIMEOUT", "inf"), ("HARNESS_STALL_TIMEOUT", "0"),
+            ("HARNESS_STALL_TIMEOUT", "-3"), ("HARNESS_STALL_TIMEOUT", "nan"), ("HARNESS_STALL_TIMEOUT", "1e9"),
+            ("HARNESS_SEED", "-1"),
+            ("HARNESS_SEED", "18446744073709551616"), ("HARNESS_SEED", "0xZZ"), ("HARNESS_ISOLATION", "thread"),
+            ("HARNESS_REPLAY", "H1.nope")
+        ])
     func outOfRange(variable: String, value: String) {
         #expect {
             _ = try ExplorationOptions().applyingEnvironment([variable: value])
         } throws: { error in
             let text = "\(error)"
-            return text.hasPrefix(variable) && (text.contains("='\(value)' is invalid: expected") || text.contains("malformed"))
+            return text.hasPrefix(variable)
+                && (text.contains("='\(value)' is invalid: expected") || text.contains("malformed"))
         }
     }
 
@@ -31,18 +39,22 @@ struct HarnessSettingsTests {
     func unwritableReport() {
         let folder = FileManager.default.temporaryDirectory.path
         let missing = "/nonexistent-folder-of-the-harness/x.json"
-        #expect(throws: HarnessConfigurationError.invalid(
-            setting: "HARNESS_REPORT",
-            value: missing,
-            expected: "a file this process can write (its folder /nonexistent-folder-of-the-harness does not exist)"
-        )) {
+        #expect(
+            throws: HarnessConfigurationError.invalid(
+                setting: "HARNESS_REPORT",
+                value: missing,
+                expected: "a file this process can write (its folder /nonexistent-folder-of-the-harness does not exist)"
+            )
+        ) {
             _ = try ExplorationOptions().applyingEnvironment(["HARNESS_REPORT": missing])
         }
-        #expect(throws: HarnessConfigurationError.invalid(
-            setting: "HARNESS_REPORT",
-            value: folder,
-            expected: "a file this process can write (it is a folder)"
-        )) {
+        #expect(
+            throws: HarnessConfigurationError.invalid(
+                setting: "HARNESS_REPORT",
+                value: folder,
+                expected: "a file this process can write (it is a folder)"
+            )
+        ) {
             _ = try ExplorationOptions().applyingEnvironment(["HARNESS_REPORT": folder])
         }
         #expect(throws: Never.self) {
@@ -52,11 +64,13 @@ struct HarnessSettingsTests {
 
     @Test("a strategy's parameter error says which parameter and its range")
     func strategyParameter() {
-        #expect(throws: HarnessConfigurationError.invalid(
-            setting: "HARNESS_STRATEGY",
-            value: "pct:1000000000",
-            expected: "pct:DEPTH with DEPTH a whole number from 1 to 16, not '1000000000'"
-        )) {
+        #expect(
+            throws: HarnessConfigurationError.invalid(
+                setting: "HARNESS_STRATEGY",
+                value: "pct:1000000000",
+                expected: "pct:DEPTH with DEPTH a whole number from 1 to 16, not '1000000000'"
+            )
+        ) {
             _ = try ExplorationOptions().applyingEnvironment(["HARNESS_STRATEGY": "pct:1000000000"])
         }
     }
@@ -65,7 +79,7 @@ struct HarnessSettingsTests {
     func largestValues() throws {
         let options = try ExplorationOptions(schedules: 1).applyingEnvironment([
             "HARNESS_MAX_STEPS": "1000000", "HARNESS_PROGRESS": "86400", "HARNESS_STALL_TIMEOUT": "86400",
-            "HARNESS_STRATEGY": "pct:16", "HARNESS_SEED": "18446744073709551615",
+            "HARNESS_STRATEGY": "pct:16", "HARNESS_SEED": "18446744073709551615"
         ])
         let report = try Harness.run("largest values", options: options, HarnessScenarios.lockedIncrements)
         #expect(report.failure == nil)
@@ -76,7 +90,10 @@ struct HarnessSettingsTests {
     func codeOutOfRange() {
         var options = ExplorationOptions()
         options.maxSteps = .max
-        #expect(throws: HarnessError.configuration(.invalid(setting: "ExplorationOptions.maxSteps", value: "\(Int.max)", expected: "1 to 1000000"))) {
+        #expect(
+            throws: HarnessError.configuration(
+                .invalid(setting: "ExplorationOptions.maxSteps", value: "\(Int.max)", expected: "1 to 1000000"))
+        ) {
             _ = try Harness.run("out of range", options: options, HarnessScenarios.lostUpdate)
         }
         options = ExplorationOptions()
@@ -96,7 +113,9 @@ struct HarnessSettingsTests {
 
 @Suite("Harness: crashes under isolation come back as failures")
 struct HarnessIsolatedCrashTests {
-    @Test("Harness.run returns a crash with the runtime's message, the user's frames and the token", arguments: [ScenarioThreads.os, .coroutines])
+    @Test(
+        "Harness.run returns a crash with the runtime's message, the user's frames and the token",
+        arguments: [ScenarioThreads.os, .coroutines])
     func runReportsCrash(threads: ScenarioThreads) throws {
         let options = ExplorationOptions(schedules: 500, seed: 9, isolation: .process, threads: threads)
         let report = try Harness.run("run isolated crash", options: options) { scenario in
@@ -110,7 +129,10 @@ struct HarnessIsolatedCrashTests {
             return
         }
         #expect(cause.contains("Precondition failed: the other thread ran first"))
-        #expect(BuildConfiguration.sanitizer != nil || cause.contains("HarnessIsolatedCrashTests.runReportsCrash(threads:)"), "frames come from the crash backtracer, off under a sanitizer")
+        #expect(
+            BuildConfiguration.sanitizer != nil
+                || cause.contains("HarnessIsolatedCrashTests.runReportsCrash(threads:)"),
+            "frames come from the crash backtracer, off under a sanitizer")
         #expect(!cause.contains("Sources/Harness"))
         #expect(failure.token.fits(scenario: "run isolated crash"))
         #expect(failure.trace.count == failure.token.stepCount)
@@ -179,8 +201,10 @@ struct HarnessIsolatedCrashTests {
         let options = ExplorationOptions(schedules: 500, seed: 7)
         var isolated = options
         isolated.isolation = .process
-        let inProcess = try #require(try Harness.run("lost update", options: options, HarnessScenarios.lostUpdate).failure)
-        let fromChild = try #require(try Harness.run("lost update", options: isolated, HarnessScenarios.lostUpdate).failure)
+        let inProcess = try #require(
+            try Harness.run("lost update", options: options, HarnessScenarios.lostUpdate).failure)
+        let fromChild = try #require(
+            try Harness.run("lost update", options: isolated, HarnessScenarios.lostUpdate).failure)
         #expect(fromChild.trace == inProcess.trace)
         #expect(fromChild.token == inProcess.token)
         #expect(fromChild.reason == inProcess.reason)
@@ -191,7 +215,9 @@ struct HarnessIsolatedCrashTests {
 struct HarnessStallTests {
     static let options = ExplorationOptions(schedules: 1, stallTimeout: .milliseconds(500), isolation: .process)
 
-    @Test("a seam operation inside a Synchronization.Mutex section names the mutex and where the thread started", .readsTheStackOfAThreadBlockedOutsideTSan)
+    @Test(
+        "a seam operation inside a Synchronization.Mutex section names the mutex and where the thread started",
+        .readsTheStackOfAThreadBlockedOutsideTSan)
     func mutexStall() throws {
         let spawnLine = #line + 4
         let report = try Harness.run("stall in a mutex", options: Self.options) { scenario in
@@ -208,7 +234,9 @@ struct HarnessStallTests {
         }
         #expect(thread == 1)
         #expect(diagnosis.blockedIn?.blocker == .synchronizationMutex, "\(diagnosis)")
-        #expect("\(diagnosis)".contains("a Synchronization.Mutex, which the harness does not control; use SeamMutex"), "\(diagnosis)")
+        #expect(
+            "\(diagnosis)".contains("a Synchronization.Mutex, which the harness does not control; use SeamMutex"),
+            "\(diagnosis)")
         #expect("\(diagnosis)".contains("it was started at HarnessSettingsTests.swift:\(spawnLine)"), "\(diagnosis)")
     }
 
@@ -218,7 +246,9 @@ struct HarnessStallTests {
             Thread.sleep(forTimeInterval: 60)
         }
         let failure = try #require(report.failure)
-        #expect("\(failure.reason)".contains("a real sleep; use Seam.sleep, or Task.sleep on SeamClock"), "\(failure.reason)")
+        #expect(
+            "\(failure.reason)".contains("a real sleep; use Seam.sleep, or Task.sleep on SeamClock"),
+            "\(failure.reason)")
     }
 
     @Test("a thread spinning outside the seam is reported as busy, once it has used the timeout's CPU time")

@@ -16,7 +16,9 @@ struct SchedulingStrategyTests {
         #expect(first != schedules(strategy.makeScheduler(seed: 8), ToyProgram.standard, executions: 60))
     }
 
-    @Test("every strategy wakes waiters spuriously and runs queued jobs in both orders", arguments: randomized + [.exhaustive(preemptionBound: 2)])
+    @Test(
+        "every strategy wakes waiters spuriously and runs queued jobs in both orders",
+        arguments: randomized + [.exhaustive(preemptionBound: 2)])
     func coversSpuriousWakeupsAndJobOrders(strategy: Strategy) {
         let all = schedules(strategy.makeScheduler(seed: 3), ToyProgram.standard, executions: 300)
         #expect(all.contains { $0.contains(.spuriousWake(2)) })
@@ -61,7 +63,9 @@ struct SchedulingStrategyTests {
 
     @Test("PCT gives tasks priorities, and a change point at a job step lets another task's job run")
     func pctOrdersJobsByTask() {
-        let orders = { (depth: Int) in Set(schedules(PriorityChangePoints(seed: 5, depth: depth), TaskProgram(), executions: 200)) }
+        let orders = { (depth: Int) in
+            Set(schedules(PriorityChangePoints(seed: 5, depth: depth), TaskProgram(), executions: 200))
+        }
         // Without change points the higher-priority task runs all its jobs first, either way round.
         #expect(orders(1).count == 2)
         // With one, a task can be lowered between its own jobs.
@@ -106,7 +110,8 @@ struct SchedulingStrategyTests {
     func surwWeightsByRemainingEvents() {
         // T0 has nine steps on shared state, T1 one: after a first execution to learn that,
         // T0 goes first in about 9 of 10 executions, against 1 in 2 under random walk.
-        let program = ToyProgram(jobs: [], steps: [Array(repeating: ToyProgram.x, count: 9), [ToyProgram.x]], waits: false)
+        let program = ToyProgram(
+            jobs: [], steps: [Array(repeating: ToyProgram.x, count: 9), [ToyProgram.x]], waits: false)
         func firstShare(_ strategy: any SchedulingStrategy) -> Double {
             let all = schedules(strategy, program, executions: 1_000).dropFirst()
             return Double(all.filter { $0.first == .thread(0) }.count) / Double(all.count)
@@ -123,7 +128,7 @@ struct SchedulingStrategyTests {
         var portfolio = Portfolio([
             SpyStrategy(name: "a", log: log),
             SpyStrategy(name: "b", log: log, executions: 1),
-            SpyStrategy(name: "c", log: log),
+            SpyStrategy(name: "c", log: log)
         ])
         for index in 0..<8 {
             let began = portfolio.beginExecution(index)
@@ -134,7 +139,9 @@ struct SchedulingStrategyTests {
         #expect(log.entries == ["a0", "b0", "c0", "a1", "c1", "c2", "a2", "c3"])
         #expect(log.choices == ["a", "b", "c", "a", "c", "c", "a", "c"])
 
-        var done = Portfolio([SpyStrategy(name: "d", log: log, executions: 1), SpyStrategy(name: "e", log: log, executions: 0)])
+        var done = Portfolio([
+            SpyStrategy(name: "d", log: log, executions: 1), SpyStrategy(name: "e", log: log, executions: 0)
+        ])
         let began = done.beginExecution(0)
         let beganAgain = done.beginExecution(1)
         #expect(began && !beganAgain)
@@ -210,7 +217,9 @@ private struct ToyProgram: SyntheticProgram {
             steps[thread].first.map { Candidate(.thread(thread), access: $0) }
         }
         if waits && waiterWoke && !waiterDone { candidates.append(Candidate(.thread(waiter), access: Self.y)) }
-        if waits && !waiterWoke && !candidates.isEmpty { candidates.append(Candidate(.spuriousWake(waiter), access: Self.condition)) }
+        if waits && !waiterWoke && !candidates.isEmpty {
+            candidates.append(Candidate(.spuriousWake(waiter), access: Self.condition))
+        }
         return candidates
     }
 
@@ -294,7 +303,9 @@ private struct TaskProgram: SyntheticProgram {
 
     var candidates: [Candidate] {
         left.indices.filter { left[$0] > 0 }.map { task in
-            Candidate(.job(JobIdentity(task: task, enqueueOrder: queued[task])), access: Access(object: .jobQueue, isRead: false))
+            Candidate(
+                .job(JobIdentity(task: task, enqueueOrder: queued[task])),
+                access: Access(object: .jobQueue, isRead: false))
         }
     }
 
@@ -355,7 +366,9 @@ struct PrefixProgram: SyntheticProgram {
 /// Runs execution `index` of `program` under `strategy`; `nil` when the strategy has nothing
 /// left to explore. Like an execution, it asks the strategy about jobs only while two or
 /// more are queued.
-private func run(_ strategy: inout any SchedulingStrategy, _ program: some SyntheticProgram, execution index: Int) -> [Choice]? {
+private func run(_ strategy: inout any SchedulingStrategy, _ program: some SyntheticProgram, execution index: Int)
+    -> [Choice]?
+{
     guard strategy.beginExecution(index) else { return nil }
     strategy.threadCreated(0, by: nil)
     strategy.threadCreated(1, by: 0)
@@ -377,7 +390,9 @@ private func run(_ strategy: inout any SchedulingStrategy, _ program: some Synth
 }
 
 /// The schedules of the first `executions` executions (fewer if the strategy runs out).
-private func schedules(_ strategy: any SchedulingStrategy, _ program: some SyntheticProgram, executions: Int) -> [[Choice]] {
+private func schedules(_ strategy: any SchedulingStrategy, _ program: some SyntheticProgram, executions: Int)
+    -> [[Choice]]
+{
     var strategy = strategy
     var all: [[Choice]] = []
     while all.count < executions, let schedule = run(&strategy, program, execution: all.count) {

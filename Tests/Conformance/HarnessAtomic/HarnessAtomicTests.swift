@@ -14,7 +14,10 @@ struct HarnessAtomicTests {
         #expect(cell.exchange(9, ordering: .acquiringAndReleasing) == 7)
         #expect(cell.compareExchange(expected: 1, desired: 2, ordering: .sequentiallyConsistent) == (false, 9))
         #expect(cell.compareExchange(expected: 9, desired: 2, ordering: .sequentiallyConsistent) == (true, 9))
-        #expect(cell.compareExchange(expected: 2, desired: 3, successOrdering: .acquiring, failureOrdering: .relaxed) == (true, 2))
+        #expect(
+            cell.compareExchange(expected: 2, desired: 3, successOrdering: .acquiring, failureOrdering: .relaxed) == (
+                true, 2
+            ))
         var exchanged = false
         while !exchanged { exchanged = cell.weakCompareExchange(expected: 3, desired: 4, ordering: .relaxed).exchanged }
         #expect(cell.load(ordering: .sequentiallyConsistent) == 4)

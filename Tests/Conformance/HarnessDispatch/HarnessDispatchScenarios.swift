@@ -48,7 +48,7 @@ enum HarnessDispatchScenarios {
         StressTest(
             outcomes: [
                 .acceptable(0, meaning: "every item produced was consumed or is in the buffer"),
-                .forbidden(1, meaning: "an item counted as produced was dropped"),
+                .forbidden(1, meaning: "an item counted as produced was dropped")
             ],
             droppingProducer(countsDrops: countsDrops)
         )

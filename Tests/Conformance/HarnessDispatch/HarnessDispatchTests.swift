@@ -87,7 +87,11 @@ struct HarnessDispatchModelTests {
             let queue = HarnessDispatchQueue(label: "serial")
             let log = Log()
             let overlap = OverlapCheck()
-            for index in 0..<3 { queue.async { overlap.run(exclusive: true); log.append(index) } }
+            for index in 0..<3 {
+                queue.async {
+                    overlap.run(exclusive: true); log.append(index)
+                }
+            }
             scenario.spawn { queue.sync { overlap.run(exclusive: true) } }
             scenario.joinAll()
             queue.sync {}
@@ -97,7 +101,8 @@ struct HarnessDispatchModelTests {
         #expect(report.failure == nil)
     }
 
-    @Test("a barrier on a concurrent queue waits for the blocks before it and holds back those after, in every schedule")
+    @Test(
+        "a barrier on a concurrent queue waits for the blocks before it and holds back those after, in every schedule")
     func barrier() throws {
         let report = try Harness.run("concurrent queue barrier", options: Self.options()) { scenario in
             let queue = HarnessDispatchQueue(label: "concurrent", attributes: .concurrent)
@@ -137,11 +142,17 @@ struct HarnessDispatchModelTests {
             let group = HarnessDispatchGroup()
             let begin = Seam.now()
             group.enter()
-            queue.asyncAfter(deadline: .now() + .seconds(3_600)) { log.append(2); group.leave() }
+            queue.asyncAfter(deadline: .now() + .seconds(3_600)) {
+                log.append(2); group.leave()
+            }
             group.enter()
-            queue.asyncAfter(deadline: .now() + .seconds(60)) { log.append(1); group.leave() }
+            queue.asyncAfter(deadline: .now() + .seconds(60)) {
+                log.append(1); group.leave()
+            }
             let semaphore = HarnessDispatchSemaphore(value: 0)
-            Harness.check(semaphore.wait(timeout: .now() + .seconds(10)) == .timedOut, "a semaphore nobody signals did not time out")
+            Harness.check(
+                semaphore.wait(timeout: .now() + .seconds(10)) == .timedOut,
+                "a semaphore nobody signals did not time out")
             Harness.check(group.wait(timeout: .now() + .seconds(1)) == .timedOut, "the group emptied before its timers")
             group.wait()
             let elapsed = begin.duration(to: Seam.now())

@@ -39,7 +39,10 @@ struct HarnessMutexTests {
     @Test("withLockIfAvailable runs the body when free and returns nil while another thread holds the lock")
     func ifAvailable() throws {
         let mutex = HarnessMutex(0)
-        #expect(mutex.withLockIfAvailable { $0 += 1; return $0 } == 1)
+        #expect(
+            mutex.withLockIfAvailable {
+                $0 += 1; return $0
+            } == 1)
         let held = SeamAtomic(false)
         let release = SeamAtomic(false)
         let holder = try Seam.spawnThread {
@@ -70,7 +73,9 @@ struct HarnessMutexTests {
 
     @Test("under a harness, increments under withLock are never lost")
     func harnessExcludes() throws {
-        let report = try Harness.run("HarnessMutex increments", options: ExplorationOptions(schedules: 300, seed: 2, keepsFailures: false)) { scenario in
+        let report = try Harness.run(
+            "HarnessMutex increments", options: ExplorationOptions(schedules: 300, seed: 2, keepsFailures: false)
+        ) { scenario in
             let mutex = HarnessMutex(0)
             for _ in 0..<3 {
                 scenario.spawn { for _ in 0..<3 { mutex.withLock { $0 += 1 } } }
@@ -84,7 +89,9 @@ struct HarnessMutexTests {
 
     @Test("under a harness, two drop-in mutexes taken in opposite orders deadlock, and the report says so")
     func harnessDeadlock() throws {
-        let report = try Harness.run("HarnessMutex lock order", options: ExplorationOptions(schedules: 500, seed: 2, keepsFailures: false)) { scenario in
+        let report = try Harness.run(
+            "HarnessMutex lock order", options: ExplorationOptions(schedules: 500, seed: 2, keepsFailures: false)
+        ) { scenario in
             let first = HarnessMutex(0)
             let second = HarnessMutex(0)
             scenario.spawn { first.withLock { _ in second.withLock { _ in } } }
@@ -100,5 +107,9 @@ private typealias Mutex = Primitives.HarnessMutex
 
 private final class AliasedCounter: Sendable {
     private let count = Mutex(0)
-    func incremented() -> Int { count.withLock { $0 += 1; return $0 } }
+    func incremented() -> Int {
+        count.withLock {
+            $0 += 1; return $0
+        }
+    }
 }

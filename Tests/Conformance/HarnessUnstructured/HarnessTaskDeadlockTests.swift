@@ -103,13 +103,14 @@ struct HarnessTaskDeadlockTests {
                 waitsAt: CodePlace(file: "Peer.swift", line: 17, function: "receive()"),
                 startedIn: CodePlace(file: "PeerTests.swift", line: 30, function: "run()")
             ),
-            BlockedTask(task: 3, name: nil, waitsAt: nil, startedIn: nil),
+            BlockedTask(task: 3, name: nil, waitsAt: nil, startedIn: nil)
         ])
-        #expect("\(failure)" == """
-            deadlock: tasks wait for good, with nothing left to wake them
-              task 2 'first' waits at Peer.swift:17 in receive(), started in PeerTests.swift:30 in run()
-              task 3 waits (where is unknown: no debug information)
-            """)
+        #expect(
+            "\(failure)" == """
+                deadlock: tasks wait for good, with nothing left to wake them
+                  task 2 'first' waits at Peer.swift:17 in receive(), started in PeerTests.swift:30 in run()
+                  task 3 waits (where is unknown: no debug information)
+                """)
     }
 
     @Test("the token client whose refreshes coalesce passes isolated")

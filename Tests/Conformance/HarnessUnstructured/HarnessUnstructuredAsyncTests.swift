@@ -11,7 +11,9 @@ struct HarnessUnstructuredAsyncTests {
     static let strategies = HarnessStrategyTests.strategies
     static let budget = HarnessStrategyTests.budget
 
-    static func isolated(_ strategy: Strategy, schedules: Int = budget, isolation: ExplorationIsolation = .process) -> ExplorationOptions {
+    static func isolated(_ strategy: Strategy, schedules: Int = budget, isolation: ExplorationIsolation = .process)
+        -> ExplorationOptions
+    {
         var options = ExplorationOptions(strategy: strategy, schedules: schedules, seed: 1, keepsFailures: false)
         options.isolation = isolation
         return options
@@ -27,11 +29,14 @@ struct HarnessUnstructuredAsyncTests {
         expecting text: String
     ) throws {
         let report = try Harness.run(name, options: Self.isolated(strategy, isolation: isolation), scenario)
-        let failure = try #require(report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
+        let failure = try #require(
+            report.failure, "\(strategy) ran \(report.schedulesRun) schedules without finding it")
         #expect("\(failure.reason)".contains(text), "\(failure.reason)")
-        var replay = ExplorationOptions(replay: try ReplayToken(parsing: failure.token.description), keepsFailures: false)
+        var replay = ExplorationOptions(
+            replay: try ReplayToken(parsing: failure.token.description), keepsFailures: false)
         replay.isolation = isolation
-        let replayed = try #require(try Harness.run(name, options: replay, scenario).failure, "the token did not reproduce the failure")
+        let replayed = try #require(
+            try Harness.run(name, options: replay, scenario).failure, "the token did not reproduce the failure")
         #expect("\(replayed.reason)".contains(text), "\(replayed.reason)")
         #expect(replayed.trace == failure.trace, "the token did not replay the same schedule")
     }
@@ -49,9 +54,13 @@ struct HarnessUnstructuredAsyncTests {
         #expect(report.failure == nil, "\(String(describing: report.failure?.reason))")
     }
 
-    @Test("a fire-and-forget Task {} that records to an actor is found racing the read after it, and replayed", arguments: strategies)
+    @Test(
+        "a fire-and-forget Task {} that records to an actor is found racing the read after it, and replayed",
+        arguments: strategies)
     func fireAndForget(strategy: Strategy) throws {
-        try Self.findAndReplay("fire and forget", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false), expecting: "the audit log had 0 entries")
+        try Self.findAndReplay(
+            "fire and forget", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false),
+            expecting: "the audit log had 0 entries")
     }
 
     @Test("awaiting the audit passes", arguments: strategies)
@@ -59,19 +68,30 @@ struct HarnessUnstructuredAsyncTests {
         try Self.passes("awaited audit", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
     }
 
-    @Test("a reply racing a timeout, both on Task.sleep(for:) of the default clock, that resumes a continuation twice is found and replayed", arguments: strategies)
+    @Test(
+        "a reply racing a timeout, both on Task.sleep(for:) of the default clock, that resumes a continuation twice is found and replayed",
+        arguments: strategies)
     func replyRacingTimeout(strategy: Strategy) throws {
-        try Self.findAndReplay("reply racing timeout on the default clock", strategy, UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: false), expecting: "SWIFT TASK CONTINUATION MISUSE")
+        try Self.findAndReplay(
+            "reply racing timeout on the default clock", strategy,
+            UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: false),
+            expecting: "SWIFT TASK CONTINUATION MISUSE")
     }
 
     @Test("claiming the continuation with one compare-and-exchange passes", arguments: strategies)
     func replyClaimedOnce(strategy: Strategy) throws {
-        try Self.passes("reply claimed once on the default clock", strategy, UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: true))
+        try Self.passes(
+            "reply claimed once on the default clock", strategy,
+            UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: true))
     }
 
-    @Test("a MainActor count updated in two hops by detached background tasks is found losing an update, and replayed", arguments: strategies)
+    @Test(
+        "a MainActor count updated in two hops by detached background tasks is found losing an update, and replayed",
+        arguments: strategies)
     func mainActorLostUpdate(strategy: Strategy) throws {
-        try Self.findAndReplay("main actor lost update", strategy, UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: false), expecting: "two deliveries left the screen showing 1")
+        try Self.findAndReplay(
+            "main actor lost update", strategy, UnstructuredAsyncScenarios.mainActorDeliveries(inOneHop: false),
+            expecting: "two deliveries left the screen showing 1")
     }
 
     @Test("updating the MainActor count in one hop passes", arguments: strategies)
@@ -88,14 +108,20 @@ struct HarnessUnstructuredAsyncTests {
 struct HarnessInProcessUnstructuredTests {
     static let options = ExplorationOptions(schedules: 20, seed: 1, keepsFailures: false)
 
-    @Test("a fire-and-forget Task {} is found racing the read after it, and replayed", arguments: HarnessStrategyTests.strategies)
+    @Test(
+        "a fire-and-forget Task {} is found racing the read after it, and replayed",
+        arguments: HarnessStrategyTests.strategies)
     func fireAndForget(strategy: Strategy) throws {
-        try HarnessUnstructuredAsyncTests.findAndReplay("fire and forget in-process", strategy, isolation: .none, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false), expecting: "the audit log had 0 entries")
+        try HarnessUnstructuredAsyncTests.findAndReplay(
+            "fire and forget in-process", strategy, isolation: .none,
+            UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false), expecting: "the audit log had 0 entries")
     }
 
     @Test("awaiting the audit passes", arguments: HarnessStrategyTests.strategies)
     func awaitedAudit(strategy: Strategy) throws {
-        try HarnessUnstructuredAsyncTests.passes("awaited audit in-process", strategy, isolation: .none, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
+        try HarnessUnstructuredAsyncTests.passes(
+            "awaited audit in-process", strategy, isolation: .none,
+            UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))
     }
 
     @Test("a MainActor hop from a scenario task is reported, naming isolation as the way to run it")
@@ -116,7 +142,9 @@ struct HarnessInProcessUnstructuredTests {
         #expect("\(failure.reason)".contains("`isolation: .process`"), "\(failure.reason)")
     }
 
-    @Test("Task.sleep on the default clock waits on virtual time, in a scenario task and in a Task {} it starts: hours end at once")
+    @Test(
+        "Task.sleep on the default clock waits on virtual time, in a scenario task and in a Task {} it starts: hours end at once"
+    )
     func defaultClockSleepIsVirtual() throws {
         let report = try Harness.run("hours on the default clock", options: Self.options) { scenario in
             let hourSlept = SeamAtomic(false)

@@ -61,7 +61,9 @@ enum UnstructuredAsyncScenarios {
 
         func resolve(_ continuation: CheckedContinuation<String, Never>, with answer: String) {
             if claimsAtomically {
-                guard answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+                guard
+                    answered.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+                else { return }
             } else {
                 guard !answered.load(ordering: .acquiring) else { return }
                 answered.store(true, ordering: .releasing)
@@ -90,7 +92,8 @@ enum UnstructuredAsyncScenarios {
     static func replyRacingTimeout(claimsAtomically: Bool) -> @Sendable (Scenario) -> Void {
         { scenario in
             scenario.task {
-                _ = await request(latency: .milliseconds(100), timeout: .milliseconds(100), claimsAtomically: claimsAtomically)
+                _ = await request(
+                    latency: .milliseconds(100), timeout: .milliseconds(100), claimsAtomically: claimsAtomically)
             }
             scenario.joinAll()
         }

@@ -42,10 +42,12 @@ struct IOThreadAttributeTests {
         (0, .stackSizeBelowMinimum(requested: 0, minimum: minimum)),
         (-65536, .stackSizeBelowMinimum(requested: -65536, minimum: minimum)),
         (minimum + 100, .stackSizeNotPageMultiple(requested: minimum + 100, pageSize: pageSize)),
-        (1 << 20 + 1, .stackSizeNotPageMultiple(requested: 1 << 20 + 1, pageSize: pageSize)),
+        (1 << 20 + 1, .stackSizeNotPageMultiple(requested: 1 << 20 + 1, pageSize: pageSize))
     ]
 
-    @Test("the platform's limits are what DESIGN.md measured; IOThread's minimum stack is 64 KiB or the platform's, a page multiple")
+    @Test(
+        "the platform's limits are what DESIGN.md measured; IOThread's minimum stack is 64 KiB or the platform's, a page multiple"
+    )
     func platformLimits() {
         #if os(Linux)
         #expect(Self.platformMinimum == 16384)
@@ -72,7 +74,7 @@ struct IOThreadAttributeTests {
                     tally.counts["words", default: []].append(contentsOf: (0..<8).map { $0 * $0 })
                     results.update { $0.append("\(tally.counts["words"]?.count ?? 0) words") }
                     control.checkCancellation()
-                },
+                }
             ]
             for body in bodies {
                 let thread = IOThread(stackSize: IOThread.minimumStackSize, joinable: true, body: body)
@@ -84,7 +86,8 @@ struct IOThreadAttributeTests {
         }
     }
 
-    @Test("a stack size below the minimum or not a page multiple is refused, launching nothing", arguments: badStackSizes)
+    @Test(
+        "a stack size below the minimum or not a page multiple is refused, launching nothing", arguments: badStackSizes)
     func badStackSize(size: Int, problem: IOThreadAttributeProblem) {
         let ran = AtomicBox(false)
         let log = ExitLog()
@@ -115,7 +118,9 @@ struct IOThreadAttributeTests {
         #expect(reported == size)
     }
 
-    @Test("detached or joinable is set through the attributes, at creation (seed defects 1 and 2)", arguments: [true, false])
+    @Test(
+        "detached or joinable is set through the attributes, at creation (seed defects 1 and 2)",
+        arguments: [true, false])
     func detachStateApplied(joinable: Bool) {
         let exited = Gate()
         let detached = AtomicBox<Bool?>(nil)
@@ -148,7 +153,8 @@ struct IOThreadAttributeTests {
     )
     func realTimePolicyApplied(policy: IOThreadSchedulePolicy) {
         let posixPolicy = policy == .fifo ? Int32(SCHED_FIFO) : Int32(SCHED_RR)
-        let (result, inside) = observeInside({ IOThread(joinable: true, schedulePolicy: policy, body: $0) }, currentSchedule)
+        let (result, inside) = observeInside(
+            { IOThread(joinable: true, schedulePolicy: policy, body: $0) }, currentSchedule)
         switch result {
         case .success:
             #expect(inside?.policy == posixPolicy)

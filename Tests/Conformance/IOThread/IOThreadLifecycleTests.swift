@@ -51,7 +51,9 @@ struct IOThreadLifecycleTests {
         var lifecycle = IOThreadLifecycle(joinable: true)
         guard case .ignore = lifecycle.kill() else { Issue.record("a kill before launch acted"); return }
         lifecycle.launched(try exitedThread(), at: SeamInstant(nanoseconds: 1))
-        guard case .preventEntry = lifecycle.kill() else { Issue.record("a kill before entry did not prevent it"); return }
+        guard case .preventEntry = lifecycle.kill() else {
+            Issue.record("a kill before entry did not prevent it"); return
+        }
         guard case .ignore = lifecycle.kill() else { Issue.record("a second kill acted"); return }
         #expect(lifecycle.enter() == .skipBody)
         #expect(lifecycle.nextExitBatch() == nil)
@@ -63,7 +65,9 @@ struct IOThreadLifecycleTests {
     func killWhileRunning() throws {
         let thread = try exitedThread()
         var lifecycle = IOThreadLifecycle.running(thread)
-        guard case .cancel(let cancelled) = lifecycle.kill() else { Issue.record("a kill of a running body did not cancel"); return }
+        guard case .cancel(let cancelled) = lifecycle.kill() else {
+            Issue.record("a kill of a running body did not cancel"); return
+        }
         #expect(pthread_equal(cancelled.handle, thread.handle) != 0)
         #expect(lifecycle.register { _ in } == .queued)
         #expect(lifecycle.nextExitBatch()?.kind == .killed)

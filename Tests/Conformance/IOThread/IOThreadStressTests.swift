@@ -63,7 +63,9 @@ enum IOThreadStress {
         #expect(eventually { instances.allSatisfy { $0.thread == nil } }, "an IOThread was never deinitialized")
         #expect(threadIDs.load().count == iterations)
         expectEnded(threadIDs.load(), baseline: baseline)
-        #expect(outcomes[.finished, default: 0] > 0 && outcomes[.killed, default: 0] > 0, "the race never went both ways: \(outcomes)")
+        #expect(
+            outcomes[.finished, default: 0] > 0 && outcomes[.killed, default: 0] > 0,
+            "the race never went both ways: \(outcomes)")
     }
 
     /// Expects the OS threads `threadIDs` to end, and the process to have no more threads than

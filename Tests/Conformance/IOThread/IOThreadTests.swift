@@ -143,7 +143,8 @@ struct IOThreadTests {
     func lateHandlerRunsAtOnce(kind: ExitKind) {
         let entered = Gate()
         let finishAtOnce: IOThread.Body = { _ in }
-        let thread = IOThread(joinable: true, body: kind == .killed ? sleepUntilKilled(announcing: entered) : finishAtOnce)
+        let thread = IOThread(
+            joinable: true, body: kind == .killed ? sleepUntilKilled(announcing: entered) : finishAtOnce)
         thread.start()
         if kind == .killed {
             #expect(entered.wait())
@@ -381,9 +382,17 @@ struct IOThreadTests {
         let all: IOThreadState = [.started, .entered, .finished, .cancelled, .exited]
         #expect(all.description == "started, entered, finished, cancelled, exited")
         #expect(IOThreadState([.started, .cancelled]).description == "started, cancelled")
-        let thread = IOThread(name: "reader", stackSize: 65536, joinable: true, schedulePolicy: .roundRobin, cancellationType: .asynchronous) { _ in }
-        #expect(thread.description == "IOThread(\"reader\", [unused], policy: round-robin, cancellation: asynchronous, stack: 65536 bytes, joinable)")
-        #expect(IOThread { _ in }.description == "IOThread(\"IOThread\", [unused], policy: other, cancellation: deferred, stack: default, detached)")
+        let thread = IOThread(
+            name: "reader", stackSize: 65536, joinable: true, schedulePolicy: .roundRobin,
+            cancellationType: .asynchronous
+        ) { _ in }
+        #expect(
+            thread.description
+                == "IOThread(\"reader\", [unused], policy: round-robin, cancellation: asynchronous, stack: 65536 bytes, joinable)"
+        )
+        #expect(
+            IOThread { _ in }.description
+                == "IOThread(\"IOThread\", [unused], policy: other, cancellation: deferred, stack: default, detached)")
         #expect(ExitKind.killed.wasKilled && !ExitKind.finished.wasKilled)
         #expect(OnExitRegistration.ranImmediately(.killed).description == "ran immediately (killed)")
     }
@@ -403,7 +412,9 @@ struct IOThreadTests {
             #expect(thread.kill())
             #expect(thread.join() == .joined(.killed))
         }
-        let expected: Set<RecordedOperation.Kind> = [.spawn, .start, .lock, .unlock, .now, .cancel, .cancellationPoint, .exit, .join]
+        let expected: Set<RecordedOperation.Kind> = [
+            .spawn, .start, .lock, .unlock, .now, .cancel, .cancellationPoint, .exit, .join
+        ]
         #expect(expected.isSubset(of: recorder.kinds), "missing: \(expected.subtracting(recorder.kinds))")
         let spawned = recorder.operations.filter { $0.thread == SeamThreadID(rawValue: 1) }
         #expect(spawned.first?.kind == .start)
@@ -412,7 +423,9 @@ struct IOThreadTests {
         let handler = spawned.firstIndex { $0.kind == .yield }
         #expect(handler != nil)
         let beforeHandler = spawned[..<(handler ?? 0)]
-        #expect(beforeHandler.count { $0.kind == .lock } == beforeHandler.count { $0.kind == .unlock }, "a handler ran holding a lock")
+        #expect(
+            beforeHandler.count { $0.kind == .lock } == beforeHandler.count { $0.kind == .unlock },
+            "a handler ran holding a lock")
     }
 
     @Test("start results come from the platform's errno values; an unknown one is kept (seed defect 8)")
@@ -422,7 +435,9 @@ struct IOThreadTests {
         }
         #expect(result(EAGAIN) == .insufficientResources)
         #expect(result(EPERM) == .lackingPermissions)
-        #expect(result(EINVAL) == .invalidAttribute(.rejectedBySystem(SeamThreadError(operation: "pthread_create", code: EINVAL))))
+        #expect(
+            result(EINVAL)
+                == .invalidAttribute(.rejectedBySystem(SeamThreadError(operation: "pthread_create", code: EINVAL))))
         #expect(result(ENOMEM) == .failed(SeamThreadError(operation: "pthread_create", code: ENOMEM)))
         #expect(result(EAGAIN).isStarted == false)
         #expect(IOThreadStartResult.success.isStarted)

@@ -8,7 +8,8 @@ import Testing
 struct LinearizabilityAgreementTests {
     /// Histories per kind and variant: 500, or `LINEARIZABILITY_HISTORIES` for a longer run
     /// (the checks have agreed on 118,000 small and 24,000 larger ones).
-    static let historiesPerKind = ProcessInfo.processInfo.environment["LINEARIZABILITY_HISTORIES"].flatMap(Int.init) ?? 500
+    static let historiesPerKind =
+        ProcessInfo.processInfo.environment["LINEARIZABILITY_HISTORIES"].flatMap(Int.init) ?? 500
 
     /// Checks `history` both ways and compares; returns whether the fast check decided.
     static func agree<Model: SequentialModel>(
@@ -23,7 +24,9 @@ struct LinearizabilityAgreementTests {
         // Larger runs (LINEARIZABILITY_HISTORIES) meet the odd history the search cannot
         // decide within its budget: nothing to compare there.
         if case .undecided = searched.outcome, historiesPerKind != 500 { return fast.method == fastMethod }
-        #expect(searched.isLinearizable || searched.violation != nil, "seed \(seed): the search did not decide: \(searched)")
+        #expect(
+            searched.isLinearizable || searched.violation != nil, "seed \(seed): the search did not decide: \(searched)"
+        )
         #expect(fast.isLinearizable || fast.violation != nil, "seed \(seed): no decision: \(fast)")
         #expect(
             fast.isLinearizable == searched.isLinearizable,
@@ -67,7 +70,9 @@ struct LinearizabilityAgreementTests {
                     }
                 }
             )
-            if Self.agree(history, model: QueueModel<Int>(), fastMethod: .uniqueValueQueue, seed: seed) { decidedFast += 1 }
+            if Self.agree(history, model: QueueModel<Int>(), fastMethod: .uniqueValueQueue, seed: seed) {
+                decidedFast += 1
+            }
         }
         #expect(decidedFast == Self.historiesPerKind)
     }
@@ -98,13 +103,17 @@ struct LinearizabilityAgreementTests {
                     case .pop:
                         guard !stack.isEmpty else { return .empty }
                         if broken, generator.chance(15) { return .empty }
-                        if broken, stack.count > 1, generator.chance(25) { return .popped(stack.remove(at: stack.count - 2)) }
+                        if broken, stack.count > 1, generator.chance(25) {
+                            return .popped(stack.remove(at: stack.count - 2))
+                        }
                         if broken, generator.chance(5) { return .popped(stack.last!) }
                         return .popped(stack.removeLast())
                     }
                 }
             )
-            if Self.agree(history, model: StackModel<Int>(), fastMethod: .uniqueValueStack, seed: seed) { decidedFast += 1 }
+            if Self.agree(history, model: StackModel<Int>(), fastMethod: .uniqueValueStack, seed: seed) {
+                decidedFast += 1
+            }
         }
         #expect(decidedFast > Self.historiesPerKind * 9 / 10)
     }

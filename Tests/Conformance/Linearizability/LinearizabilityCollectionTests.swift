@@ -14,7 +14,7 @@ struct LinearizabilityCollectionTests {
         let history = Queue([
             call(0, .enqueue(1), .enqueued, 0...5),
             call(1, .dequeue, .dequeued(1), 1...2),
-            call(1, .dequeue, .empty, 3...4),
+            call(1, .dequeue, .empty, 3...4)
         ])
         let verdict = LinearizabilityChecker.check(history, model: QueueModel<Int>())
         #expect(verdict.method == .uniqueValueQueue)
@@ -26,15 +26,24 @@ struct LinearizabilityCollectionTests {
         let history = Queue([
             call(0, .enqueue(1), .enqueued, 0...1),
             call(0, .enqueue(2), .enqueued, 2...3),
-            call(1, .dequeue, .dequeued(2), 4...5),
+            call(1, .dequeue, .dequeued(2), 4...5)
         ])
         let verdict = LinearizabilityChecker.check(history, model: QueueModel<Int>())
-        #expect(verdict.violation == .collection(.fifo(earlier: "1", later: "2", earlierInsertion: 0, laterInsertion: 1, earlierRemoval: nil, laterRemoval: 2)))
+        #expect(
+            verdict.violation
+                == .collection(
+                    .fifo(
+                        earlier: "1", later: "2", earlierInsertion: 0, laterInsertion: 1, earlierRemoval: nil,
+                        laterRemoval: 2)))
         // The search agrees, and says where it got stuck.
         let searched = LinearizabilityChecker(usesFastChecks: false).check(history, model: QueueModel<Int>())
-        #expect(searched.violation == .noSequentialOrder(SearchDeadEnd(
-            partition: nil, longestPrefix: [0, 1], modelState: "queue [1, 2]", blocked: [BlockedCall(entry: 2, modelAnswer: .dequeued(1))]
-        )))
+        #expect(
+            searched.violation
+                == .noSequentialOrder(
+                    SearchDeadEnd(
+                        partition: nil, longestPrefix: [0, 1], modelState: "queue [1, 2]",
+                        blocked: [BlockedCall(entry: 2, modelAnswer: .dequeued(1))]
+                    )))
     }
 
     @Test("values dequeued in the other order than they were enqueued")
@@ -43,10 +52,15 @@ struct LinearizabilityCollectionTests {
             call(0, .enqueue(1), .enqueued, 0...1),
             call(0, .enqueue(2), .enqueued, 2...3),
             call(1, .dequeue, .dequeued(2), 4...7),
-            call(2, .dequeue, .dequeued(1), 8...9),
+            call(2, .dequeue, .dequeued(1), 8...9)
         ])
         let verdict = LinearizabilityChecker.check(history, model: QueueModel<Int>())
-        #expect(verdict.violation == .collection(.fifo(earlier: "1", later: "2", earlierInsertion: 0, laterInsertion: 1, earlierRemoval: 3, laterRemoval: 2)))
+        #expect(
+            verdict.violation
+                == .collection(
+                    .fifo(
+                        earlier: "1", later: "2", earlierInsertion: 0, laterInsertion: 1, earlierRemoval: 3,
+                        laterRemoval: 2)))
     }
 
     @Test("an empty dequeue while a value was surely in the queue")
@@ -54,10 +68,12 @@ struct LinearizabilityCollectionTests {
         let history = Queue([
             call(0, .enqueue(1), .enqueued, 0...1),
             call(1, .dequeue, .empty, 2...3),
-            call(0, .dequeue, .dequeued(1), 4...5),
+            call(0, .dequeue, .dequeued(1), 4...5)
         ])
         let verdict = LinearizabilityChecker.check(history, model: QueueModel<Int>())
-        #expect(verdict.violation == .collection(.emptyWhileHeld(observer: 1, holders: [.init(value: "1", since: 0, until: 2)])))
+        #expect(
+            verdict.violation
+                == .collection(.emptyWhileHeld(observer: 1, holders: [.init(value: "1", since: 0, until: 2)])))
     }
 
     @Test("a value dequeued twice, one never enqueued, one dequeued before its enqueue began")
@@ -65,13 +81,19 @@ struct LinearizabilityCollectionTests {
         let twice = Queue([
             call(0, .enqueue(1), .enqueued, 0...1),
             call(1, .dequeue, .dequeued(1), 2...3),
-            call(2, .dequeue, .dequeued(1), 4...5),
+            call(2, .dequeue, .dequeued(1), 4...5)
         ])
-        #expect(LinearizabilityChecker.check(twice, model: QueueModel<Int>()).violation == .collection(.removedTwice(value: "1", first: 1, second: 2)))
+        #expect(
+            LinearizabilityChecker.check(twice, model: QueueModel<Int>()).violation
+                == .collection(.removedTwice(value: "1", first: 1, second: 2)))
         let never = Queue([call(1, .dequeue, .dequeued(7), 0...1)])
-        #expect(LinearizabilityChecker.check(never, model: QueueModel<Int>()).violation == .collection(.neverInserted(value: "7", observer: 0)))
+        #expect(
+            LinearizabilityChecker.check(never, model: QueueModel<Int>()).violation
+                == .collection(.neverInserted(value: "7", observer: 0)))
         let early = Queue([call(1, .dequeue, .dequeued(7), 0...1), call(0, .enqueue(7), .enqueued, 2...3)])
-        #expect(LinearizabilityChecker.check(early, model: QueueModel<Int>()).violation == .collection(.observedBeforeInserted(value: "7", observer: 0, insertion: 1)))
+        #expect(
+            LinearizabilityChecker.check(early, model: QueueModel<Int>()).violation
+                == .collection(.observedBeforeInserted(value: "7", observer: 0, insertion: 1)))
     }
 
     @Test("a history in its own types, mapped to the queue vocabulary, gets the fast check")
@@ -81,7 +103,7 @@ struct LinearizabilityCollectionTests {
             call(0, .put("a"), nil, 0...3),
             call(1, .take, "a", 1...2),
             call(1, .take, nil, 4...5),
-            pending(2, .put("b"), from: 4),
+            pending(2, .put("b"), from: 4)
         ])
         let mapped = history.map { call -> QueueOperation<String> in
             switch call {
@@ -104,7 +126,10 @@ struct LinearizabilityCollectionTests {
 
     @Test("a queue that does not start empty, or enqueues a value twice, is searched")
     func queueOutsideFastCheck() {
-        let twice = Queue([call(0, .enqueue(1), .enqueued, 0...1), call(0, .enqueue(1), .enqueued, 2...3), call(1, .dequeue, .dequeued(1), 4...5)])
+        let twice = Queue([
+            call(0, .enqueue(1), .enqueued, 0...1), call(0, .enqueue(1), .enqueued, 2...3),
+            call(1, .dequeue, .dequeued(1), 4...5)
+        ])
         #expect(LinearizabilityChecker.check(twice, model: QueueModel<Int>()).method == .search)
         let seeded = Queue([call(1, .dequeue, .dequeued(9), 0...1)])
         let verdict = LinearizabilityChecker.check(seeded, model: QueueModel([9]))
@@ -175,7 +200,7 @@ struct LinearizabilityCollectionTests {
             call(1, .push(2), .pushed, 2...3),
             call(0, .pop, .popped(2), 4...5),
             call(1, .pop, .popped(1), 6...7),
-            call(0, .pop, .empty, 8...9),
+            call(0, .pop, .empty, 8...9)
         ])
         let verdict = LinearizabilityChecker.check(history, model: StackModel<Int>())
         #expect(verdict.method == .uniqueValueStack)
@@ -188,20 +213,27 @@ struct LinearizabilityCollectionTests {
             call(0, .push(1), .pushed, 0...1),
             call(1, .push(2), .pushed, 2...3),
             call(0, .pop, .popped(1), 4...5),
-            call(1, .pop, .popped(2), 6...7),
+            call(1, .pop, .popped(2), 6...7)
         ])
         let verdict = LinearizabilityChecker.check(history, model: StackModel<Int>())
-        #expect(verdict.violation == .collection(.lifo(lower: "1", upper: "2", lowerInsertion: 0, upperInsertion: 1, lowerRemoval: 2, upperRemoval: 3)))
+        #expect(
+            verdict.violation
+                == .collection(
+                    .lifo(
+                        lower: "1", upper: "2", lowerInsertion: 0, upperInsertion: 1, lowerRemoval: 2, upperRemoval: 3))
+        )
     }
 
     @Test("an empty pop while the stack surely held a value")
     func stackEmptyWhileHeld() {
         let history = Stack([
             call(0, .push(1), .pushed, 0...1),
-            call(1, .pop, .empty, 2...3),
+            call(1, .pop, .empty, 2...3)
         ])
         let verdict = LinearizabilityChecker.check(history, model: StackModel<Int>())
-        #expect(verdict.violation == .collection(.emptyWhileHeld(observer: 1, holders: [.init(value: "1", since: 0, until: nil)])))
+        #expect(
+            verdict.violation
+                == .collection(.emptyWhileHeld(observer: 1, holders: [.init(value: "1", since: 0, until: nil)])))
     }
 
     @Test("a pending pop takes the value that keeps the stack from being empty")
@@ -209,7 +241,7 @@ struct LinearizabilityCollectionTests {
         let history = Stack([
             call(0, .push(1), .pushed, 0...1),
             pending(1, .pop, from: 2),
-            call(0, .pop, .empty, 4...5),
+            call(0, .pop, .empty, 4...5)
         ])
         let verdict = LinearizabilityChecker.check(history, model: StackModel<Int>())
         #expect(verdict.method == .uniqueValueStack)
@@ -222,7 +254,7 @@ struct LinearizabilityCollectionTests {
         let history = Stack([
             call(0, .push(1), .pushed, 0...1),
             call(0, .pop, .empty, 2...3),
-            pending(1, .pop, from: 4),
+            pending(1, .pop, from: 4)
         ])
         let verdict = LinearizabilityChecker.check(history, model: StackModel<Int>())
         #expect(verdict.method == .search)
@@ -239,7 +271,7 @@ struct LinearizabilityCollectionTests {
             call(1, .insert(2), true, 4...5),
             call(0, .remove(1), true, 4...7),
             call(2, .contains(1), false, 6...9),
-            call(2, .remove(3), false, 10...11),
+            call(2, .remove(3), false, 10...11)
         ])
         let verdict = LinearizabilityChecker.check(history, model: SetModel<Int>())
         #expect(verdict.method == .uniqueValueSet)
@@ -251,19 +283,31 @@ struct LinearizabilityCollectionTests {
         let history = Sets([
             call(0, .insert(1), true, 0...1),
             call(1, .contains(1), false, 2...3),
-            call(0, .remove(1), true, 4...5),
+            call(0, .remove(1), true, 4...5)
         ])
         let verdict = LinearizabilityChecker.check(history, model: SetModel<Int>())
-        #expect(verdict.violation == .collection(.emptyWhileHeld(observer: 1, holders: [.init(value: "1", since: 0, until: 2)])))
+        #expect(
+            verdict.violation
+                == .collection(.emptyWhileHeld(observer: 1, holders: [.init(value: "1", since: 0, until: 2)])))
     }
 
     @Test("a value removed twice, found after its removal, found before its insertion")
     func setValueFacts() {
-        let twice = Sets([call(0, .insert(1), true, 0...1), call(1, .remove(1), true, 2...3), call(2, .remove(1), true, 4...5)])
-        #expect(LinearizabilityChecker.check(twice, model: SetModel<Int>()).violation == .collection(.removedTwice(value: "1", first: 1, second: 2)))
-        let afterRemoval = Sets([call(0, .insert(1), true, 0...1), call(1, .remove(1), true, 2...3), call(2, .contains(1), true, 4...5)])
-        #expect(LinearizabilityChecker.check(afterRemoval, model: SetModel<Int>()).violation == .collection(.observedAfterRemoved(value: "1", observer: 2, removal: 1)))
+        let twice = Sets([
+            call(0, .insert(1), true, 0...1), call(1, .remove(1), true, 2...3), call(2, .remove(1), true, 4...5)
+        ])
+        #expect(
+            LinearizabilityChecker.check(twice, model: SetModel<Int>()).violation
+                == .collection(.removedTwice(value: "1", first: 1, second: 2)))
+        let afterRemoval = Sets([
+            call(0, .insert(1), true, 0...1), call(1, .remove(1), true, 2...3), call(2, .contains(1), true, 4...5)
+        ])
+        #expect(
+            LinearizabilityChecker.check(afterRemoval, model: SetModel<Int>()).violation
+                == .collection(.observedAfterRemoved(value: "1", observer: 2, removal: 1)))
         let early = Sets([call(1, .contains(1), true, 0...1), call(0, .insert(1), true, 2...3)])
-        #expect(LinearizabilityChecker.check(early, model: SetModel<Int>()).violation == .collection(.observedBeforeInserted(value: "1", observer: 0, insertion: 1)))
+        #expect(
+            LinearizabilityChecker.check(early, model: SetModel<Int>()).violation
+                == .collection(.observedBeforeInserted(value: "1", observer: 0, insertion: 1)))
     }
 }

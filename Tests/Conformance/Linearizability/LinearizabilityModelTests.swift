@@ -85,7 +85,8 @@ struct LinearizabilityModelTests {
         var model = LeakyCounterModel()
         model.leaksIntoAnswers = false
         let history = History<LeakyCounterModel.Operation, Int>([call(0, .increment, 0, 0...1)])
-        guard case .modelNotDeterministic(let report) = LinearizabilityChecker.check(history, model: model).outcome else {
+        guard case .modelNotDeterministic(let report) = LinearizabilityChecker.check(history, model: model).outcome
+        else {
             Issue.record("expected nondeterminism")
             return
         }
@@ -109,9 +110,13 @@ struct LinearizabilityModelTests {
                 return value
             }
         }
-        try recorder.record(.enqueue(1), client: 0) { () throws(BoundedQueueError) -> Int? in try enqueue(1); return nil }
+        try recorder.record(.enqueue(1), client: 0) { () throws(BoundedQueueError) -> Int? in
+            try enqueue(1); return nil
+        }
         #expect(throws: BoundedQueueError.full) {
-            try recorder.record(.enqueue(2), client: 1) { () throws(BoundedQueueError) -> Int? in try enqueue(2); return nil }
+            try recorder.record(.enqueue(2), client: 1) { () throws(BoundedQueueError) -> Int? in
+                try enqueue(2); return nil
+            }
         }
         #expect(try recorder.record(.dequeue, client: 0) { () throws(BoundedQueueError) -> Int? in try dequeue() } == 1)
         #expect(throws: BoundedQueueError.empty) {
@@ -125,11 +130,15 @@ struct LinearizabilityModelTests {
         let wrong = History<BoundedQueueModel.Operation, Swift.Result<Int?, BoundedQueueError>>([
             call(0, .enqueue(1), .success(nil), 0...1),
             call(1, .dequeue, .success(1), 2...3),
-            call(0, .enqueue(2), .failure(.full), 4...5),
+            call(0, .enqueue(2), .failure(.full), 4...5)
         ])
         let verdict = LinearizabilityChecker.check(wrong, model: BoundedQueueModel())
-        #expect(verdict.violation == .noSequentialOrder(SearchDeadEnd(
-            partition: nil, longestPrefix: [0, 1], modelState: "BoundedQueueModel(value: nil)", blocked: [BlockedCall(entry: 2, modelAnswer: .success(nil))]
-        )))
+        #expect(
+            verdict.violation
+                == .noSequentialOrder(
+                    SearchDeadEnd(
+                        partition: nil, longestPrefix: [0, 1], modelState: "BoundedQueueModel(value: nil)",
+                        blocked: [BlockedCall(entry: 2, modelAnswer: .success(nil))]
+                    )))
     }
 }

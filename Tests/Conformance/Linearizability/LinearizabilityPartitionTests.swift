@@ -12,7 +12,7 @@ struct LinearizabilityPartitionTests {
             call(1, .put("b", 2), nil, 1...2),
             call(1, .get("a"), 1, 4...5),
             call(0, .get("b"), 2, 4...6),
-            call(2, .put("a", 3), 1, 5...8),
+            call(2, .put("a", 3), 1, 5...8)
         ])
         let verdict = LinearizabilityChecker.check(history, model: KeyValueModel())
         #expect(verdict.method == .search)
@@ -27,12 +27,16 @@ struct LinearizabilityPartitionTests {
             call(0, .put("a", 1), nil, 0...1),
             call(1, .put("b", 2), nil, 0...1),
             call(0, .get("b"), 5, 2...3),
-            call(1, .get("a"), 1, 2...3),
+            call(1, .get("a"), 1, 2...3)
         ])
         let verdict = LinearizabilityChecker.check(history, model: KeyValueModel())
-        #expect(verdict.violation == .noSequentialOrder(SearchDeadEnd(
-            partition: "b", longestPrefix: [1], modelState: "map [(key: \"b\", value: 2)]", blocked: [BlockedCall(entry: 2, modelAnswer: 2)]
-        )))
+        #expect(
+            verdict.violation
+                == .noSequentialOrder(
+                    SearchDeadEnd(
+                        partition: "b", longestPrefix: [1], modelState: "map [(key: \"b\", value: 2)]",
+                        blocked: [BlockedCall(entry: 2, modelAnswer: 2)]
+                    )))
         #expect(!LinearizabilityChecker.check(history, model: UnpartitionedKeyValueModel()).isLinearizable)
     }
 
@@ -40,12 +44,16 @@ struct LinearizabilityPartitionTests {
     func unkeyedCallChecksWhole() {
         let history = History<CountingMapModel.Operation, Int?>([
             call(0, .put("a", 1), nil, 0...1),
-            call(1, .count, 2, 2...3),
+            call(1, .count, 2, 2...3)
         ])
         let verdict = LinearizabilityChecker.check(history, model: CountingMapModel())
-        #expect(verdict.violation == .noSequentialOrder(SearchDeadEnd(
-            partition: nil, longestPrefix: [0], modelState: "CountingMapModel(store: [\"a\": 1])", blocked: [BlockedCall(entry: 1, modelAnswer: 1)]
-        )))
+        #expect(
+            verdict.violation
+                == .noSequentialOrder(
+                    SearchDeadEnd(
+                        partition: nil, longestPrefix: [0], modelState: "CountingMapModel(store: [\"a\": 1])",
+                        blocked: [BlockedCall(entry: 1, modelAnswer: 1)]
+                    )))
     }
 
     @Test("a 1,000-call map history of 8 clients is decided part by part")

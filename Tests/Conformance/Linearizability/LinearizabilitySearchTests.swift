@@ -10,7 +10,7 @@ struct LinearizabilitySearchTests {
         let history = Register([
             call(0, .write(1), .written, 0...3),
             call(1, .read, .value(1), 1...2),
-            call(1, .read, .value(1), 4...5),
+            call(1, .read, .value(1), 4...5)
         ])
         let verdict = LinearizabilityChecker.check(history, model: RegisterModel())
         #expect(verdict.method == .search)
@@ -23,14 +23,18 @@ struct LinearizabilitySearchTests {
     func staleRead() throws {
         let history = Register([
             call(0, .write(1), .written, 0...1),
-            call(1, .read, .value(0), 2...3),
+            call(1, .read, .value(0), 2...3)
         ])
         let verdict = LinearizabilityChecker.check(history, model: RegisterModel())
         guard case .noSequentialOrder(let deadEnd)? = verdict.violation else {
             Issue.record("expected a search dead end, got \(verdict)")
             return
         }
-        #expect(deadEnd == SearchDeadEnd(partition: nil, longestPrefix: [0], modelState: "register 1", blocked: [BlockedCall(entry: 1, modelAnswer: .value(1))]))
+        #expect(
+            deadEnd
+                == SearchDeadEnd(
+                    partition: nil, longestPrefix: [0], modelState: "register 1",
+                    blocked: [BlockedCall(entry: 1, modelAnswer: .value(1))]))
     }
 
     @Test("a new value then an old one, read in real-time order, is no register")
@@ -38,7 +42,7 @@ struct LinearizabilitySearchTests {
         let history = Register([
             call(0, .write(1), .written, 0...10),
             call(1, .read, .value(1), 1...2),
-            call(2, .read, .value(0), 3...4),
+            call(2, .read, .value(0), 3...4)
         ])
         let verdict = LinearizabilityChecker.check(history, model: RegisterModel())
         guard case .noSequentialOrder(let deadEnd)? = verdict.violation else {
@@ -54,7 +58,7 @@ struct LinearizabilitySearchTests {
         let history = Register([
             call(0, .write(1), .written, 0...9),
             call(1, .write(2), .written, 0...9),
-            call(2, .read, .value(1), 0...9),
+            call(2, .read, .value(1), 0...9)
         ])
         let verdict = LinearizabilityChecker(budget: 2).check(history, model: RegisterModel())
         #expect(verdict.outcome == .undecided(budget: 2))

@@ -1,12 +1,16 @@
 import Harness
 
 /// A completed call spanning `span` (invocation…response), for writing histories by hand.
-func call<Operation, Result>(_ client: Int, _ operation: Operation, _ result: Result, _ span: ClosedRange<Int>) -> History<Operation, Result>.Entry {
+func call<Operation, Result>(_ client: Int, _ operation: Operation, _ result: Result, _ span: ClosedRange<Int>)
+    -> History<Operation, Result>.Entry
+{
     .init(client: client, operation: operation, result: result, invocation: span.lowerBound, response: span.upperBound)
 }
 
 /// A pending call invoked at `invocation`.
-func pending<Operation, Result>(_ client: Int, _ operation: Operation, from invocation: Int) -> History<Operation, Result>.Entry {
+func pending<Operation, Result>(_ client: Int, _ operation: Operation, from invocation: Int)
+    -> History<Operation, Result>.Entry
+{
     .init(client: client, operation: operation, invocation: invocation)
 }
 
@@ -119,7 +123,9 @@ struct HistoryGenerator {
         var history = History<Operation, Result>()
         var phases = [Phase](repeating: .idle, count: clients)
         var made = [Int](repeating: 0, count: clients)
-        let stops: [ClientStop?] = (0..<clients).map { _ in stopEarly && chance(30) ? (chance(50) ? .beforeEffect : .afterEffect) : nil }
+        let stops: [ClientStop?] = (0..<clients).map { _ in
+            stopEarly && chance(30) ? (chance(50) ? .beforeEffect : .afterEffect) : nil
+        }
         while true {
             let active = (0..<clients).filter { if case .done = phases[$0] { false } else { true } }
             guard !active.isEmpty else { break }
@@ -134,7 +140,8 @@ struct HistoryGenerator {
                     phases[client] = .invoked(entry: history.invoke(nextOperation(&self), client: client))
                 }
             case .invoked(let entry):
-                phases[client] = last && stops[client] == .beforeEffect
+                phases[client] =
+                    last && stops[client] == .beforeEffect
                     ? .done
                     : .applied(entry: entry, result: implementation(&self, history.entries[entry].operation))
             case .applied(let entry, let result):

@@ -24,7 +24,9 @@ struct LinearizabilityUnderHarnessTests {
                 scenario.spawn {
                     recorder.record(.dequeue, client: client) {
                         if atomicDequeue {
-                            return mutex.withLock { queue.value.isEmpty ? .empty : .dequeued(queue.value.removeFirst()) }
+                            return mutex.withLock {
+                                queue.value.isEmpty ? .empty : .dequeued(queue.value.removeFirst())
+                            }
                         }
                         guard let front = mutex.withLock({ queue.value.first }) else { return .empty }
                         mutex.withLock { _ = queue.value.removeFirst() }
@@ -40,14 +42,18 @@ struct LinearizabilityUnderHarnessTests {
 
     @Test("a queue whose dequeue is one critical section is linearizable in every schedule")
     func atomicDequeue() throws {
-        let report = try Harness.run("atomic dequeue", options: ExplorationOptions(strategy: .exhaustive(preemptionBound: 2), schedules: 2_000), Self.dequeuers(atomicDequeue: true))
+        let report = try Harness.run(
+            "atomic dequeue", options: ExplorationOptions(strategy: .exhaustive(preemptionBound: 2), schedules: 2_000),
+            Self.dequeuers(atomicDequeue: true))
         #expect(report.failure == nil)
         #expect(report.exhausted)
     }
 
     @Test("a dequeue split in two critical sections is caught, with the values dequeued twice")
     func splitDequeue() throws {
-        let report = try Harness.run("split dequeue", options: ExplorationOptions(strategy: .exhaustive(preemptionBound: 2), schedules: 2_000), Self.dequeuers(atomicDequeue: false))
+        let report = try Harness.run(
+            "split dequeue", options: ExplorationOptions(strategy: .exhaustive(preemptionBound: 2), schedules: 2_000),
+            Self.dequeuers(atomicDequeue: false))
         let failure = try #require(report.failure)
         guard case .invariant(let message, _, _, _) = failure.reason else {
             Issue.record("expected a broken invariant, got \(failure.reason)")

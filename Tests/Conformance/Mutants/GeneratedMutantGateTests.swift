@@ -7,21 +7,29 @@ struct GeneratedMutantGateTests {
     /// The fuzz campaign's settings: the portfolio with 600 schedules and exhaustive search
     /// with 150, seeds 1 and 2.
     static let campaign: [(Strategy, Int, UInt64)] = [
-        (.portfolio, 600, 1), (.portfolio, 600, 2), (.exhaustive(preemptionBound: 2), 150, 1), (.exhaustive(preemptionBound: 2), 150, 2),
+        (.portfolio, 600, 1), (.portfolio, 600, 2), (.exhaustive(preemptionBound: 2), 150, 1),
+        (.exhaustive(preemptionBound: 2), 150, 2)
     ]
 
-    @Test("the hand-written scenarios pass on the mutant under the fuzz campaign's settings", arguments: GeneratedMutant.all)
+    @Test(
+        "the hand-written scenarios pass on the mutant under the fuzz campaign's settings",
+        arguments: GeneratedMutant.all)
     func handWrittenMiss(mutant: GeneratedMutant) throws {
         for scenario in mutant.handWritten {
             for (strategy, schedules, seed) in Self.campaign {
                 let options = ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed)
                 let report = try Harness.run("\(mutant.name): \(scenario.name)", options: options, scenario.scenario)
-                #expect(report.failure == nil, "\(scenario.name) [\(strategy), seed \(seed)] caught \(mutant): \(String(describing: report.failure?.reason))")
+                #expect(
+                    report.failure == nil,
+                    "\(scenario.name) [\(strategy), seed \(seed)] caught \(mutant): \(String(describing: report.failure?.reason))"
+                )
             }
         }
     }
 
-    @Test("the generated scenarios catch it as not linearizable, shrink it, and its token replays the identical failure", arguments: GeneratedMutant.all)
+    @Test(
+        "the generated scenarios catch it as not linearizable, shrink it, and its token replays the identical failure",
+        arguments: GeneratedMutant.all)
     func generatedCatch(mutant: GeneratedMutant) throws {
         let report = try mutant.generated(mutant.name, mutant.options)
         let failure = try #require(report.failure, "\(mutant) survived \(report.scenariosRun) generated scenarios")

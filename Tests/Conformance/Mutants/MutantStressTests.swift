@@ -13,7 +13,9 @@ import Testing
 @Suite(
     "Release gate under stress: mutants on real threads, escalated to replayable schedules",
     .serialized,
-    .disabled(if: RuntimeSanitizer.thread, "the mutants hang and leak threads on purpose, which ThreadSanitizer reports at exit")
+    .disabled(
+        if: RuntimeSanitizer.thread,
+        "the mutants hang and leak threads on purpose, which ThreadSanitizer reports at exit")
 )
 struct MutantStressTests {
     @Test("the first forbidden outcome stress sees escalates to a token that replays it", arguments: Mutant.all)
@@ -55,7 +57,9 @@ enum MutantUnderStress {
                 }
                 let replayed = try Harness.replayStress(mutant.name, token: failure.token, test)
                 if replayed.failure?.reason != failure.reason || replayed.failure?.trace != failure.trace {
-                    problems.append("replaying \(failure.token) did not fail identically: \(String(describing: replayed.failure?.reason))")
+                    problems.append(
+                        "replaying \(failure.token) did not fail identically: \(String(describing: replayed.failure?.reason))"
+                    )
                 }
             }
         } catch {

@@ -19,8 +19,10 @@ struct RegressionCorpusTests {
 
     @Test("a corpus line that cannot be read is named")
     func malformed() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-\(UInt64.random(in: 0 ... .max)).txt")
-        try "# kept schedules\nfails no-such-scenario H2.0.random.0.0.AAAA\n".write(to: url, atomically: true, encoding: .utf8)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "corpus-\(UInt64.random(in: 0 ... .max)).txt")
+        try "# kept schedules\nfails no-such-scenario H2.0.random.0.0.AAAA\n".write(
+            to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect {
             _ = try RegressionCorpus.load(from: url)

@@ -111,7 +111,7 @@ struct SeamTests {
         let kinds = recorder.kinds
         let expected: Set<RecordedOperation.Kind> = [
             .lock, .tryLock, .unlock, .wait, .signal, .broadcast, .atomic, .spawn, .start,
-            .exit, .join, .cancel, .cancellationPoint, .yield, .now, .sleep,
+            .exit, .join, .cancel, .cancellationPoint, .yield, .now, .sleep
         ]
         #expect(expected.isSubset(of: kinds), "missing: \(expected.subtracting(kinds))")
         let spawnedThreadOperations = recorder.operations.filter { $0.thread == SeamThreadID(rawValue: 1) }
@@ -146,12 +146,14 @@ struct SeamTests {
         let counter = LifetimeCounter()
         for _ in 0..<200 {
             let argument = Unmanaged.passRetained(counter.make()).toOpaque()
-            let thread = try Seam.spawnThread(entry: { argument in
-                cshim_run_with_cleanup(
-                    { Unmanaged<LifetimeCounter.Tracked>.fromOpaque($0!).release() }, argument,
-                    { _ in while true { Seam.cancellationPoint() } }, nil
-                )
-            }, argument: argument).get()
+            let thread = try Seam.spawnThread(
+                entry: { argument in
+                    cshim_run_with_cleanup(
+                        { Unmanaged<LifetimeCounter.Tracked>.fromOpaque($0!).release() }, argument,
+                        { _ in while true { Seam.cancellationPoint() } }, nil
+                    )
+                }, argument: argument
+            ).get()
             try thread.cancel()
             try thread.join()
         }

@@ -14,6 +14,8 @@ struct StressDemoFailures {
     }
 
     @Test func lockedIncrementsUnderStress() async {
-        await Harness.stress("demo locked increments", options: StressOptions(iterations: 20, timeBudget: nil), StressScenarios.lockedIncrements)
+        await Harness.stress(
+            "demo locked increments", options: StressOptions(iterations: 20, timeBudget: nil),
+            StressScenarios.lockedIncrements)
     }
 }

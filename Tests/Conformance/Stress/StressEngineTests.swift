@@ -6,13 +6,17 @@ import Testing
 @Suite("Stress: the engine counts outcomes and escalates forbidden ones")
 struct StressEngineTests {
     /// Options for a short run without escalation.
-    private static func options(iterations: Int = 1_000_000, seconds: Double? = 0.3, threads: Int = 2) -> StressOptions {
-        StressOptions(iterations: iterations, timeBudget: seconds.map { .seconds($0) }, threads: threads, escalation: nil)
+    private static func options(iterations: Int = 1_000_000, seconds: Double? = 0.3, threads: Int = 2) -> StressOptions
+    {
+        StressOptions(
+            iterations: iterations, timeBudget: seconds.map { .seconds($0) }, threads: threads, escalation: nil)
     }
 
     @Test("a run counts every iteration once, across its threads, and stops at its iterations")
     func countsIterations() async throws {
-        let report = try await Harness.runStress("locked increments", options: Self.options(iterations: 300, seconds: nil, threads: 3), StressScenarios.lockedIncrements)
+        let report = try await Harness.runStress(
+            "locked increments", options: Self.options(iterations: 300, seconds: nil, threads: 3),
+            StressScenarios.lockedIncrements)
         #expect(report.passed)
         #expect(report.stop == .iterations)
         #expect(report.iterations == 300)
@@ -23,7 +27,8 @@ struct StressEngineTests {
 
     @Test("a run stops at its time budget")
     func stopsAtTimeBudget() async throws {
-        let report = try await Harness.runStress("locked increments", options: Self.options(seconds: 0.2), StressScenarios.lockedIncrements)
+        let report = try await Harness.runStress(
+            "locked increments", options: Self.options(seconds: 0.2), StressScenarios.lockedIncrements)
         #expect(report.stop == .timeBudget)
         #expect(report.elapsed >= .milliseconds(200) && report.elapsed < .seconds(5))
         #expect(report.iterations > 0)
@@ -31,14 +36,16 @@ struct StressEngineTests {
 
     @Test("spawned threads start together, once the root thread has spawned them all")
     func startGate() async throws {
-        let report = try await Harness.runStress("start gate", options: Self.options(iterations: 200, seconds: nil), StressScenarios.startsBehindTheGate)
+        let report = try await Harness.runStress(
+            "start gate", options: Self.options(iterations: 200, seconds: nil), StressScenarios.startsBehindTheGate)
         #expect(report.passed, "\(report.text)")
     }
 
     @Test("an outcome the table calls interesting is counted on its own row and fails nothing")
     func interestingOutcome() async throws {
         let test = StressTest<Int>(outcomes: [.interesting(7, meaning: "seven")]) { _ in 7 }
-        let report = try await Harness.runStress("interesting", options: Self.options(iterations: 20, seconds: nil), test)
+        let report = try await Harness.runStress(
+            "interesting", options: Self.options(iterations: 20, seconds: nil), test)
         #expect(report.passed)
         #expect(report.interesting.map(\.outcome) == [.returned(7)])
         #expect(report.interesting.first?.meaning == "seven")
@@ -64,7 +71,9 @@ struct StressEngineTests {
 
     @Test("a check failed in a task under stress is a forbidden outcome, escalated to the same check")
     func checkInTask() async throws {
-        let report = try await Harness.runStress("check in a task", options: StressOptions(iterations: 50, timeBudget: nil), StressScenarios.checkFailsInTask)
+        let report = try await Harness.runStress(
+            "check in a task", options: StressOptions(iterations: 50, timeBudget: nil), StressScenarios.checkFailsInTask
+        )
         let row = try #require(report.forbidden.first)
         guard case let .checkFailed(message, file, _) = row.outcome else {
             Issue.record("not a failed check: \(row.outcome)")
@@ -82,7 +91,8 @@ struct StressEngineTests {
 
     @Test("an error a thread throws under stress is a forbidden outcome, escalated to the same error")
     func threadThrows() async throws {
-        let report = try await Harness.runStress("thread throws", options: StressOptions(iterations: 20, timeBudget: nil), StressScenarios.threadThrows)
+        let report = try await Harness.runStress(
+            "thread throws", options: StressOptions(iterations: 20, timeBudget: nil), StressScenarios.threadThrows)
         #expect(report.forbidden.map(\.outcome) == [.threw(error: "failed")])
         let failure = try #require(report.escalations.first?.result.failure)
         #expect(failure.reason == .threadThrew(thread: 1, error: "failed"))
@@ -107,7 +117,9 @@ struct StressEngineTests {
 
     @Test(
         "a hang ends the run, leaves its threads behind, and is escalated to a deadlock",
-        .disabled(if: RuntimeSanitizer.thread, "leaves hung threads behind on purpose, which ThreadSanitizer reports as leaks at exit")
+        .disabled(
+            if: RuntimeSanitizer.thread,
+            "leaves hung threads behind on purpose, which ThreadSanitizer reports as leaks at exit")
     )
     func hangEscalatesToDeadlock() async throws {
         let options = StressOptions(timeBudget: .seconds(5), threads: 1, hangTimeout: .milliseconds(300))
@@ -125,9 +137,11 @@ struct StressEngineTests {
     @Test("an outcome no schedule ends in is reported with its likely causes, memory ordering first")
     func notFoundNamesCauses() async throws {
         let options = StressOptions(iterations: 20, timeBudget: nil, escalation: EscalationOptions(schedules: 30))
-        let report = try await Harness.runStress("stress only", options: options, StressScenarios.forbiddenOnlyUnderStress)
+        let report = try await Harness.runStress(
+            "stress only", options: options, StressScenarios.forbiddenOnlyUnderStress)
         let escalation = try #require(report.escalations.first)
-        guard case let .notFound(schedulesRun, otherFailures, otherForbiddenReached, likelyCauses) = escalation.result else {
+        guard case let .notFound(schedulesRun, otherFailures, otherForbiddenReached, likelyCauses) = escalation.result
+        else {
             Issue.record("the search did not come back empty: \(report.text)")
             return
         }
@@ -146,7 +160,9 @@ struct StressEngineTests {
         }
         let options = StressOptions(iterations: 10, timeBudget: nil, escalation: EscalationOptions(schedules: 20))
         let report = try await Harness.runStress("other forbidden", options: options, test)
-        guard case let .notFound(schedulesRun, _, otherForbiddenReached, likelyCauses) = report.escalations.first?.result else {
+        guard
+            case let .notFound(schedulesRun, _, otherForbiddenReached, likelyCauses) = report.escalations.first?.result
+        else {
             Issue.record("the search did not come back empty: \(report.text)")
             return
         }

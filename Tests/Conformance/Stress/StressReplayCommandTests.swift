@@ -14,7 +14,7 @@ struct StressReplayCommandTests {
         let histogram = [
             "  count  class        outcome  meaning",
             "     10  forbidden    1        an increment was lost",
-            "     10  acceptable   2        both increments counted",
+            "     10  acceptable   2        both increments counted"
         ]
         #expect(histogram.allSatisfy(found.output.contains), "\(found.output)")
         let command = try #require(found.replayCommands.first, "no replay command in:\n\(found.output)")
@@ -26,15 +26,18 @@ struct StressReplayCommandTests {
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 
-    @Test("a knob out of range fails the stress test with an error naming the knob and its range", arguments: [
-        ("HARNESS_STRESS_ITERATIONS", "0", "a whole number from 1 to 1000000000"),
-        ("HARNESS_STRESS_SECONDS", "-1", "a number of seconds from 0.001 to 86400.0"),
-        ("HARNESS_STRESS_THREADS", "0", "a whole number from 1 to 256"),
-    ])
+    @Test(
+        "a knob out of range fails the stress test with an error naming the knob and its range",
+        arguments: [
+            ("HARNESS_STRESS_ITERATIONS", "0", "a whole number from 1 to 1000000000"),
+            ("HARNESS_STRESS_SECONDS", "-1", "a number of seconds from 0.001 to 86400.0"),
+            ("HARNESS_STRESS_THREADS", "0", "a whole number from 1 to 256")
+        ])
     func knobOutOfRange(variable: String, value: String, expected: String) throws {
         var environment = Self.demo
         environment[variable] = value
-        let outcome = try TestProcess.run(["--filter", "StressDemoFailures/lockedIncrementsUnderStress"], environment: environment)
+        let outcome = try TestProcess.run(
+            ["--filter", "StressDemoFailures/lockedIncrementsUnderStress"], environment: environment)
         #expect(outcome.status != 0)
         #expect(outcome.output.contains("\(variable)='\(value)' is invalid: expected \(expected)"), "\(outcome.output)")
     }

@@ -17,7 +17,7 @@ enum StressScenarios {
         let iterations = IterationCounter()
         return StressTest<Int>(outcomes: [
             .acceptable(2, meaning: "both increments counted"),
-            .forbidden(1, meaning: "an increment was lost"),
+            .forbidden(1, meaning: "an increment was lost")
         ]) { scenario in
             let losesOne = scenario.mode == .stress ? iterations.next().isMultiple(of: 2) : nil
             let counter = SeamAtomic(0)
@@ -55,7 +55,8 @@ enum StressScenarios {
     }
 
     /// Three threads each add 1 five times under a mutex, and return the total: no bug.
-    static let lockedIncrements = StressTest<Int>(outcomes: [.acceptable(15, meaning: "every increment counted")]) { scenario in
+    static let lockedIncrements = StressTest<Int>(outcomes: [.acceptable(15, meaning: "every increment counted")]) {
+        scenario in
         let mutex = SeamMutex()
         let counter = SeamAtomic(0)
         for _ in 0..<3 {
@@ -71,7 +72,7 @@ enum StressScenarios {
     /// no schedule of the deterministic scheduler can end in.
     static let forbiddenOnlyUnderStress = StressTest<ScenarioMode>(outcomes: [
         .acceptable(.controlled, meaning: "ran under the deterministic scheduler"),
-        .forbidden(.stress, meaning: "ran under stress"),
+        .forbidden(.stress, meaning: "ran under stress")
     ]) { scenario in
         scenario.spawn {}
         scenario.joinAll()
@@ -153,7 +154,7 @@ enum StressScenarios {
     /// started: with the start gate they always had.
     static let startsBehindTheGate = StressTest<Bool>(outcomes: [
         .acceptable(true, meaning: "every thread started after the last spawn"),
-        .forbidden(false, meaning: "a thread started before the root had spawned them all"),
+        .forbidden(false, meaning: "a thread started before the root had spawned them all")
     ]) { scenario in
         let spawnedAll = SeamAtomic(false)
         let early = SeamAtomic(false)

@@ -38,7 +38,8 @@ enum HeadlessBrowser {
     /// `timeout` seconds.
     static func screenshot(of page: URL, width: Int = 1200, height: Int = 800, timeout: Int = 90) throws -> [UInt8] {
         guard let executable else { throw Failure.missing }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("harness-browser-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "harness-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let screenshot = directory.appendingPathComponent("screenshot.png")
@@ -55,7 +56,7 @@ enum HeadlessBrowser {
             "--headless", "--disable-gpu", "--no-sandbox",
             "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
             "--screenshot=\(screenshot.path)", "--window-size=\(width),\(height)",
-            page.absoluteString,
+            page.absoluteString
         ]
         process.standardOutput = logHandle
         process.standardError = logHandle
@@ -68,7 +69,8 @@ enum HeadlessBrowser {
             throw Failure.timedOut(seconds: timeout, log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
         }
         guard let bytes = FileManager.default.contents(atPath: screenshot.path) else {
-            throw Failure.failed(status: process.terminationStatus, log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            throw Failure.failed(
+                status: process.terminationStatus, log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
         }
         return [UInt8](bytes)
     }

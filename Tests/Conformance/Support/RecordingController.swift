@@ -12,7 +12,9 @@ struct RecordedOperation: Sendable, Hashable, CustomStringConvertible {
     let thread: SeamThreadID?
     let location: SeamLocation?
 
-    var description: String { "\(thread.map(String.init(describing:)) ?? "-") \(kind) \(location.map(String.init(describing:)) ?? "")" }
+    var description: String {
+        "\(thread.map(String.init(describing:)) ?? "-") \(kind) \(location.map(String.init(describing:)) ?? "")"
+    }
 }
 
 /// Performs every seam operation for real and records it: the proof that a primitive

@@ -115,7 +115,9 @@ struct ThreadLocalValueTests {
         #expect(seen == [1, nil, nil, nil])
     }
 
-    @Test("neither creating an instance nor accessing a value is a seam operation: thread-locals are not shared state, and the registry is process-wide")
+    @Test(
+        "neither creating an instance nor accessing a value is a seam operation: thread-locals are not shared state, and the registry is process-wide"
+    )
     func seamOperations() throws {
         let recorder = RecordingController()
         let storage = recorder.record {
@@ -144,7 +146,9 @@ struct ThreadLocalValueTests {
             _ = ThreadLocalValue<String>(key: "TLVTests.mismatch")
         }
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
-        #expect(message.contains(#"the key "TLVTests.mismatch" already stores Swift.Int and cannot also store Swift.String"#))
+        #expect(
+            message.contains(
+                #"the key "TLVTests.mismatch" already stores Swift.Int and cannot also store Swift.String"#))
     }
 
     @Test("an empty key traps")

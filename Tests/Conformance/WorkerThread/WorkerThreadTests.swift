@@ -100,7 +100,10 @@ struct WorkerThreadTests {
                 release.open()
             }.get()
             probe.armSpuriousWakeUps(for: .testBody)
-            #expect(try worker.sync { release.wait(); return 42 } == 42)
+            #expect(
+                try worker.sync {
+                    release.wait(); return 42
+                } == 42)
             #expect(probe.waits(of: .testBody).dropFirst(callerWaits).first?.spurious == true)
             try opener.join()
             worker.stop()
@@ -221,7 +224,9 @@ struct WorkerThreadTests {
             #expect(try worker.sync { 3 } == 3)
             worker.stop()
         }
-        let expected: Set<RecordedOperation.Kind> = [.lock, .unlock, .wait, .signal, .broadcast, .spawn, .start, .exit, .join]
+        let expected: Set<RecordedOperation.Kind> = [
+            .lock, .unlock, .wait, .signal, .broadcast, .spawn, .start, .exit, .join
+        ]
         #expect(expected.isSubset(of: recorder.kinds), "missing: \(expected.subtracting(recorder.kinds))")
         #expect(recorder.operations.contains { $0.thread == .firstSpawned && $0.kind == .wait })
     }

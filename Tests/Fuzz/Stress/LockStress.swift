@@ -6,12 +6,15 @@ import Testing
 struct CriticalSectionStress {
     @Test("mutual exclusion and recursion")
     func exclusion() async {
-        await Harness.stress("critical section under stress", options: StressBudget.options, LockScenarios.criticalSectionExcludes)
+        await Harness.stress(
+            "critical section under stress", options: StressBudget.options, LockScenarios.criticalSectionExcludes)
     }
 
     @Test("a timed entry runs alone or gives up without running")
     func timedEntry() async {
-        await Harness.stress("critical section timed entry under stress", options: StressBudget.options, CriticalSectionStressTests.timedEntry)
+        await Harness.stress(
+            "critical section timed entry under stress", options: StressBudget.options,
+            CriticalSectionStressTests.timedEntry)
     }
 }
 
@@ -19,7 +22,8 @@ struct CriticalSectionStress {
 struct ThreadLocalValueStress {
     @Test("threads never see each other's values")
     func isolation() async {
-        await Harness.stress("thread-local isolation under stress", options: StressBudget.options, LockScenarios.threadLocalIsolation)
+        await Harness.stress(
+            "thread-local isolation under stress", options: StressBudget.options, LockScenarios.threadLocalIsolation)
     }
 }
 
@@ -27,16 +31,21 @@ struct ThreadLocalValueStress {
 struct ReadWriteCoordinatorStress {
     @Test("reads never see half a write")
     func snapshots() async {
-        await Harness.stress("rw snapshots under stress", options: StressBudget.options, ReadWriteStressTests.consistentSnapshots { LiveReadWriteCoordinator() })
+        await Harness.stress(
+            "rw snapshots under stress", options: StressBudget.options,
+            ReadWriteStressTests.consistentSnapshots { LiveReadWriteCoordinator() })
     }
 
     @Test("reads never overlap writes; a read after a write sees it")
     func exclusion() async {
-        await Harness.stress("rw exclusion under stress", options: StressBudget.options, ReadWriteScenarios.exclusion { LiveReadWriteCoordinator() })
+        await Harness.stress(
+            "rw exclusion under stress", options: StressBudget.options,
+            ReadWriteScenarios.exclusion { LiveReadWriteCoordinator() })
     }
 
     @Test("enqueued writes apply in submission order")
     func writeOrder() async {
-        await Harness.stress("rw write order under stress", options: StressBudget.options, ReadWriteScenarios.enqueuedWritesInOrder)
+        await Harness.stress(
+            "rw write order under stress", options: StressBudget.options, ReadWriteScenarios.enqueuedWritesInOrder)
     }
 }

@@ -6,11 +6,13 @@ import Testing
 struct SeamStress {
     @Test("message passing through atomics never shows the flag before the data")
     func messagePassing() async {
-        await Harness.stress("seam message passing under stress", options: StressBudget.options, SeamStressTests.messagePassing)
+        await Harness.stress(
+            "seam message passing under stress", options: StressBudget.options, SeamStressTests.messagePassing)
     }
 
     @Test("a SeamMutex loses no increment")
     func mutexCounter() async {
-        await Harness.stress("seam mutex counter under stress", options: StressBudget.options, SeamStressTests.mutexCounter)
+        await Harness.stress(
+            "seam mutex counter under stress", options: StressBudget.options, SeamStressTests.mutexCounter)
     }
 }

@@ -21,7 +21,8 @@ enum AsyncWorkloads {
                 consume(counter)
                 return elapsed
             },
-            against: Workload("actor + AsyncStream limiter (seed design), uncontended") { (operations: Int) async -> Duration in
+            against: Workload("actor + AsyncStream limiter (seed design), uncontended") {
+                (operations: Int) async -> Duration in
                 let limiter = ActorStreamLimiter(concurrency: 4)
                 var counter = 0
                 let elapsed = await timed {
@@ -69,16 +70,19 @@ enum AsyncWorkloads {
                     return ConditionEvent(condition: condition, sender: signal)
                 }
             },
-            against: Workload("CheckedContinuation ping-pong between two tasks (one way)") { (operations: Int) async -> Duration in
+            against: Workload("CheckedContinuation ping-pong between two tasks (one way)") {
+                (operations: Int) async -> Duration in
                 await pingPong(handoffs: operations) { ContinuationEvent() }
             },
             target: .none
-        ),
+        )
     ]
 
     /// Times `operations` runs of a body that suspends once, spread over
     /// ``contendingTasks`` child tasks.
-    private static func timedContendedRuns(through limiter: some BenchmarkLimiter & Sendable, operations: Int) async -> Duration {
+    private static func timedContendedRuns(through limiter: some BenchmarkLimiter & Sendable, operations: Int) async
+        -> Duration
+    {
         await timed {
             await withTaskGroup(of: Void.self) { group in
                 for task in 0..<contendingTasks {

@@ -14,12 +14,13 @@ enum FileWorkloads {
         Comparison(streamWrite, against: fileHandleWrite, target: .none),
         Comparison(streamWrite, against: plainWrite, target: .none),
         Comparison(streamRead, against: fileHandleRead, target: .none),
-        Comparison(streamRead, against: plainRead, target: .none),
+        Comparison(streamRead, against: plainRead, target: .none)
     ]
 
     // MARK: Writing
 
-    static let streamWrite = Workload("AsyncFileStream.write", bytesPerOperation: chunkSize) { (operations: Int) async -> Duration in
+    static let streamWrite = Workload("AsyncFileStream.write", bytesPerOperation: chunkSize) {
+        (operations: Int) async -> Duration in
         let file = ScratchFile()
         let chunk = Data(repeating: 0x5A, count: chunkSize)
         return await timed {
@@ -70,7 +71,8 @@ enum FileWorkloads {
 
     // MARK: Reading
 
-    static let streamRead = Workload("AsyncFileStream.read(upToCount:)", bytesPerOperation: chunkSize) { (operations: Int) async -> Duration in
+    static let streamRead = Workload("AsyncFileStream.read(upToCount:)", bytesPerOperation: chunkSize) {
+        (operations: Int) async -> Duration in
         let file = ScratchFile(filledWith: chunksPerFile * chunkSize)
         var total = 0
         let elapsed = await timed {
@@ -82,7 +84,8 @@ enum FileWorkloads {
                 }
             }
         }
-        precondition(total == operations * chunkSize, "AsyncFileStream read \(total) bytes, not \(operations * chunkSize)")
+        precondition(
+            total == operations * chunkSize, "AsyncFileStream read \(total) bytes, not \(operations * chunkSize)")
         return elapsed
     }
 

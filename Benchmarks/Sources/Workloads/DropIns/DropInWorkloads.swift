@@ -51,7 +51,9 @@ enum DropInWorkloads {
                 var value = 0
                 let elapsed = timed {
                     for _ in 0..<operations {
-                        value = cell.compareExchange(expected: value, desired: value &+ 1, ordering: .acquiringAndReleasing).original &+ 1
+                        value =
+                            cell.compareExchange(expected: value, desired: value &+ 1, ordering: .acquiringAndReleasing)
+                            .original &+ 1
                     }
                 }
                 consume(value)
@@ -62,7 +64,9 @@ enum DropInWorkloads {
                 var value = 0
                 let elapsed = timed {
                     for _ in 0..<operations {
-                        value = cell.compareExchange(expected: value, desired: value &+ 1, ordering: .acquiringAndReleasing).original &+ 1
+                        value =
+                            cell.compareExchange(expected: value, desired: value &+ 1, ordering: .acquiringAndReleasing)
+                            .original &+ 1
                     }
                 }
                 consume(value)
@@ -71,16 +75,24 @@ enum DropInWorkloads {
             target: .atMost(1.1)
         ),
         Comparison(
-            Workload("serial HarnessDispatchQueue.sync") { timedAccesses(through: HarnessDispatchQueue(label: "benchmark.drop-in.serial"), operations: $0) },
-            against: Workload("serial DispatchQueue.sync") { timedAccesses(through: DispatchQueue(label: "benchmark.serial"), operations: $0) },
+            Workload("serial HarnessDispatchQueue.sync") {
+                timedAccesses(through: HarnessDispatchQueue(label: "benchmark.drop-in.serial"), operations: $0)
+            },
+            against: Workload("serial DispatchQueue.sync") {
+                timedAccesses(through: DispatchQueue(label: "benchmark.serial"), operations: $0)
+            },
             target: .atMost(1.1)
         ),
         Comparison(
             Workload("concurrent HarnessDispatchQueue.sync") { operations in
-                timedAccesses(through: HarnessDispatchQueue(label: "benchmark.drop-in.concurrent", attributes: .concurrent), operations: operations)
+                timedAccesses(
+                    through: HarnessDispatchQueue(label: "benchmark.drop-in.concurrent", attributes: .concurrent),
+                    operations: operations)
             },
             against: Workload("concurrent DispatchQueue.sync") { operations in
-                timedAccesses(through: DispatchQueue(label: "benchmark.concurrent", attributes: .concurrent), operations: operations)
+                timedAccesses(
+                    through: DispatchQueue(label: "benchmark.concurrent", attributes: .concurrent),
+                    operations: operations)
             },
             target: .atMost(1.1)
         ),
@@ -148,7 +160,7 @@ enum DropInWorkloads {
                 }
             },
             target: .atMost(1.1)
-        ),
+        )
     ]
 }
 

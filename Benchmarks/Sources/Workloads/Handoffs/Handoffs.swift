@@ -17,10 +17,11 @@ public enum Handoffs {
     /// The mean time of one one-way handoff over `rounds` round trips (two handoffs each)
     /// between two new threads, both pinned to `cpu` unless it is negative.
     public static func measure(_ mechanism: Mechanism, rounds: Int, cpu: Int32) -> Duration {
-        let nanoseconds = switch mechanism {
-        case .futex: cbench_futex_handoffs(UInt64(rounds), cpu)
-        case .condvar: cbench_condvar_handoffs(UInt64(rounds), cpu)
-        }
+        let nanoseconds =
+            switch mechanism {
+            case .futex: cbench_futex_handoffs(UInt64(rounds), cpu)
+            case .condvar: cbench_condvar_handoffs(UInt64(rounds), cpu)
+            }
         return .nanoseconds(Int64(nanoseconds)) / (2 * rounds)
     }
 }

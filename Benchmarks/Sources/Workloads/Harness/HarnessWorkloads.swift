@@ -22,7 +22,8 @@ public enum HarnessWorkloads {
         var maxSteps = 0
         var run = 0
         while done < schedules {
-            let options = ExplorationOptions(strategy: strategy, schedules: schedules - done, seed: UInt64(run), threads: threads)
+            let options = ExplorationOptions(
+                strategy: strategy, schedules: schedules - done, seed: UInt64(run), threads: threads)
             let report = runReport("\(scenario)", options: options, scenario.body(checked: false))
             precondition(report.failure == nil, "the harness benchmark scenario \(scenario) failed: \(report.failure!)")
             done += report.schedulesRun
@@ -53,7 +54,9 @@ public enum HarnessWorkloads {
                 let execution = started.next()
                 Harness.check(execution != failing, "probe: the end of execution \(execution)")
             }
-            let report = runReport("\(scenario) probe", options: ExplorationOptions(strategy: strategy, schedules: failing, seed: 0), probe)
+            let report = runReport(
+                "\(scenario) probe", options: ExplorationOptions(strategy: strategy, schedules: failing, seed: 0), probe
+            )
             guard let trace = report.failure?.trace else {
                 // An exhaustive search covered every schedule in fewer executions.
                 return (Double(decisions) / Double(failing - 1), Double(switches) / Double(failing - 1))
@@ -69,7 +72,9 @@ public enum HarnessWorkloads {
     public static func schedulesToFirstFailure(strategy: Strategy, seeds: Range<UInt64>, budget: Int) -> [Int?] {
         let scenario = HarnessScenario.lostUpdate
         return seeds.map { seed in
-            let report = runReport("\(scenario)", options: ExplorationOptions(strategy: strategy, schedules: budget, seed: seed), scenario.body(checked: true))
+            let report = runReport(
+                "\(scenario)", options: ExplorationOptions(strategy: strategy, schedules: budget, seed: seed),
+                scenario.body(checked: true))
             return report.failure == nil ? nil : report.schedulesRun
         }
     }

@@ -23,8 +23,12 @@ public enum StrategyComparison {
         Mutant.all.map { mutant in
             Case(name: mutant.description, budget: 2 * mutant.budget, isDeep: false, body: mutant.scenario)
         } + [
-            Case(name: "deep: one read in a window of 1 among 24 stores", budget: 2_000, isDeep: true, body: window(reads: 1, stores: 24)),
-            Case(name: "deep: two reads in consecutive windows among 16 stores", budget: 2_000, isDeep: true, body: window(reads: 2, stores: 16)),
+            Case(
+                name: "deep: one read in a window of 1 among 24 stores", budget: 2_000, isDeep: true,
+                body: window(reads: 1, stores: 24)),
+            Case(
+                name: "deep: two reads in consecutive windows among 16 stores", budget: 2_000, isDeep: true,
+                body: window(reads: 2, stores: 16))
         ]
     }
 

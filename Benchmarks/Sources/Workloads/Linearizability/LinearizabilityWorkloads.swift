@@ -10,7 +10,8 @@ enum LinearizabilityWorkloads {
     static let keyValue = RecordedHistories.keyValue(clients: 8, callsPerClient: 125, keys: 10, seed: 11)
     /// The same map history with one read in the middle answering a value nobody wrote: not
     /// linearizable, so the search of that key must exhaust every order before it says so.
-    static let corruptedKeyValue = RecordedHistories.keyValue(clients: 8, callsPerClient: 125, keys: 10, seed: 11, corruptingReadAt: 500)
+    static let corruptedKeyValue = RecordedHistories.keyValue(
+        clients: 8, callsPerClient: 125, keys: 10, seed: 11, corruptingReadAt: 500)
     /// 10,000 calls of 8 clients on a queue whose values are unique: the fast queue check.
     static let longQueue = RecordedHistories.queue(clients: 8, callsPerClient: 1_250, seed: 13)
 
@@ -21,8 +22,11 @@ enum LinearizabilityWorkloads {
 
     static let comparisons = [
         Comparison(
-            checking(smallQueue, model: QueueModel<Int>(), name: "search: queue, 3 clients × 5 calls", checker: LinearizabilityChecker(usesFastChecks: false)),
-            against: replaying(smallQueue, model: QueueModel<Int>(), name: "replay one linearization (3 × 5 queue calls)"),
+            checking(
+                smallQueue, model: QueueModel<Int>(), name: "search: queue, 3 clients × 5 calls",
+                checker: LinearizabilityChecker(usesFastChecks: false)),
+            against: replaying(
+                smallQueue, model: QueueModel<Int>(), name: "replay one linearization (3 × 5 queue calls)"),
             target: .under(.microseconds(50))
         ),
         Comparison(
@@ -31,25 +35,29 @@ enum LinearizabilityWorkloads {
             target: .under(.seconds(1))
         ),
         Comparison(
-            checking(corruptedKeyValue, model: KeyValueModel(), name: "search by key: the same map history, one read corrupted", linearizable: false),
+            checking(
+                corruptedKeyValue, model: KeyValueModel(),
+                name: "search by key: the same map history, one read corrupted", linearizable: false),
             against: replaying(keyValue, model: KeyValueModel(), name: "replay one linearization (1,000 map calls)"),
             target: .none
         ),
         Comparison(
             checking(longQueue, model: QueueModel<Int>(), name: "unique-value queue check: 10,000 calls, 8 clients"),
-            against: replaying(longQueue, model: QueueModel<Int>(), name: "replay one linearization (10,000 queue calls)"),
+            against: replaying(
+                longQueue, model: QueueModel<Int>(), name: "replay one linearization (10,000 queue calls)"),
             target: .under(.milliseconds(100))
         ),
         Comparison(
             checking(longStack, model: StackModel<Int>(), name: "unique-value stack check: 10,000 calls, 8 clients"),
-            against: replaying(longStack, model: StackModel<Int>(), name: "replay one linearization (10,000 stack calls)"),
+            against: replaying(
+                longStack, model: StackModel<Int>(), name: "replay one linearization (10,000 stack calls)"),
             target: .none
         ),
         Comparison(
             checking(longSet, model: SetModel<Int>(), name: "unique-value set check: 10,000 calls, 8 clients"),
             against: replaying(longSet, model: SetModel<Int>(), name: "replay one linearization (10,000 set calls)"),
             target: .none
-        ),
+        )
     ]
 
     /// One operation: one check of `history`, which must come out as `linearizable` says.
@@ -136,7 +144,9 @@ public struct KeyValueModel: SequentialModel, Sendable {
 /// generator, so the history is linearizable and calls overlap as in a real run.
 public enum RecordedHistories {
     /// A queue history: half enqueues of fresh values, half dequeues.
-    public static func queue(clients: Int, callsPerClient: Int, seed: UInt64) -> History<QueueOperation<Int>, QueueResult<Int>> {
+    public static func queue(clients: Int, callsPerClient: Int, seed: UInt64) -> History<
+        QueueOperation<Int>, QueueResult<Int>
+    > {
         var queue: [Int] = []
         var front = 0
         var next = 0
@@ -160,7 +170,9 @@ public enum RecordedHistories {
     }
 
     /// A stack history: half pushes of fresh values, half pops.
-    public static func stack(clients: Int, callsPerClient: Int, seed: UInt64) -> History<StackOperation<Int>, StackResult<Int>> {
+    public static func stack(clients: Int, callsPerClient: Int, seed: UInt64) -> History<
+        StackOperation<Int>, StackResult<Int>
+    > {
         var model = StackModel<Int>()
         var next = 0
         return record(clients: clients, callsPerClient: callsPerClient, seed: seed) { random in
@@ -169,7 +181,9 @@ public enum RecordedHistories {
                 return .push(next)
             }
             return .pop
-        } effect: { model.apply($0) }
+        } effect: {
+            model.apply($0)
+        }
     }
 
     /// A set history: a tenth inserts of fresh values, the rest removals and lookups of
@@ -185,12 +199,16 @@ public enum RecordedHistories {
             }
             let value = 1 + Int(random.next() % UInt64(next))
             return roll < 4 ? .remove(value) : .contains(value)
-        } effect: { model.apply($0) }
+        } effect: {
+            model.apply($0)
+        }
     }
 
     /// A map history over `keys` keys: half puts of fresh values, half gets. With
     /// `corruptingReadAt`, the first get from that many calls on answers a value never put.
-    public static func keyValue(clients: Int, callsPerClient: Int, keys: Int, seed: UInt64, corruptingReadAt corrupted: Int? = nil) -> History<KeyValueModel.Operation, Int?> {
+    public static func keyValue(
+        clients: Int, callsPerClient: Int, keys: Int, seed: UInt64, corruptingReadAt corrupted: Int? = nil
+    ) -> History<KeyValueModel.Operation, Int?> {
         var model = KeyValueModel()
         var next = 0
         var applied = 0

@@ -4,29 +4,41 @@ import Primitives
 /// `CriticalSection` and `ReadWriteCoordinator`, uncontended, against the locks and queues
 /// people would otherwise use.
 enum LockWorkloads {
-    static let criticalSection = Workload("CriticalSection.execute") { timedAccesses(through: CriticalSection(), operations: $0) }
-    static let coordinatorRead = Workload("ReadWriteCoordinator.read") { timedAccesses(through: ReadWriteCoordinator(), operations: $0) }
+    static let criticalSection = Workload("CriticalSection.execute") {
+        timedAccesses(through: CriticalSection(), operations: $0)
+    }
+    static let coordinatorRead = Workload("ReadWriteCoordinator.read") {
+        timedAccesses(through: ReadWriteCoordinator(), operations: $0)
+    }
 
     static let comparisons = [
         Comparison(
             criticalSection,
-            against: Workload("recursive pthread_mutex lock/unlock") { timedAccesses(through: PthreadMutex(recursive: true), operations: $0) },
+            against: Workload("recursive pthread_mutex lock/unlock") {
+                timedAccesses(through: PthreadMutex(recursive: true), operations: $0)
+            },
             target: .atMost(1.2)
         ),
         Comparison(
             criticalSection,
-            against: Workload("NSRecursiveLock lock/unlock") { timedAccesses(through: NSRecursiveLock(), operations: $0) },
+            against: Workload("NSRecursiveLock lock/unlock") {
+                timedAccesses(through: NSRecursiveLock(), operations: $0)
+            },
             target: .none
         ),
         Comparison(
             coordinatorRead,
-            against: Workload("pthread_rwlock read lock/unlock") { timedAccesses(through: PthreadReadWriteLock(), operations: $0) },
+            against: Workload("pthread_rwlock read lock/unlock") {
+                timedAccesses(through: PthreadReadWriteLock(), operations: $0)
+            },
             target: .atMost(1.5)
         ),
         Comparison(
             coordinatorRead,
             against: Workload("concurrent DispatchQueue.sync") { operations in
-                timedAccesses(through: DispatchQueue(label: "benchmark.concurrent-reads", attributes: .concurrent), operations: operations)
+                timedAccesses(
+                    through: DispatchQueue(label: "benchmark.concurrent-reads", attributes: .concurrent),
+                    operations: operations)
             },
             target: .fasterBy(4)
         ),
@@ -53,7 +65,7 @@ enum LockWorkloads {
                 return elapsed
             },
             target: .none
-        ),
+        )
     ]
 }
 

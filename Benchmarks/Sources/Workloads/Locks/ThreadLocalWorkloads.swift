@@ -32,7 +32,7 @@ enum ThreadLocalWorkloads {
             },
             against: rawStorage,
             target: .none
-        ),
+        )
     ]
 
     /// `pthread_getspecific` of a key holding a retained box, read as a user of the raw API

@@ -7,6 +7,6 @@ enum SeamWorkloads {
             Workload("SeamMutex.withLock") { timedAccesses(through: SeamMutex(), operations: $0) },
             against: Workload("pthread_mutex lock/unlock") { timedAccesses(through: PthreadMutex(), operations: $0) },
             target: .atMost(1.05)
-        ),
+        )
     ]
 }

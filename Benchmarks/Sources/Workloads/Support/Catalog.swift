@@ -36,6 +36,6 @@ public enum Catalog {
         ("WorkerThread", workers),
         ("ConcurrencyLimiter and AsyncCondition", async),
         ("AsyncFileStream (64 KiB chunks, page cache)", files),
-        ("Linearizability checking (one operation is one whole check)", linearizability),
+        ("Linearizability checking (one operation is one whole check)", linearizability)
     ]
 }

@@ -19,7 +19,10 @@ public struct Workload: Sendable {
     }
 
     /// A workload whose operations suspend.
-    init(_ name: String, bytesPerOperation: Int? = nil, measure: @escaping @Sendable (_ operations: Int) async -> Duration) {
+    init(
+        _ name: String, bytesPerOperation: Int? = nil,
+        measure: @escaping @Sendable (_ operations: Int) async -> Duration
+    ) {
         self.name = name
         self.bytesPerOperation = bytesPerOperation
         self.measure = measure

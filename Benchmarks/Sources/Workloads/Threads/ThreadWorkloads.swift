@@ -10,7 +10,9 @@ enum ThreadWorkloads {
     static let comparisons = [
         Comparison(
             Workload("AtomicBox.load") { timedLoads(from: AtomicBox(text), operations: $0) },
-            against: Workload("pthread_mutex-protected box, load") { timedLoads(from: LockedBox(text), operations: $0) },
+            against: Workload("pthread_mutex-protected box, load") {
+                timedLoads(from: LockedBox(text), operations: $0)
+            },
             target: .none
         ),
         Comparison(
@@ -34,7 +36,7 @@ enum ThreadWorkloads {
                 }
             },
             target: .atMost(1.2)
-        ),
+        )
     ]
 
     /// Times `operations` loads of a string from `box`.

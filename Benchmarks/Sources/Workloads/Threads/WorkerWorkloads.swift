@@ -48,7 +48,7 @@ enum WorkerWorkloads {
                 }
             },
             target: .none
-        ),
+        )
     ]
 
     private static func startedWorker() -> WorkerThread {

@@ -23,11 +23,11 @@ extension FailurePicture {
             case .atomicLoad:
                 self = .read
             case .atomicStore, .atomicReadModifyWrite,
-                 .lock, .tryLock, .unlock, .reacquire,
-                 .wait, .signal, .broadcast:
+                .lock, .tryLock, .unlock, .reacquire,
+                .wait, .signal, .broadcast:
                 self = .write
             case .start, .spawn, .join, .cancel, .cancellationPoint, .yield, .sleep, .resume, .exit,
-                 .spuriousWake, .advanceClock, .chooseJob, .enqueueJob, .takeJob, .handoff:
+                .spuriousWake, .advanceClock, .chooseJob, .enqueueJob, .takeJob, .handoff:
                 return nil
             }
         }
@@ -81,7 +81,8 @@ extension FailurePicture {
             var history = histories[target, default: History()]
             switch access {
             case .read:
-                if let write = history.lastWrite, write.lane != lane, history.lastAccess[lane, default: -1] < write.step {
+                if let write = history.lastWrite, write.lane != lane, history.lastAccess[lane, default: -1] < write.step
+                {
                     conflicts.append(Conflict(target: target, earlier: write.step, later: index))
                 }
                 history.readsSinceWrite.removeAll { $0.lane == lane }

@@ -5,7 +5,9 @@ struct PictureDocument {
 
     /// The colours of the objects whose conflicts are drawn, in order of first conflict
     /// (cycled past the eighth). Red is kept for the lock-order cycle.
-    private static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
+    private static let palette = [
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"
+    ]
     private static let cycleColour = "#d62728"
     private static let waitColour = "#6b7280"
     /// How far below a cell's middle a line leaves it, and above it a line arrives, so that
@@ -82,7 +84,8 @@ struct PictureDocument {
             """
         for (index, block) in layout.blocks.enumerated() {
             if block.isCollapsed {
-                page += "<details><summary>steps \(block.steps.lowerBound)–\(block.steps.upperBound - 1): \(block.steps.count) steps without a conflict (click to show)</summary>\n"
+                page +=
+                    "<details><summary>steps \(block.steps.lowerBound)–\(block.steps.upperBound - 1): \(block.steps.count) steps without a conflict (click to show)</summary>\n"
                 appendBlock(index, to: &page)
                 page += "</details>\n"
             } else {
@@ -105,7 +108,9 @@ struct PictureDocument {
     }
 
     private var legend: String {
-        var items = ["Time runs down; one column per lane. Each step shows its operation, the object it touches, and its source location (hover for the full path)."]
+        var items = [
+            "Time runs down; one column per lane. Each step shows its operation, the object it touches, and its source location (hover for the full path)."
+        ]
         if !targets.isEmpty {
             items.append(
                 "A coloured step conflicts with another lane's: both touch the same object and at least one writes "
@@ -113,12 +118,16 @@ struct PictureDocument {
                     + "pair, from the earlier step to the later; pairs more than \(PictureLayout.longestLine) steps apart "
                     + "are linked (↔) instead."
             )
-            items.append("Conflicting objects: " + targets.map { target in
-                "<span class=\"chip t\(colours[target.target] ?? 0)\">\(e("\(target.target)"))</span> \(target.pairs) pair\(target.pairs == 1 ? "" : "s")"
-            }.joined(separator: ", "))
+            items.append(
+                "Conflicting objects: "
+                    + targets.map { target in
+                        "<span class=\"chip t\(colours[target.target] ?? 0)\">\(e("\(target.target)"))</span> \(target.pairs) pair\(target.pairs == 1 ? "" : "s")"
+                    }.joined(separator: ", "))
         }
         if picture.waitsFor.contains(where: \.inCycle) {
-            items.append("<span class=\"key cyc\"></span> waits for, in the lock-order cycle: from the blocked lane to the step where the lane it waits for took what it holds.")
+            items.append(
+                "<span class=\"key cyc\"></span> waits for, in the lock-order cycle: from the blocked lane to the step where the lane it waits for took what it holds."
+            )
         }
         if picture.waitsFor.contains(where: { !$0.inCycle }) {
             items.append("<span class=\"key oth\"></span> waits for, outside the cycle.")
@@ -152,7 +161,8 @@ struct PictureDocument {
         if layout.isLast(block), layout.hasEndRow {
             page += "<div class=\"end\" style=\"top:\(layout.endRowTop(in: block))px\">"
             for note in picture.notes {
-                page += "<div class=\"note \(note.kind == .failed ? "failed" : "blocked") c\(layout.columns[note.lane] ?? 0)\" title=\"\(e(note.text))\">"
+                page +=
+                    "<div class=\"note \(note.kind == .failed ? "failed" : "blocked") c\(layout.columns[note.lane] ?? 0)\" title=\"\(e(note.text))\">"
                 page += "<b>\(e(note.lane.label))</b> \(e(note.text))</div>"
             }
             page += "</div>\n"
@@ -175,7 +185,8 @@ struct PictureDocument {
         var classes = "s c\(layout.columns[lane] ?? 0)"
         if let target = step.target, let colour = colours[target], partners[index] != nil {
             classes += " t\(colour)"
-        } else if lane == .scheduler || step.kind == .start || step.kind == .exit || jobs.isEmpty && step.isBookkeeping {
+        } else if lane == .scheduler || step.kind == .start || step.kind == .exit || jobs.isEmpty && step.isBookkeeping
+        {
             classes += " quiet"
         }
         let holds = held[index] ?? []
@@ -183,7 +194,9 @@ struct PictureDocument {
         var title = step.location.map { "\($0.fileID):\($0.line)" } ?? ""
         let stepPartners = partners[index] ?? []
         if !stepPartners.isEmpty {
-            title += "; conflicts with step" + (stepPartners.count == 1 ? " " : "s ") + stepPartners.map { "\($0.step)" }.joined(separator: ", ")
+            title +=
+                "; conflicts with step" + (stepPartners.count == 1 ? " " : "s ")
+                + stepPartners.map { "\($0.step)" }.joined(separator: ", ")
         }
         for edge in holds {
             title += "; \(edge.waiter.label) waits for it"
@@ -196,7 +209,8 @@ struct PictureDocument {
             page += "<a href=\"#s\(partner.step)\">↔\(partner.step)</a>"
         }
         if !holds.isEmpty { page += "<a class=\"hold\">held</a>" }
-        let text = jobs.isEmpty
+        let text =
+            jobs.isEmpty
             ? step.kind.description
             : jobs.map { "task \($0.task) \($0.stepText)" }.joined(separator: "; ")
         page += "<span>\(e(text))"
@@ -234,7 +248,8 @@ struct PictureDocument {
                         style: style
                     )
                 } else {
-                    paths += arc(from: edge.waiter, to: edge.holder, below: top + PictureLayout.endRowHeight, style: style)
+                    paths += arc(
+                        from: edge.waiter, to: edge.holder, below: top + PictureLayout.endRowHeight, style: style)
                 }
             }
         }
@@ -250,7 +265,8 @@ struct PictureDocument {
         let x1 = rightward ? fromX + PictureLayout.cellWidth : fromX
         let x2 = rightward ? toX : toX + PictureLayout.cellWidth
         let bend = max(abs(x2 - x1) / 2, 16) * (rightward ? 1 : -1)
-        return "<path class=\"\(style)\" d=\"M\(x1) \(from.y)C\(x1 + bend) \(from.y) \(x2 - bend) \(to.y) \(x2) \(to.y)\" />"
+        return
+            "<path class=\"\(style)\" d=\"M\(x1) \(from.y)C\(x1 + bend) \(from.y) \(x2 - bend) \(to.y) \(x2) \(to.y)\" />"
     }
 
     /// An arc below the end row from `from`'s note to `to`'s: a lane waits for one whose
@@ -270,10 +286,15 @@ struct PictureDocument {
     /// sheet puts them on the lines.
     private var markers: String {
         var defs = ""
-        let styles = Self.palette.indices.map { ("l\($0)", Self.palette[$0]) } + [("cyc", Self.cycleColour), ("oth", Self.waitColour)]
+        let styles =
+            Self.palette.indices.map { ("l\($0)", Self.palette[$0]) } + [
+                ("cyc", Self.cycleColour), ("oth", Self.waitColour)
+            ]
         for (name, colour) in styles {
-            defs += "<marker id=\"a\(name)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"11\" markerHeight=\"11\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"\(colour)\"/></marker>"
-            defs += "<marker id=\"d\(name)\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"8\" markerHeight=\"8\"><circle cx=\"5\" cy=\"5\" r=\"4\" fill=\"\(colour)\"/></marker>"
+            defs +=
+                "<marker id=\"a\(name)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"11\" markerHeight=\"11\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"\(colour)\"/></marker>"
+            defs +=
+                "<marker id=\"d\(name)\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"8\" markerHeight=\"8\"><circle cx=\"5\" cy=\"5\" r=\"4\" fill=\"\(colour)\"/></marker>"
         }
         return "<svg class=\"defs\" width=\"0\" height=\"0\"><defs>\(defs)</defs></svg>"
     }

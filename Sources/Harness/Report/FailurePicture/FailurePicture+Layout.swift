@@ -113,7 +113,8 @@ struct PictureLayout {
 
     /// The height of `block`'s rows, plus the end row when it is the last block.
     func height(of block: Block) -> Int {
-        block.steps.count * Self.rowHeight + (isLast(block) && hasEndRow ? Self.endRowGap + Self.endRowHeight + Self.endArcRoom : 0)
+        block.steps.count * Self.rowHeight
+            + (isLast(block) && hasEndRow ? Self.endRowGap + Self.endRowHeight + Self.endArcRoom : 0)
     }
 
     func isLast(_ block: Block) -> Bool {

@@ -56,7 +56,11 @@ extension FailurePicture {
             return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(file):\(line): \(message)")]
         case let .unheldUnlock(thread, mutex, location):
             let text = ExecutionFailure.unheldUnlock(thread, mutex)
-            return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(ExecutionFailure.place(location)): \(text)")]
+            return [
+                Note(
+                    lane: .thread(thread), kind: .failed,
+                    text: "check failed at \(ExecutionFailure.place(location)): \(text)")
+            ]
         case let .threadThrew(thread, error):
             return [Note(lane: .thread(thread), kind: .failed, text: "threw: \(error)")]
         case let .forbiddenOutcome(outcome, thread):
@@ -64,7 +68,11 @@ extension FailurePicture {
         case let .historyRejected(rejection, thread):
             return [Note(lane: .thread(thread), kind: .failed, text: "linearizability check failed: \(rejection)")]
         case let .stalled(thread, seconds, diagnosis):
-            return [Note(lane: .thread(thread), kind: .failed, text: "ran \(seconds) s without reaching a scheduling point: \(diagnosis)")]
+            return [
+                Note(
+                    lane: .thread(thread), kind: .failed,
+                    text: "ran \(seconds) s without reaching a scheduling point: \(diagnosis)")
+            ]
         case .deadlock(let waits, _), .threadsStillRunning(let waits):
             return waits.map { wait in
                 switch wait {
@@ -106,16 +114,18 @@ extension FailurePicture {
             guard let holding = wait.waitsFor, holding != wait.thread else { continue }
             let waiter = Lane.thread(wait.thread), holder = Lane.thread(holding)
             let acquired = wait.object.flatMap { held[holder]?[$0]?.last }
-            edges.append(WaitEdge(
-                waiter: waiter,
-                holder: holder,
-                resource: acquired == nil ? nil : wait.object,
-                acquired: acquired,
-                inCycle: cycleEdges.contains { $0.waiter == waiter && $0.holder == holder }
-            ))
+            edges.append(
+                WaitEdge(
+                    waiter: waiter,
+                    holder: holder,
+                    resource: acquired == nil ? nil : wait.object,
+                    acquired: acquired,
+                    inCycle: cycleEdges.contains { $0.waiter == waiter && $0.holder == holder }
+                ))
         }
         for edge in cycleEdges where !edges.contains(where: { $0.waiter == edge.waiter && $0.holder == edge.holder }) {
-            edges.append(WaitEdge(waiter: edge.waiter, holder: edge.holder, resource: nil, acquired: nil, inCycle: true))
+            edges.append(
+                WaitEdge(waiter: edge.waiter, holder: edge.holder, resource: nil, acquired: nil, inCycle: true))
         }
         return edges
     }

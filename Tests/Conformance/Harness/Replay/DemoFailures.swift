@@ -20,12 +20,15 @@ enum DemoGate {
 struct DemoFailures {
 
     @Test func plainExplore() {
-        Harness.explore("demo lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        Harness.explore(
+            "demo lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
     }
 
     @Test(arguments: Harness.seeds(default: [11, 12]))
     func parameterizedExplore(seed: UInt64) {
-        Harness.explore("demo lost update [seed \(seed)]", options: ExplorationOptions(schedules: 500, seed: seed), HarnessScenarios.lostUpdate)
+        Harness.explore(
+            "demo lost update [seed \(seed)]", options: ExplorationOptions(schedules: 500, seed: seed),
+            HarnessScenarios.lostUpdate)
     }
 
     @Test func isolatedExplore() {
@@ -37,7 +40,8 @@ struct DemoFailures {
     }
 
     @Test func runReturnsReport() throws {
-        let report = try Harness.run("demo run lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        let report = try Harness.run(
+            "demo run lost update", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
         if let failure = report.failure {
             Issue.record(Comment(rawValue: failure.message))
         }
@@ -51,7 +55,8 @@ struct DemoFailures {
     /// Generated scenarios of a queue whose dequeue is split in two critical sections.
     @Test(arguments: Harness.seeds(default: [1]))
     func generatedScenarios(seed: UInt64) {
-        QueueOperations.test { SplitDequeueQueue() }.check("demo generated queue [seed \(seed)]", options: LinearizabilityOptions(seed: seed))
+        QueueOperations.test { SplitDequeueQueue() }.check(
+            "demo generated queue [seed \(seed)]", options: LinearizabilityOptions(seed: seed))
     }
 
     /// A test whose set-up hangs in the isolated child, where no stall detection reaches.
@@ -65,7 +70,10 @@ struct DemoFailures {
     /// A child that announces its process ID, then blocks outside the seam: the test kills
     /// this process and watches the child end with it.
     @Test func childBlocksForever() {
-        Harness.explore("demo blocked child", options: ExplorationOptions(schedules: 1, stallTimeout: .seconds(60), isolation: .process)) { _ in
+        Harness.explore(
+            "demo blocked child",
+            options: ExplorationOptions(schedules: 1, stallTimeout: .seconds(60), isolation: .process)
+        ) { _ in
             FileHandle.standardError.write(Data("\(DemoFailures.childAnnouncement)\(getpid())\n".utf8))
             DispatchSemaphore(value: 0).wait()
         }

@@ -8,9 +8,11 @@ import Testing
 struct ReplayCommandTests {
     private static let demo = [DemoGate.variable: "1"]
 
-    @Test("each printed command runs exactly the failing test, which fails the same way", arguments: [
-        "plainExplore", "parameterizedExplore", "isolatedExplore", "runReturnsReport",
-    ])
+    @Test(
+        "each printed command runs exactly the failing test, which fails the same way",
+        arguments: [
+            "plainExplore", "parameterizedExplore", "isolatedExplore", "runReturnsReport"
+        ])
     func replayCommandReplays(test: String) throws {
         let found = try TestProcess.run(["--filter", "DemoFailures/\(test)"], environment: Self.demo)
         #expect(found.status != 0)
@@ -43,12 +45,17 @@ struct ReplayCommandTests {
             ["--filter", "DemoFailures/generatedScenarios"],
             environment: Self.demo.merging(["HARNESS_PROGRESS": "0.000001"]) { $1 }
         )
-        let lines = found.output.split(separator: "\n").filter { $0.hasPrefix("harness: demo generated queue [seed 1] [portfolio seed 0x1]") }
-        #expect(lines.contains { $0.contains(" 1/10 scenarios, ") && $0.hasSuffix("/s, 1 failures") }, "\(found.output)")
+        let lines = found.output.split(separator: "\n").filter {
+            $0.hasPrefix("harness: demo generated queue [seed 1] [portfolio seed 0x1]")
+        }
+        #expect(
+            lines.contains { $0.contains(" 1/10 scenarios, ") && $0.hasSuffix("/s, 1 failures") }, "\(found.output)")
         #expect(lines.contains { $0.contains(" shrinking: ") && $0.contains("candidates explored") }, "\(found.output)")
     }
 
-    @Test("a token that fits no scenario of the run fails it, in process and isolated", arguments: ["plainExplore", "isolatedExplore", "runReturnsReport"])
+    @Test(
+        "a token that fits no scenario of the run fails it, in process and isolated",
+        arguments: ["plainExplore", "isolatedExplore", "runReturnsReport"])
     func tokenThatFitsNothing(test: String) throws {
         let found = try TestProcess.run(["--filter", "DemoFailures/\(test)"], environment: Self.demo)
         let command = try #require(found.replayCommands.first)
@@ -82,7 +89,9 @@ struct ReplayCommandTests {
             environment: Self.demo.merging(["HARNESS_STALL_TIMEOUT": "0.01"]) { $1 }
         )
         #expect(outcome.status != 0)
-        #expect(outcome.output.contains("showed no progress for \(0.01 + Harness.childGraceSeconds) s"), "\(outcome.output)")
+        #expect(
+            outcome.output.contains("showed no progress for \(0.01 + Harness.childGraceSeconds) s"), "\(outcome.output)"
+        )
     }
 
     @Test("an isolated child ends when the test's process is killed")
@@ -90,7 +99,9 @@ struct ReplayCommandTests {
         let parent = Process()
         parent.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         parent.arguments = ["--testing-library", "swift-testing", "--filter", "DemoFailures/childBlocksForever"]
-        parent.environment = ProcessInfo.processInfo.environment.merging(Self.demo.merging(["HARNESS_KEEP_FAILURES": "0"]) { $1 }) { $1 }
+        parent.environment = ProcessInfo.processInfo.environment.merging(
+            Self.demo.merging(["HARNESS_KEEP_FAILURES": "0"]) { $1 }
+        ) { $1 }
         let output = Pipe()
         parent.standardError = output
         parent.standardOutput = FileHandle.nullDevice
@@ -122,10 +133,13 @@ struct ReplayCommandTests {
         #expect(first.output.contains("kept in \(folder.path)/DemoFailures.txt"))
 
         let second = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: environment)
-        #expect(second.output.contains("kept failure 1 of 1 from \(folder.path)/DemoFailures.txt fails again"), "\(second.output)")
+        #expect(
+            second.output.contains("kept failure 1 of 1 from \(folder.path)/DemoFailures.txt fails again"),
+            "\(second.output)")
         #expect(second.replayCommands == [command])
 
-        let besideTest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".harness-regressions")
+        let besideTest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            ".harness-regressions")
         let onCI = try TestProcess.run(
             ["--filter", "DemoFailures/keptFailure"],
             environment: Self.demo.merging(["CI": "true", "HARNESS_KEEP_FAILURES": ""]) { $1 }
@@ -149,10 +163,14 @@ struct ReplayCommandTests {
         #expect(replayed.output.contains("the recorded failure no longer happens: the code followed the token for "))
         #expect(replayed.replayCommands.isEmpty)
 
-        let kept = try TestProcess.run(["--filter", "DemoFailures/keptFailure"], environment: keeping.merging(fixed) { $1 })
+        let kept = try TestProcess.run(
+            ["--filter", "DemoFailures/keptFailure"], environment: keeping.merging(fixed) { $1 })
         #expect(kept.status == 0, "\(kept.output)")
         let file = folder.appendingPathComponent("DemoFailures.txt").path
-        #expect(kept.output.contains("kept failure 1 of 1 from \(file): the recorded failure no longer happens: the code followed the token for "))
+        #expect(
+            kept.output.contains(
+                "kept failure 1 of 1 from \(file): the recorded failure no longer happens: the code followed the token for "
+            ))
         #expect(kept.replayCommands.isEmpty)
     }
 
@@ -161,27 +179,37 @@ struct ReplayCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let report = try Harness.run("demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        let report = try Harness.run(
+            "demo kept failure", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
         let current = try #require(report.failure?.token.description)
         let older = "H1" + current.drop { $0 != "." }
-        try "fails demo kept failure \(older)\n".write(to: folder.appendingPathComponent("DemoFailures.txt"), atomically: true, encoding: .utf8)
+        try "fails demo kept failure \(older)\n".write(
+            to: folder.appendingPathComponent("DemoFailures.txt"), atomically: true, encoding: .utf8)
 
         let run = try TestProcess.run(
             ["--filter", "DemoFailures/keptFailure"],
             environment: Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
         )
-        #expect(run.output.contains("keeps 1 failing schedule(s) of this scenario in a token format this harness does not read"), "\(run.output)")
+        #expect(
+            run.output.contains(
+                "keeps 1 failing schedule(s) of this scenario in a token format this harness does not read"),
+            "\(run.output)")
         #expect(run.replayCommands.count == 1, "the exploration still runs and finds the failure again")
     }
 
-    @Test("a kept-failures file that cannot be read fails the run, naming the file and the line", arguments: [
-        ("garbage\n", "line 1, cannot be read: expected 'fails SCENARIO TOKEN', found 'garbage'"),
-        ("fails demo kept failure H2.3dc2af31.random.7\n", "line 1, cannot be read: its token cannot be read"),
-        ("# kept\nfails demo kept failure OTHER\n",
-         "line 2, cannot be read: its token was recorded for another scenario than 'demo kept failure'"),
-    ])
+    @Test(
+        "a kept-failures file that cannot be read fails the run, naming the file and the line",
+        arguments: [
+            ("garbage\n", "line 1, cannot be read: expected 'fails SCENARIO TOKEN', found 'garbage'"),
+            ("fails demo kept failure H2.3dc2af31.random.7\n", "line 1, cannot be read: its token cannot be read"),
+            (
+                "# kept\nfails demo kept failure OTHER\n",
+                "line 2, cannot be read: its token was recorded for another scenario than 'demo kept failure'"
+            )
+        ])
     func corruptKeptFailures(text: String, expected: String) throws {
-        let other = try Harness.run("another test", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
+        let other = try Harness.run(
+            "another test", options: ExplorationOptions(schedules: 500, seed: 7), HarnessScenarios.lostUpdate)
         let text = text.replacingOccurrences(of: "OTHER", with: try #require(other.failure?.token.description))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("harness-kept-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -211,16 +239,21 @@ struct ReplayCommandTests {
             environment: Self.demo.merging(["HARNESS_KEEP_FAILURES": folder.path]) { $1 }
         )
         #expect(run.status != 0)
-        #expect(run.output.contains("the kept failures in \(file.path) cannot be read: it is not UTF-8 text"), "\(run.output)")
+        #expect(
+            run.output.contains("the kept failures in \(file.path) cannot be read: it is not UTF-8 text"),
+            "\(run.output)")
         #expect(try Data(contentsOf: file) == bytes)
     }
 
     @Test("a summary path that cannot be written fails the run before it explores, naming HARNESS_REPORT")
     func unwritableReport() throws {
         let path = "/nonexistent-\(UUID().uuidString)/summary.json"
-        let outcome = try TestProcess.run(["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_REPORT": path]) { $1 })
+        let outcome = try TestProcess.run(
+            ["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_REPORT": path]) { $1 })
         #expect(outcome.status != 0)
-        #expect(outcome.output.contains("HARNESS_REPORT='\(path)' is invalid: expected a file this process can write"), "\(outcome.output)")
+        #expect(
+            outcome.output.contains("HARNESS_REPORT='\(path)' is invalid: expected a file this process can write"),
+            "\(outcome.output)")
         #expect(!outcome.output.contains("harness campaign: "), "nothing was explored")
     }
 
@@ -282,7 +315,8 @@ struct ReplayCommandTests {
 
     @Test("a malformed shard is an error naming HARNESS_SHARD", arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/1001"])
     func badShard(value: String) throws {
-        let outcome = try TestProcess.run(["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_SHARD": value]) { $1 })
+        let outcome = try TestProcess.run(
+            ["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_SHARD": value]) { $1 })
         #expect(outcome.status != 0)
         #expect(outcome.output.contains("HARNESS_SHARD='\(value)' is invalid"))
     }

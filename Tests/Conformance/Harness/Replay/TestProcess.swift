@@ -18,7 +18,8 @@ struct TestProcess {
         /// How many tests the run's closing line says ran, or `nil` without one.
         var testsRun: Int? {
             guard let line = output.split(separator: "\n").last(where: { $0.contains("Test run with ") }),
-                  let range = line.range(of: "Test run with ") else { return nil }
+                let range = line.range(of: "Test run with ")
+            else { return nil }
             return Int(line[range.upperBound...].prefix { $0.isNumber })
         }
     }
@@ -26,7 +27,9 @@ struct TestProcess {
     /// Runs this test binary with `arguments` and `environment` added to this process's
     /// (less its `HARNESS_` variables, and with failures not kept unless `environment` says).
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
-        try launch(URL(fileURLWithPath: CommandLine.arguments[0]), ["--testing-library", "swift-testing"] + arguments, environment)
+        try launch(
+            URL(fileURLWithPath: CommandLine.arguments[0]), ["--testing-library", "swift-testing"] + arguments,
+            environment)
     }
 
     /// Runs `command` with `/bin/sh`, exactly as a user pastes it, where `swift test` runs
@@ -45,7 +48,9 @@ struct TestProcess {
         return try launch(URL(fileURLWithPath: "/bin/sh"), ["-c", standIn + "\n" + command], environment)
     }
 
-    private static func launch(_ executable: URL, _ arguments: [String], _ environment: [String: String]) throws -> Outcome {
+    private static func launch(_ executable: URL, _ arguments: [String], _ environment: [String: String]) throws
+        -> Outcome
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -17,7 +17,8 @@ enum Inflate {
     static func zlib(_ stream: [UInt8]) throws(Failure) -> [UInt8] {
         guard stream.count >= 6 else { throw .truncated }
         let method = stream[0], flags = stream[1]
-        guard method & 0x0f == 8, method >> 4 <= 7, (UInt16(method) << 8 | UInt16(flags)) % 31 == 0, flags & 0x20 == 0 else {
+        guard method & 0x0f == 8, method >> 4 <= 7, (UInt16(method) << 8 | UInt16(flags)) % 31 == 0, flags & 0x20 == 0
+        else {
             throw .badHeader
         }
         var reader = BitReader(stream, from: 2)
@@ -64,12 +65,20 @@ enum Inflate {
         for _ in 0..<length { output.append(try reader.byte()) }
     }
 
-    private static let lengthBases = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258]
-    private static let lengthExtras = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0]
-    private static let distanceBases = [
-        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+    private static let lengthBases = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258
     ]
-    private static let distanceExtras = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
+    private static let lengthExtras = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
+    ]
+    private static let distanceBases = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097,
+        6145, 8193, 12289, 16385, 24577
+    ]
+    private static let distanceExtras = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13
+    ]
 
     private static func compressed(
         _ reader: inout BitReader,
@@ -97,10 +106,13 @@ enum Inflate {
         }
     }
 
-    private static let fixedLiterals = try! Huffman(lengths: (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 })
+    private static let fixedLiterals = try! Huffman(
+        lengths: (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 })
     private static let fixedDistances = try! Huffman(lengths: [Int](repeating: 5, count: 30))
 
-    private static func dynamicCodes(_ reader: inout BitReader) throws(Failure) -> (literals: Huffman, distances: Huffman) {
+    private static func dynamicCodes(_ reader: inout BitReader) throws(Failure) -> (
+        literals: Huffman, distances: Huffman
+    ) {
         let literalCount = try reader.bits(5) + 257
         let distanceCount = try reader.bits(5) + 1
         let lengthCodeCount = try reader.bits(4) + 4
@@ -125,7 +137,9 @@ enum Inflate {
             }
         }
         guard lengths.count == literalCount + distanceCount, lengths[256] != 0 else { throw .badCodeLengths }
-        return (try Huffman(lengths: Array(lengths[..<literalCount])), try Huffman(lengths: Array(lengths[literalCount...])))
+        return (
+            try Huffman(lengths: Array(lengths[..<literalCount])), try Huffman(lengths: Array(lengths[literalCount...]))
+        )
     }
 }
 

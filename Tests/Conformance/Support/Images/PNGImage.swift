@@ -53,7 +53,9 @@ struct PNGImage {
             throw .badData(error)
         }
         let stride = width * channels
-        guard raw.count == height * (stride + 1) else { throw .wrongSize(expected: height * (stride + 1), found: raw.count) }
+        guard raw.count == height * (stride + 1) else {
+            throw .wrongSize(expected: height * (stride + 1), found: raw.count)
+        }
         rgba = try Self.unfilter(raw, width: width, height: height, channels: channels)
     }
 
