@@ -196,7 +196,8 @@ extension Knob {
     /// Every knob a user sets, in the order the README lists them.
     public static let all: [Knob] = [
         strategy, schedules, seed, maxSteps, replay, progress, stallTimeout, isolation, threads, report, shard,
-        keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale, stressMaxSeconds, stressThreads,
+        keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale, stressMaxSeconds,
+        stressThreads,
         stressHangTimeout, stressProgress, escalationSchedules
     ]
 

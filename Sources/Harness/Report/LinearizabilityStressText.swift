@@ -72,7 +72,7 @@ enum LinearizabilityStressText {
             return [
                 "\(head) found in \(failure.scenario) after \(schedulesRun) schedules (\(strategy))",
                 "  why: \(StressReportText.firstLine(of: "\(failure.reason)"))",
-                "  replay: \(failure.replayCommand)",
+                "  replay: \(failure.replayCommand)"
             ]
         case let .notFound(schedulesRun, _, _, likelyCauses):
             let cause = likelyCauses.first.map { "  most likely: \(StressReportText.cause($0))" }

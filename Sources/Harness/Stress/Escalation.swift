@@ -2,8 +2,8 @@
 /// outcome a stress run saw.
 ///
 /// Each search (``EscalationSearch``) explores a body that fails an execution when its
-/// outcome equals the one it looks for: for a hand-written ``StressTest``, the test's own body. A failed
-/// check, an error or a hang fails the execution by itself; a returned outcome is compared
+/// outcome equals the one it looks for: for a hand-written ``StressTest``, the test's own
+/// body. A failed check, an error or a hang fails the execution by itself; a returned outcome is compared
 /// as a value at the end of the body, which fails the execution with
 /// ``ExecutionFailure/forbiddenOutcome(outcome:thread:)`` when it is the one looked for. A
 /// failed check counts as the same outcome when it failed at the same place, as the

@@ -146,7 +146,8 @@ public struct StressOptions: Sendable, CampaignOptions {
 
     /// `budget` times `scale`, within ``Limits/timeBudgetSeconds``.
     private static func scaled(_ budget: Duration, by scale: Double) -> Duration {
-        .seconds(min(max(budget.seconds * scale, Limits.timeBudgetSeconds.lowerBound), Limits.timeBudgetSeconds.upperBound))
+        .seconds(
+            min(max(budget.seconds * scale, Limits.timeBudgetSeconds.lowerBound), Limits.timeBudgetSeconds.upperBound))
     }
 
     /// These options with whatever the process's environment sets overriding them, as

@@ -4,8 +4,9 @@ import Synchronization
 
 /// The iterations of one stress run, on real threads at full speed: ``StressOptions/threads``
 /// runner threads each run one iteration after another as the scenario's root thread, until
-/// the iterations or the time budget (``StressTimeBudget``, which may adapt) run out, an iteration hangs or they leak threads; the
-/// scenarios' tasks run on ``StressOptions/taskExecutor``. The thread that calls
+/// the iterations or the time budget (``StressTimeBudget``, which may adapt) run out, an
+/// iteration hangs or they leak threads; the scenarios' tasks run on
+/// ``StressOptions/taskExecutor``. The thread that calls
 /// ``run()`` watches them: it prints progress lines, refreshes the crash note and notices
 /// hangs.
 final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
