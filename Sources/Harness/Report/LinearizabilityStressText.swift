@@ -70,16 +70,21 @@ enum LinearizabilityStressText {
         switch escalation.result {
         case let .found(failure, strategy, schedulesRun):
             return [
-                "\(head) found in \(failure.scenario) after \(schedulesRun) schedules (\(strategy))",
+                "\(head) found in \(failure.scenario) after \(schedules(schedulesRun)) (\(strategy))",
                 "  why: \(StressReportText.firstLine(of: "\(failure.reason)"))",
                 "  replay: \(failure.replayCommand)"
             ]
         case let .notFound(schedulesRun, _, _, likelyCauses):
             let cause = likelyCauses.first.map { "  most likely: \(StressReportText.cause($0))" }
-            return ["\(head) no schedule ends in it within \(schedulesRun) schedules"] + (cause.map { [$0] } ?? [])
+            return ["\(head) no schedule ends in it within \(schedules(schedulesRun))"] + (cause.map { [$0] } ?? [])
         case .notSearched(let reason):
             return ["\(head) not searched: \(reason)"]
         }
+    }
+
+    /// `1 schedule`, `3 schedules`.
+    private static func schedules(_ count: Int) -> String {
+        "\(count) schedule\(count == 1 ? "" : "s")"
     }
 }
 

@@ -8,11 +8,12 @@ struct LinearizabilityOutcomeTests {
     private typealias Entry = History<BoxOfficeModel.Operation, BoxOfficeModel.Result>.Entry
 
     /// Two reservations of one seat that both got it, `reserve()` calls in between.
-    private static func overbooked(extraCalls: Int, offset: Int) -> History<BoxOfficeModel.Operation, BoxOfficeModel.Result>
-    {
+    private static func overbooked(extraCalls: Int, offset: Int) -> History<
+        BoxOfficeModel.Operation, BoxOfficeModel.Result
+    > {
         var entries = [
             Entry(client: 1, operation: .reserve, result: .granted, invocation: offset, response: offset + 3),
-            Entry(client: 2, operation: .reserve, result: .granted, invocation: offset + 1, response: offset + 2),
+            Entry(client: 2, operation: .reserve, result: .granted, invocation: offset + 1, response: offset + 2)
         ]
         for call in 0..<extraCalls {
             let at = offset + 4 + 2 * call

@@ -97,7 +97,8 @@ struct LinearizabilityTestStressTests {
         let scenarios = LinearizabilityOptions(seed: 11)
         let options = LinearizabilityStressOptions(
             stress: StressOptions(
-                timeBudget: .milliseconds(300), maxTimeBudget: .seconds(1), escalation: EscalationOptions(schedules: 300)),
+                timeBudget: .milliseconds(300), maxTimeBudget: .seconds(1),
+                escalation: EscalationOptions(schedules: 300)),
             scenarios: scenarios)
         let report = try await test.runStress("racy box office", options: options)
         let kinds: Set<String> = ["reserve()", "cancel()", "available()"]

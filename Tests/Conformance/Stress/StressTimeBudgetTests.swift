@@ -30,7 +30,7 @@ struct StressTimeBudgetTests {
         let options = try StressOptions().applyingEnvironment([StressOptions.Variable.maxSeconds: "4"])
         #expect(options.maxTimeBudget == .seconds(4))
         let scaled = try StressOptions().applyingEnvironment([
-            StressOptions.Variable.maxSeconds: "4", StressOptions.Variable.scale: "2",
+            StressOptions.Variable.maxSeconds: "4", StressOptions.Variable.scale: "2"
         ])
         #expect(scaled.maxTimeBudget == .seconds(8) && scaled.timeBudget == .seconds(2))
         for text in ["0", "-1", "4s", "nan"] {
@@ -70,8 +70,9 @@ struct StressTimeBudgetTests {
         let options = StressOptions(
             timeBudget: .milliseconds(500), maxTimeBudget: .seconds(30), threads: 1, escalation: nil)
         let report = try await Harness.runStress("late outcome", options: options, test)
-        #expect(report.histogram.map(\.outcome).sorted { $0.returnedOutcome! < $1.returnedOutcome! }
-            == [.returned(0), .returned(1), .returned(2)])
+        #expect(
+            report.histogram.map(\.outcome).sorted { $0.returnedOutcome! < $1.returnedOutcome! }
+                == [.returned(0), .returned(1), .returned(2)])
         #expect(report.stop == .timeBudget)
         #expect(report.elapsed < .seconds(30))
     }
