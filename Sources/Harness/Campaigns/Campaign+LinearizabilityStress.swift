@@ -70,22 +70,11 @@ extension Campaign {
         _ test: LinearizabilityTest<Subject, Model>,
         _ options: LinearizabilityStressOptions
     ) async -> StressReport<LinearizabilityOutcome>? {
-        if environment[.replay] != nil {
-            _ = check(test, options.scenarios)
-            return nil
-        }
-        guard let configured = configure(options, sharded: false) else { return nil }
-        let report: StressReport<LinearizabilityOutcome>
-        do {
-            report = try await test.runStress(name, options: configured)
-        } catch {
-            recordIssue("\(error)")
-            return nil
-        }
-        if !report.passed {
-            recordIssue(report.text)
-            attach(report.fullReport, named: "stress-report.txt")
-        }
-        return report
+        await stress(
+            options,
+            replay: { _ = check(test, options.scenarios) },
+            run: { configured throws(LinearizabilityTestError) in try await test.runStress(name, options: configured) },
+            texts: { ($0.text, $0.fullReport) }
+        )
     }
 }

@@ -124,6 +124,31 @@ struct LinearizabilityTestStressTests {
         #expect(report.text.split(separator: "\n", omittingEmptySubsequences: false).count <= 40)
     }
 
+    @Test("the front door records a violation as one issue and replays the escalation's token from HARNESS_REPLAY")
+    func frontDoor() async throws {
+        let test = BoxOffices.overbooking()
+        let options = LinearizabilityStressOptions(
+            stress: StressOptions(iterations: 20, timeBudget: nil, escalation: EscalationOptions(schedules: 100)),
+            scenarios: BoxOffices.twoCalls)
+        func campaign(_ variables: [String: String]) -> Campaign {
+            Campaign(
+                "front door", .stress, sourceLocation: #_sourceLocation, environment: EnvironmentSnapshot(variables),
+                run: RunState())
+        }
+        var report: StressReport<LinearizabilityOutcome>?
+        await withKnownIssue {
+            report = await campaign([:]).stress(test, options)
+        } matching: { issue in
+            "\(issue)".contains("not linearizable: reserve()")
+        }
+        let token = try #require(report?.escalations.first?.result.failure?.token)
+        await withKnownIssue {
+            #expect(await campaign([Knob.replay.name: token.description]).stress(test, options) == nil)
+        } matching: { issue in
+            "\(issue)".contains("reproduced from its token")
+        }
+    }
+
     @Test("a test that cannot run is an error before anything runs")
     func errorsBeforeRunning() async {
         let empty = LinearizabilityTest(model: BoxOfficeModel(capacity: 1)) { BoxOffice(capacity: 1) }
