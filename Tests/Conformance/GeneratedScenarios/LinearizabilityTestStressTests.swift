@@ -149,6 +149,30 @@ struct LinearizabilityTestStressTests {
         }
     }
 
+    @Test("a call that throws what the model cannot hold is the iteration's error under stress, escalated to that call")
+    func foreignErrorUnderStress() async throws {
+        let test = boundedStackTest(throwsUnexpected: true)
+        let scenarios = LinearizabilityOptions(seed: 5)
+        let options = LinearizabilityStressOptions(
+            stress: StressOptions(iterations: 40, timeBudget: nil, escalation: EscalationOptions(schedules: 100)),
+            scenarios: scenarios)
+        let report = try await test.runStress("unexpected error", options: options)
+        let threw = StressOutcome<LinearizabilityOutcome>.threw(error: "unexpected")
+        #expect(report.forbidden.map(\.outcome) == [threw])
+        let escalation = try #require(report.escalations.first)
+        #expect(escalation.target == threw)
+        let found = try #require(escalation.result.failure)
+        guard case .historyRejected(.foreignError(let call, "unexpected", "StackError"), _) = found.reason else {
+            Issue.record("the search found \(found.reason)")
+            return
+        }
+        #expect(call == "push(3)")
+        var replaying = scenarios
+        replaying.exploration.replay = found.token
+        let replayed = try #require(try test.run("unexpected error", options: replaying).failure)
+        #expect(replayed.failure.reason == found.reason && replayed.failure.trace == found.trace)
+    }
+
     @Test("a test that cannot run is an error before anything runs")
     func errorsBeforeRunning() async {
         let empty = LinearizabilityTest(model: BoxOfficeModel(capacity: 1)) { BoxOffice(capacity: 1) }
