@@ -23,7 +23,8 @@ public struct Knob: Sendable, Hashable, CustomStringConvertible {
         case run
         /// ``LinearizabilityTest``'s `check` and `run`.
         case generated
-        /// ``Harness/stress(_:options:sourceLocation:_:)``.
+        /// ``Harness/stress(_:options:sourceLocation:_:)``, and ``LinearizabilityTest``'s
+        /// `stress`.
         case stress
     }
 
