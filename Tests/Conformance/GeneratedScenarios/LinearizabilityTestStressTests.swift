@@ -10,11 +10,19 @@ struct LinearizabilityTestStressTests {
     private static let overbooked = StressOutcome<LinearizabilityOutcome>.returned(
         .violation(HistoryViolation(kind: .notLinearizable, operations: ["reserve()"])))
 
+    /// A run of `iterations` over scenarios of two calls, escalated with `schedules`.
+    private static func twoCalls(iterations: Int, schedules: Int) -> LinearizabilityStressOptions {
+        LinearizabilityStressOptions(
+            stress: StressOptions(
+                iterations: iterations, timeBudget: nil, escalation: EscalationOptions(schedules: schedules)),
+            scenarios: BoxOffices.twoCalls)
+    }
+
     /// Replays `failure`'s token through ``LinearizabilityTest/run(_:options:)`` with the
     /// scenario options `scenarios`, and expects it to fail identically.
-    private static func expectReplaysIdentically(
+    private static func expectReplaysIdentically<Subject, Model>(
         _ failure: HarnessFailure,
-        _ test: LinearizabilityTest<BoxOffice, BoxOfficeModel>,
+        _ test: LinearizabilityTest<Subject, Model>,
         name: String,
         scenarios: LinearizabilityOptions
     ) throws {
@@ -29,9 +37,7 @@ struct LinearizabilityTestStressTests {
     @Test("every iteration overbooks: one row for all of them, escalated to a token that replays it identically")
     func certainRaceIsOneRowAndReplays() async throws {
         let test = BoxOffices.overbooking()
-        let options = LinearizabilityStressOptions(
-            stress: StressOptions(iterations: 60, timeBudget: nil, escalation: EscalationOptions(schedules: 200)),
-            scenarios: BoxOffices.twoCalls)
+        let options = Self.twoCalls(iterations: 60, schedules: 200)
         let report = try await test.runStress("box office", options: options)
         #expect(report.histogram.map(\.outcome) == [Self.overbooked])
         #expect(report.count(of: Self.overbooked) == 60)
@@ -127,9 +133,7 @@ struct LinearizabilityTestStressTests {
     @Test("the front door records a violation as one issue and replays the escalation's token from HARNESS_REPLAY")
     func frontDoor() async throws {
         let test = BoxOffices.overbooking()
-        let options = LinearizabilityStressOptions(
-            stress: StressOptions(iterations: 20, timeBudget: nil, escalation: EscalationOptions(schedules: 100)),
-            scenarios: BoxOffices.twoCalls)
+        let options = Self.twoCalls(iterations: 20, schedules: 100)
         func campaign(_ variables: [String: String]) -> Campaign {
             Campaign(
                 "front door", .stress, sourceLocation: #_sourceLocation, environment: EnvironmentSnapshot(variables),
@@ -167,10 +171,7 @@ struct LinearizabilityTestStressTests {
             return
         }
         #expect(call == "push(3)")
-        var replaying = scenarios
-        replaying.exploration.replay = found.token
-        let replayed = try #require(try test.run("unexpected error", options: replaying).failure)
-        #expect(replayed.failure.reason == found.reason && replayed.failure.trace == found.trace)
+        try Self.expectReplaysIdentically(found, test, name: "unexpected error", scenarios: scenarios)
     }
 
     @Test("a test that cannot run is an error before anything runs")
