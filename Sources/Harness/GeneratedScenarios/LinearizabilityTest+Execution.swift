@@ -21,6 +21,14 @@ extension LinearizabilityTest {
         let history = HistoryRecorder<Model.Operation, Model.Result>()
         private let recorders = Mutex<[CallSlot: Recorder]>([:])
         private let lanes = Mutex<[CallSlot.Part: String]>([:])
+        private let waitedForGood = Mutex(false)
+
+        /// Whether the execution ended with calls waiting for good: its pending calls are
+        /// blocked ones.
+        var endedWithBlockedCalls: Bool {
+            get { waitedForGood.withLock { $0 } }
+            set { waitedForGood.withLock { $0 = newValue } }
+        }
 
         /// A recorder for the call at `slot`, made by `client`.
         func recorder(for slot: CallSlot, client: Int) -> Recorder {
@@ -47,6 +55,8 @@ extension LinearizabilityTest {
 
     /// The body of one execution of `scenario`: a fresh subject, the initial part, the
     /// parallel part, the final part, the tear-down, and the check of the recorded history.
+    /// With blocking operations, calls still waiting once nothing else can run are checked
+    /// as blocked ones before the tear-down (``checkBlockedCalls(_:model:checker:)``).
     /// `capture`, when given, receives the execution's record as it starts.
     func body(
         for scenario: GeneratedScenario<Call>,
@@ -58,20 +68,43 @@ extension LinearizabilityTest {
             let record = ExecutionCapture()
             capture?(record)
             let subject = test.make()
+            let quiescence = test.hasBlockingOperations ? Execution.current : nil
             if test.usesTasks {
                 Self.runOnTasks(scenario, subject, record, harnessScenario)
             } else {
-                Self.runOnThreads(scenario, subject, record, harnessScenario)
+                Self.runOnThreads(scenario, subject, record, harnessScenario, quiescence: quiescence)
+            }
+            if let quiescence, Self.checkBlockedCalls(record, model: test.model, checker: checker) {
+                quiescence.abandonWaitingThreads()
+                test.tearDownBody?(subject)
+                return
             }
             test.tearDownBody?(subject)
             Self.checkHistory(record.history.history, model: test.model, checker: checker)
         }
     }
 
+    /// Once every client has finished or waits for good, checks the history with the calls
+    /// still waiting as blocked ones (failing the execution unless the model justifies their
+    /// waits), and returns whether there were any.
+    private static func checkBlockedCalls(_ record: ExecutionCapture, model: Model, checker: LinearizabilityChecker)
+        -> Bool
+    {
+        var history = record.history.history
+        guard history.entries.contains(where: \.isPending) else { return false }
+        history.markPendingCallsBlocked()
+        record.endedWithBlockedCalls = true
+        checkHistory(history, model: model, checker: checker)
+        return true
+    }
+
     /// `T0` runs the initial and final parts, a spawned thread each client of the parallel
-    /// part; clients are numbered as their threads.
+    /// part; clients are numbered as their threads. With `quiescence` (a test with blocking
+    /// operations), the final part starts, and the run ends, once every client has finished or
+    /// waits for good, instead of once every client has finished.
     private static func runOnThreads(
-        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario
+        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario,
+        quiescence: (any ScenarioRuntime)?
     ) {
         let main = Seam.currentThread?.rawValue ?? 0
         record.name(.initial, "T\(main)")
@@ -90,11 +123,16 @@ extension LinearizabilityTest {
             }
             record.name(.parallel(client: client), "T\(thread.number)")
         }
-        harnessScenario.joinAll()
+        if let quiescence {
+            quiescence.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
+        } else {
+            harnessScenario.joinAll()
+        }
         for (index, call) in scenario.final.enumerated() {
             perform(
                 call, on: subject, recorder: record.recorder(for: CallSlot(part: .final, index: index), client: main))
         }
+        quiescence?.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
     }
 
     /// A task named `initial` runs the initial part, one named `client N` each client of the
