@@ -103,7 +103,8 @@ extension LinearizabilityTest {
     /// operations), the final part starts, and the run ends, once every client has finished or
     /// waits for good, instead of once every client has finished.
     private static func runOnThreads(
-        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario,
+        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture,
+        _ harnessScenario: Scenario,
         quiescence: (any ScenarioRuntime)?
     ) {
         let main = Seam.currentThread?.rawValue ?? 0

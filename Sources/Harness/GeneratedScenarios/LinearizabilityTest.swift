@@ -40,8 +40,13 @@
 /// **Operations** are synchronous, `async` (then clients are tasks), throwing (when the
 /// model's result is a `Swift.Result`, the error is the result), or record their own history
 /// entries through a ``CallRecorder`` (`recording:`), for calls whose effects happen at
-/// separate moments. The type under test is made fresh for every execution, on the
-/// scenario's thread `T0`; ``tearDown(_:)`` runs after the final part.
+/// separate moments. A *blocking* operation
+/// (``blockingOperation(_:_:fileID:line:perform:)``) may wait for other calls, as the model
+/// says with ``SequentialModel/blocks(_:)``: its calls run in the parallel part on threads,
+/// and a call still waiting once nothing else can run is checked as blocked (justified by the
+/// model's state, or a lost wake-up) rather than reported as a deadlock. The type under test
+/// is made fresh for every execution, on the scenario's thread `T0`; ``tearDown(_:)`` runs
+/// after the final part.
 public struct LinearizabilityTest<Subject: Sendable, Model: SequentialModel & Sendable>: Sendable
 where Model.Operation: Sendable, Model.Result: Sendable {
     /// The recorder an operation declared with `recording:` records its entries with.

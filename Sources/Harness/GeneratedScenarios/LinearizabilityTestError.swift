@@ -25,7 +25,11 @@ public enum LinearizabilityTestError: Error, Sendable, Hashable, CustomStringCon
         case .asyncOperationsOnThreads:
             "the linearizability test runs its clients on threads (clients(.threads)), but some of its operations are async: a thread cannot call them; use clients(.tasks)"
         case .blockingOperationsOnTasks:
-            "the linearizability test has blocking operations (blockingOperation(…)), which run on threads only, but its clients are tasks (clients(.tasks), or an async operation); make every operation synchronous and use clients(.threads)"
+            """
+            the linearizability test has blocking operations (blockingOperation(…)), which run on threads only, \
+            but its clients are tasks (clients(.tasks), or an async operation); make every operation synchronous \
+            and use clients(.threads)
+            """
         case .generator(let failure):
             "\(failure)"
         case let .scenarioCodeOutdated(code, step, candidate, candidates):

@@ -10,7 +10,9 @@ struct LinearizabilityBlockingTests {
 
     @Test("a take blocked on an empty queue is justified, and takes no place in the order")
     func justifiedBlock() {
-        var history = Bounded([call(0, .put(1), .put, 0...1), call(1, .take, .took(1), 2...3), pending(2, .take, from: 4)])
+        var history = Bounded([
+            call(0, .put(1), .put, 0...1), call(1, .take, .took(1), 2...3), pending(2, .take, from: 4)
+        ])
         history.markPendingCallsBlocked()
         let verdict = LinearizabilityChecker.check(history, model: BlockingQueueModel(capacity: 1))
         #expect(verdict.order == [0, 1])
