@@ -471,7 +471,7 @@ struct ExecutionModelTests {
         // T1's deadline fires first: a timed wait does not wait for good.
         #expect(driver.decide(running: nil) == .run(1))
         #expect(driver.steps.last?.kind == .advanceClock)
-        try driver.perform(1)
+        _ = try driver.perform(1)
         #expect(try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil)) == .blocks)
         #expect(driver.decide(running: nil) == .run(0))
         #expect(try driver.perform(0) == .continues)
