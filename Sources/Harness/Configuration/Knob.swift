@@ -109,7 +109,7 @@ extension Knob {
         name: "HARNESS_SHARD",
         meaning: "`i/n`: explore only this shard's scenarios of the campaign; `i/n:schedules`: this shard's "
             + "schedules of each `random` or `pos` exploration, and its scenarios of the others "
-            + "(see [Sharding](#sharding))",
+            + "(see [Campaigns in CI](#campaigns-in-ci))",
         accepts: "1 ≤ i ≤ n ≤ 1,000",
         defaultValue: "every scenario",
         readBy: explorers
@@ -199,7 +199,8 @@ extension Knob {
     /// Every knob a user sets, in the order the README lists them.
     public static let all: [Knob] = [
         strategy, schedules, seed, maxSteps, replay, progress, stallTimeout, isolation, threads, report, shard,
-        workers, keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale, stressThreads,
+        workers, keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale,
+        stressThreads,
         stressHangTimeout, stressProgress, escalationSchedules
     ]
 

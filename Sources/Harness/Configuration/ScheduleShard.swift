@@ -30,8 +30,9 @@ public struct ScheduleShard: Sendable, Hashable, Codable, CustomStringConvertibl
         index - 1 + position * count
     }
 
-    /// How many of this shard's schedules lie among the first `budget`.
-    func scheduleCount(budget: Int) -> Int {
+    /// How many of this shard's schedules lie among the first `budget`: what the shard runs of
+    /// an exploration of `budget` schedules that does not fail.
+    public func scheduleCount(budget: Int) -> Int {
         budget >= index ? (budget - index + count) / count : 0
     }
 

@@ -313,7 +313,9 @@ struct ReplayCommandTests {
         }.sorted()
     }
 
-    @Test("a malformed shard is an error naming HARNESS_SHARD", arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/1001"])
+    @Test(
+        "a malformed shard is an error naming HARNESS_SHARD",
+        arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/1001", "1/2:scenario", "1/2:"])
     func badShard(value: String) throws {
         let outcome = try TestProcess.run(
             ["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_SHARD": value]) { $1 })
