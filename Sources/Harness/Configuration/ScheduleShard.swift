@@ -22,6 +22,9 @@ public struct ScheduleShard: Sendable, Hashable, Codable, CustomStringConvertibl
         self.count = count
     }
 
+    /// The one shard of an exploration that is not split: every schedule.
+    static let whole = ScheduleShard(1, of: 1)
+
     /// Whether 1 ≤ ``index`` ≤ ``count`` ≤ 1,000 (a decoded shard may break it).
     var isValid: Bool { Self.counts.contains(count) && (1...count).contains(index) }
 

@@ -57,7 +57,7 @@ struct Explorer {
         // A replay follows its token; where the code no longer does, each further schedule
         // keeps the token's prefix and searches on from there, up to the same budget.
         let budget = options.schedules
-        let shard = options.replay == nil ? options.shard ?? ScheduleShard(1, of: 1) : ScheduleShard(1, of: 1)
+        let shard = options.replay == nil ? options.shard ?? .whole : .whole
         let planned = shard.scheduleCount(budget: budget)
         let start = ContinuousClock.now
         var progress = ProgressLine(
