@@ -17,18 +17,26 @@ struct ChildTranscript {
     private var brokenLine = ""
 
     /// Reads `handle` to its end, killing `process` when nothing arrives for
-    /// `afterSilence` seconds.
+    /// `afterSilence` seconds. The end is the pipe's, or, once the child has ended, a second
+    /// without a byte: a process the child started (Swift's crash backtracer, left running
+    /// when the child is killed) may hold the pipe open for good. Whatever of the child's
+    /// process group is left then is killed too.
     static func read(_ handle: FileHandle, killing process: Process, afterSilence: Double) -> ChildTranscript {
         var transcript = ChildTranscript()
         var pending = Data()
         var lastHeard = ContinuousClock.now
         let descriptor = handle.fileDescriptor
+        let group = ChildGroup(process)
         while true {
             let ready = cshim_wait_readable(descriptor, 250)
             if ready == 0 || (ready < 0 && errno == EINTR) {
+                if ContinuousClock.now - lastHeard > .seconds(1), group.hasEnded {
+                    group.killAll()
+                    break
+                }
                 if ContinuousClock.now - lastHeard > .seconds(afterSilence), !transcript.timedOut {
                     transcript.timedOut = true
-                    kill(process.processIdentifier, SIGKILL)
+                    group.killAll()
                 }
                 continue
             }
@@ -115,4 +123,28 @@ struct ChildTranscript {
 
     /// Sources whose frames say nothing about the user's code.
     private static let internalSources = ["/Sources/Harness/", "/Sources/CShim/", "/Sources/Primitives/Seam/"]
+}
+
+/// A child process and, when it leads a process group of its own (Foundation starts a child
+/// so on Linux), the processes it started: those are killed with it.
+private struct ChildGroup {
+    private let leader: pid_t
+    private let leadsGroup: Bool
+
+    /// The group of `process`, read while it runs.
+    init(_ process: Process) {
+        leader = process.processIdentifier
+        leadsGroup = getpgid(leader) == leader
+    }
+
+    /// Whether the child has ended (it may not have been reaped yet), or never started.
+    /// (`Process.isRunning` can lag: Foundation learns of the end on a queue of its own.)
+    var hasEnded: Bool { leader <= 0 || cshim_wait_for_process_exit(leader, 0) == 1 }
+
+    /// Kills the child, and what is left of its group; nothing when it never started.
+    func killAll() {
+        guard leader > 0 else { return }
+        if leadsGroup { kill(-leader, SIGKILL) }
+        kill(leader, SIGKILL)
+    }
 }

@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 @testable import Harness
 import Testing
@@ -35,5 +36,29 @@ struct ChildTranscriptTests {
         )
         #expect(transcript.crashToken?.description == Self.token)
         #expect(transcript.tail == "some output")
+    }
+
+    @Test(
+        "a process the child started that keeps its standard error open ends the read once the child has ended"
+    )
+    func grandchildHoldingThePipe() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The background sleeper inherits the pipe and would write one more line a minute
+        // later, had it not been killed with the child's group; it prints its PID first.
+        process.arguments = [
+            "-c", "(sleep 60; echo late >&2) & echo \"sleeper $!\" >&2; echo \"last words\" >&2"
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        try errors.fileHandleForWriting.close()
+        let transcript = ChildTranscript.read(errors.fileHandleForReading, killing: process, afterSilence: 3_600)
+        process.waitUntilExit()
+        #expect(!transcript.timedOut)
+        #expect(transcript.tail.hasSuffix("last words"), "the read went on after the child ended")
+        let sleeper = try #require(transcript.tail.split(separator: "\n").first { $0.hasPrefix("sleeper ") })
+        let pid = try #require(pid_t(sleeper.dropFirst("sleeper ".count)))
+        #expect(cshim_wait_for_process_exit(pid, 10_000) == 1, "the child's own child was left running")
     }
 }
