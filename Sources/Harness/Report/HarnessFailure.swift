@@ -146,7 +146,7 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
             }
             guard !step.isBookkeeping else { return [] }
             let lane = TraceLane(of: step, taskNames: taskNames)
-            return [LaneRow(index: index, lane: lane, text: step.summary, namesCode: step.location != nil)]
+            return [LaneRow(index: index, lane: lane, text: step.rowText, namesCode: step.location != nil)]
         }
     }
 
