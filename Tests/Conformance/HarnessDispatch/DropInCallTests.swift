@@ -68,4 +68,64 @@ struct DropInCallTests {
         let visible = failure.trace.filter { !$0.isBookkeeping && $0.call == nil }
         #expect(!visible.contains { $0.target?.object?.kind.isDropIn == true }, "\(report)")
     }
+
+    /// A user's cache: a dictionary guarded by a concurrent queue, read in a `sync` block and
+    /// written in a barrier `sync`, with the value computed between them: two callers that
+    /// both miss compute it twice.
+    final class Cache: @unchecked Sendable {
+        static let readLine = #line + 7
+        static let writeLine = #line + 8
+        private let queue = HarnessDispatchQueue(label: "cache", attributes: .concurrent)
+        private var entries: [String: Int] = [:]
+        let computations = HarnessAtomic(0)
+
+        func value(for key: String) -> Int {
+            if let hit = queue.sync(execute: { entries[key] }) { return hit }
+            let computed = computations.wrappingAdd(1, ordering: .relaxed).newValue
+            queue.sync(flags: .barrier) { entries[key] = computed }
+            return computed
+        }
+    }
+
+    @Test("a check-then-act race on a queue-guarded dictionary reads as the sync calls at the user's lines")
+    func cacheRace() throws {
+        let options = ExplorationOptions(schedules: 500, seed: 1, keepsFailures: false)
+        let report = try Harness.run("cache race", options: options) { scenario in
+            let cache = Cache()
+            for _ in 0..<2 { scenario.spawn { _ = cache.value(for: "answer") } }
+            scenario.joinAll()
+            let computed = cache.computations.load(ordering: .relaxed)
+            Harness.check(computed == 1, "computed \"answer\" \(computed) times")
+        }
+        let failure = try #require(report.failure)
+        let message = failure.message
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 30, "\(message)")
+        for harnessName in ["mutex#", "condition#", "Primitives/", "HarnessDispatch"] {
+            #expect(!message.contains(harnessName), "\(harnessName) in:\n\(message)")
+        }
+        // Both threads read under `sync`, then both write under the barrier `sync`.
+        let read = "queue#1 sync @DropInCallTests.swift:\(Cache.readLine)"
+        let write = "queue#1 sync @DropInCallTests.swift:\(Cache.writeLine)"
+        let reads = lines.filter { $0.hasSuffix(read) }
+        let writes = lines.filter { $0.hasSuffix(write) }
+        #expect(reads.count == 2 && writes.count == 2, "\(message)")
+        let lastRead = try #require(lines.lastIndex { $0.hasSuffix(read) })
+        let firstWrite = try #require(lines.firstIndex { $0.hasSuffix(write) })
+        #expect(lastRead < firstWrite, "both read before a write:\n\(message)")
+        // The picture pairs a thread's read with the other's write on the queue, at those lines,
+        // and nothing inside the queue.
+        let picture = failure.picture
+        let queue = TraceTarget.object(SharedObject(.queue, 1))
+        #expect(
+            picture.conflicts.allSatisfy {
+                $0.target.object?.kind.isDropIn == true || $0.target.object?.kind == .atomic
+            })
+        let readThenWrite = picture.conflicts.filter { conflict in
+            conflict.target == queue && failure.trace[conflict.earlier].location?.line == UInt(Cache.readLine)
+                && failure.trace[conflict.later].location?.line == UInt(Cache.writeLine)
+        }
+        #expect(!readThenWrite.isEmpty, "\(picture.conflicts)")
+        #expect(picture.html.contains("sync <em>queue#1</em>") && !picture.html.contains("condition#"))
+    }
 }
