@@ -56,16 +56,7 @@ enum ResumePointSymbols {
             return false
         }
         guard frames.count == points.count else { return points.map { _ in nil } }
-        return frames.map { frame in
-            guard let symbol = frame.symbol, let location = symbol.sourceLocation, location.line > 0,
-                location.path.hasPrefix("/"), !location.path.hasPrefix(harnessSources)
-            else { return nil }
-            return CodePlace(
-                file: URL(fileURLWithPath: location.path).lastPathComponent,
-                line: location.line,
-                function: functionName(symbol.name)
-            )
-        }
+        return frames.map(userPlace)
         #else
         // A toolchain without the `Runtime` module: the tasks are named without their places.
         return points.map { _ in nil }
@@ -75,6 +66,42 @@ enum ResumePointSymbols {
     #if canImport(Runtime)
     /// The architecture the backtrace is for: this process's.
     private static let architecture = (try? Backtrace.capture(limit: 1).architecture) ?? "x86_64"
+
+    /// Where `frame` is in the code under test: `nil` for a frame in the harness's sources or
+    /// without a source file of Swift code (the runtime, the C library, a standard-library
+    /// function inlined from its interface).
+    private static func userPlace(_ frame: SymbolicatedBacktrace.Frame) -> CodePlace? {
+        guard let symbol = frame.symbol, let location = symbol.sourceLocation, location.line > 0,
+            location.path.hasPrefix("/"), location.path.hasSuffix(".swift"), !location.path.hasPrefix(harnessSources)
+        else { return nil }
+        return CodePlace(
+            file: URL(fileURLWithPath: location.path).lastPathComponent,
+            line: location.line,
+            function: functionName(symbol.name)
+        )
+    }
+
+    /// The line of the code under test that created a task, in `backtrace`, the stack of the
+    /// thread that queued the task's first job: the first frame in that code outside the call
+    /// that creates a task (`Task.init`, `Task.detached`, a group's `addTask`); `nil` when the
+    /// stack holds no such call (the job was not the task's first) or no frame of the code
+    /// under test.
+    static func creationPlace(in backtrace: Backtrace) -> CodePlace? {
+        guard let symbolicated = backtrace.symbolicated(with: ImageMap.capture(), options: [.showSourceLocations])
+        else { return nil }
+        let frames = symbolicated.frames
+        guard let create = frames.firstIndex(where: { $0.symbol.map { createsTask($0.name) } == true }) else {
+            return nil
+        }
+        return frames[(create + 1)...].lazy.compactMap(userPlace).first
+    }
+
+    /// Whether the function named `name` (demangled) is one of the standard library's that
+    /// create a task.
+    private static func createsTask(_ name: String) -> Bool {
+        name.contains("Task")
+            && [".init(", ".detached(", ".addTask(", ".addTaskUnlessCancelled("].contains { name.contains($0) }
+    }
     #endif
 
     /// A resume function's name as its source spells it: `Peer.handshake()` for

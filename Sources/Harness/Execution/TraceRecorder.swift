@@ -115,6 +115,12 @@ struct TraceRecorder {
         taskNames[task + 1] = name
     }
 
+    /// `values`, by the runtime IDs of tasks, by the tasks' numbers in the trace (from 1)
+    /// instead; the tasks the execution never saw are left out.
+    func numbered<Value>(_ values: [UInt64: Value]) -> [Int: Value] {
+        Dictionary(uniqueKeysWithValues: values.compactMap { id, value in taskNumbers[id].map { ($0 + 1, value) } })
+    }
+
     /// The task a job that escaped the execution ran, numbered and named as the trace numbers
     /// and names it: `nil` for a job of no task, or of a task the execution never saw.
     func escapedTask(runtimeID: UInt64) -> (task: Int, name: String?)? {

@@ -99,7 +99,8 @@ struct Explorer {
                     taskNames: execution.taskNames,
                     preemptions: execution.preemptions,
                     reproduction: reproduction,
-                    taskJobPlaces: execution.taskJobPlaces
+                    taskJobPlaces: execution.taskJobPlaces,
+                    taskCreations: execution.taskCreationPlaces
                 )
                 failure =
                     options.replay == nil && shrinksSchedules
@@ -250,7 +251,8 @@ struct Explorer {
             taskNames: execution.taskNames,
             preemptions: execution.preemptions,
             shrunkFrom: ShrinkOrigin(steps: failure.trace.count, preemptions: failure.preemptions),
-            taskJobPlaces: execution.taskJobPlaces
+            taskJobPlaces: execution.taskJobPlaces,
+            taskCreations: execution.taskCreationPlaces
         )
     }
 

@@ -14,7 +14,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     /// source location (`Module.Suite/name()`), which edits above the test do not change.
     public let testID: String?
     /// The names of the tasks whose jobs ran, by their number in ``TraceStep/task``: a
-    /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it.
+    /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it, or
+    /// for a task the code created (`Task {}`, `Task.detached`), the file and line that did.
     public let taskNames: [Int: String]
     /// How a replay reproduced the failure; `nil` when exploring found it.
     public let reproduction: ReplayReproduction?
@@ -36,14 +37,15 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         preemptions: Int = 0,
         reproduction: ReplayReproduction? = nil,
         shrunkFrom: ShrinkOrigin? = nil,
-        taskJobPlaces: [Int: [TaskJobPlaces]] = [:]
+        taskJobPlaces: [Int: [TaskJobPlaces]] = [:],
+        taskCreations: [Int: CodePlace] = [:]
     ) {
         self.scenario = scenario
         self.reason = reason
         self.token = token
         self.trace = trace
         self.testID = testID
-        self.taskNames = taskNames
+        self.taskNames = taskNames.merging(taskCreations.mapValues { "\($0.file):\($0.line)" }) { name, _ in name }
         self.reproduction = reproduction
         self.preemptions = preemptions
         self.shrunkFrom = shrunkFrom
@@ -175,9 +177,11 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         let order = seen.keys.sorted().map { seen[$0] ?? $0 }
         let column = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         let width = 34
+        // A label too long for its column keeps its end from the last colon, a line number.
         func cell(_ text: String) -> String {
-            text.count > width - 1
-                ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
+            guard text.count > width - 1 else { return text.padding(toLength: width, withPad: " ", startingAt: 0) }
+            let tail = text.lastIndex(of: ":").map { text[$0...] } ?? ""
+            return String(text.prefix(width - 2 - tail.count)) + "…" + tail + " "
         }
         var lines = ["step  " + order.map { cell($0.label) }.joined()]
         for row in shown {
