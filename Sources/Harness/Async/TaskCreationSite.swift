@@ -1,33 +1,23 @@
-#if canImport(Runtime)
-import Runtime
-#endif
+import CShim
 
-/// Where the code under test created a task: the stack of the thread that queued the task's
-/// first job, captured as it was queued (cheap: the return addresses) and symbolicated only
-/// for a report, in the same process (``place``). A report names an unstructured task
-/// (`Task {}`, `Task.detached`) by it.
+/// Where the code under test created a task: the return addresses of the thread that queued
+/// the task's first job, captured as it was queued (cheap, and reading no image of the
+/// process) and symbolicated only for a report, in the same process (``place``). A report
+/// names an unstructured task (`Task {}`, `Task.detached`) by it.
 struct TaskCreationSite {
-    #if canImport(Runtime)
-    private let backtrace: Backtrace?
-    #endif
+    private let returnAddresses: [UInt]
 
     /// The calling thread's stack now.
     static func capture() -> TaskCreationSite {
-        #if canImport(Runtime)
-        TaskCreationSite(backtrace: try? Backtrace.capture())
-        #else
-        TaskCreationSite()
-        #endif
+        var frames = [UnsafeMutableRawPointer?](repeating: nil, count: 64)
+        let count = Int(cshim_capture_current_stack(&frames, Int32(frames.count)))
+        return TaskCreationSite(returnAddresses: frames.prefix(max(count, 0)).map { UInt(bitPattern: $0) })
     }
 
     /// The line of the code under test that created the task (see
-    /// ``ResumePointSymbols/creationPlace(in:)``); `nil` when the stack does not show it, or
-    /// the toolchain has no `Runtime` module to read it with.
+    /// ``ResumePointSymbols/creationPlace(returnAddresses:)``); `nil` when the stack does not
+    /// show it, or the toolchain has no `Runtime` module to read it with.
     var place: CodePlace? {
-        #if canImport(Runtime)
-        backtrace.flatMap(ResumePointSymbols.creationPlace(in:))
-        #else
-        nil
-        #endif
+        ResumePointSymbols.creationPlace(returnAddresses: returnAddresses)
     }
 }
