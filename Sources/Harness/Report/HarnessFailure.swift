@@ -124,12 +124,28 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
 
     public var description: String { message }
 
-    /// The schedule's length and preemptions, and what it was shrunk from.
+    /// The schedule's length in the steps a report shows (``shownStepCount``; with the whole
+    /// trace's when the harness's own steps make it longer) and its preemptions, and what it was
+    /// shrunk from, counted the same way. A shrunk schedule longer than the one it was shrunk
+    /// from says why: it has fewer preemptions.
     var scheduleSize: String {
-        let size = "\(trace.count) steps, \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
+        let steps = shownStepCount
+        let harnessSteps = steps < trace.count ? " (\(trace.count) with the harness's own)" : ""
+        let size = "\(steps) steps\(harnessSteps), \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
         guard let shrunkFrom else { return size }
+        let why =
+            steps > shrunkFrom.steps
+            ? " (\(steps - shrunkFrom.steps) more steps for \(shrunkFrom.preemptions - preemptions) fewer preemptions)"
+            : ""
         return size
-            + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption\(shrunkFrom.preemptions == 1 ? "" : "s")"
+            + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption"
+            + "\(shrunkFrom.preemptions == 1 ? "" : "s")\(why)"
+    }
+
+    /// How many steps of the trace a report shows: those of the code under test, the
+    /// harness's own bookkeeping left out (``TraceStep/isBookkeeping``).
+    public var shownStepCount: Int {
+        trace.count { !$0.isBookkeeping }
     }
 
     /// One row of the lanes: a step of the scenario's, or a task's part of a job, in its lane.
@@ -272,7 +288,7 @@ public struct FailureNotReproduced: Sendable, Hashable, Codable, CustomStringCon
 
 /// The schedule a failure was found with, before shrinking.
 public struct ShrinkOrigin: Sendable, Hashable, Codable {
-    /// Its length in steps.
+    /// Its length in the steps a report shows (``HarnessFailure/shownStepCount``).
     public let steps: Int
     /// Its preemptions.
     public let preemptions: Int

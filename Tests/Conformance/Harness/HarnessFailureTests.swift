@@ -3,7 +3,8 @@ import Testing
 
 @testable import Harness
 
-/// The console report of a failure: which rows it shows of a long schedule.
+/// The console report of a failure: which rows it shows of a long schedule, and how it
+/// counts a shrunk schedule's steps.
 @Suite("Harness: a failure's console report")
 struct HarnessFailureTests {
     /// The line of the racing threads' load; their store is on the next.
@@ -43,5 +44,25 @@ struct HarnessFailureTests {
         #expect(lines.last?.hasSuffix("load atomic#1 @\(file):\(Self.raceLine + 6)") == true, "\(message)")
         #expect(message.contains("left out"), "\(message)")
         #expect(lines.count { $0.contains("yield @") } <= 2, "the tail crowds out the race:\n\(message)")
+    }
+
+    @Test("a shrunk schedule counts the steps a report shows, and says why when it is the longer")
+    func shrunkCountsShownSteps() throws {
+        let found = try Self.raceFailure()
+        #expect(found.shownStepCount == found.trace.count { !$0.isBookkeeping })
+        if let origin = found.shrunkFrom, found.shownStepCount > origin.steps {
+            #expect(found.message.contains("more steps for"), "\(found.message)")
+        }
+        let longer = HarnessFailure(
+            scenario: found.scenario, reason: found.reason, token: found.token, trace: found.trace, testID: nil,
+            preemptions: 1, shrunkFrom: ShrinkOrigin(steps: found.shownStepCount - 3, preemptions: 3))
+        #expect(
+            longer.message.contains(
+                "\(found.shownStepCount) steps, 1 preemption; shrunk from \(found.shownStepCount - 3) steps, "
+                    + "3 preemptions (3 more steps for 2 fewer preemptions)"), "\(longer.message)")
+        let shorter = HarnessFailure(
+            scenario: found.scenario, reason: found.reason, token: found.token, trace: found.trace, testID: nil,
+            preemptions: 1, shrunkFrom: ShrinkOrigin(steps: found.shownStepCount + 3, preemptions: 3))
+        #expect(!shorter.message.contains("more steps for"), "\(shorter.message)")
     }
 }
