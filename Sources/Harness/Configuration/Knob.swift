@@ -23,7 +23,8 @@ public struct Knob: Sendable, Hashable, CustomStringConvertible {
         case run
         /// ``LinearizabilityTest``'s `check` and `run`.
         case generated
-        /// ``Harness/stress(_:options:sourceLocation:_:)``.
+        /// ``Harness/stress(_:options:sourceLocation:_:)``, and ``LinearizabilityTest``'s
+        /// `stress`.
         case stress
     }
 
@@ -107,9 +108,20 @@ extension Knob {
     )
     public static let shard = Knob(
         name: "HARNESS_SHARD",
-        meaning: "`i/n`: explore only this shard's scenarios of the campaign",
+        meaning: "`i/n`: explore only this shard's scenarios of the campaign; `i/n:schedules`: this shard's "
+            + "schedules of each `random` or `pos` exploration, and its scenarios of the others "
+            + "(see [Campaigns in CI](#campaigns-in-ci))",
         accepts: "1 ≤ i ≤ n ≤ 1,000",
         defaultValue: "every scenario",
+        readBy: explorers
+    )
+    public static let workers = Knob(
+        name: "HARNESS_WORKERS",
+        meaning: "threads that run one exploration's schedules side by side, with the same findings and tokens "
+            + "for every count (`random` and `pos` only; other strategies, replays and isolated explorations "
+            + "run on one)",
+        accepts: "1–64",
+        defaultValue: "the options' workers (1)",
         readBy: explorers
     )
     public static let keepFailures = Knob(
@@ -147,6 +159,14 @@ extension Knob {
         meaning: "the time budget per stress test, in seconds",
         accepts: "0.001–86,400",
         defaultValue: "the options' budget",
+        readBy: [.stress]
+    )
+    public static let stressMaxSeconds = Knob(
+        name: "HARNESS_STRESS_MAX_SECONDS",
+        meaning: "a cap that makes the time budget adapt: a stress test goes on while new outcomes appear, "
+            + "until a whole budget passes without one or the cap is reached (the scale multiplies it too)",
+        accepts: "0.001–86,400, no less than the time budget",
+        defaultValue: "the options' cap (none: the budget is fixed)",
         readBy: [.stress]
     )
     public static let stressScale = Knob(
@@ -188,7 +208,9 @@ extension Knob {
     /// Every knob a user sets, in the order the README lists them.
     public static let all: [Knob] = [
         strategy, schedules, seed, maxSteps, replay, progress, stallTimeout, isolation, threads, report, shard,
-        keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale, stressThreads,
+        workers, keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale,
+        stressMaxSeconds,
+        stressThreads,
         stressHangTimeout, stressProgress, escalationSchedules
     ]
 

@@ -21,6 +21,14 @@ extension LinearizabilityTest {
         let history = HistoryRecorder<Model.Operation, Model.Result>()
         private let recorders = Mutex<[CallSlot: Recorder]>([:])
         private let lanes = Mutex<[CallSlot.Part: String]>([:])
+        private let waitedForGood = Mutex(false)
+
+        /// Whether the execution ended with calls waiting for good: its pending calls are
+        /// blocked ones.
+        var endedWithBlockedCalls: Bool {
+            get { waitedForGood.withLock { $0 } }
+            set { waitedForGood.withLock { $0 = newValue } }
+        }
 
         /// A recorder for the call at `slot`, made by `client`.
         func recorder(for slot: CallSlot, client: Int) -> Recorder {
@@ -45,33 +53,71 @@ extension LinearizabilityTest {
         }
     }
 
-    /// The body of one execution of `scenario`: a fresh subject, the initial part, the
-    /// parallel part, the final part, the tear-down, and the check of the recorded history.
-    /// `capture`, when given, receives the execution's record as it starts.
+    /// The body of one execution of `scenario`: its calls (``perform(_:in:quiescence:capture:)``)
+    /// and the check of the recorded history. It fails the execution on every rejected history,
+    /// or, searching for `target`, only on a history of that outcome, counting the other
+    /// rejected ones in `others`. With blocking operations, calls still waiting once nothing
+    /// else can run are checked as blocked ones, then their threads are abandoned and the
+    /// subject torn down. `capture`, when given, receives the execution's record as it starts.
     func body(
         for scenario: GeneratedScenario<Call>,
         checker: LinearizabilityChecker,
+        reaching target: LinearizabilityOutcome? = nil,
+        countingOthersIn others: EscalationTally? = nil,
         capture: (@Sendable (ExecutionCapture) -> Void)? = nil
     ) -> @Sendable (Scenario) -> Void {
         let test = self
         return { harnessScenario in
-            let record = ExecutionCapture()
-            capture?(record)
-            let subject = test.make()
-            if test.usesTasks {
-                Self.runOnTasks(scenario, subject, record, harnessScenario)
+            let quiescence = test.hasBlockingOperations ? Execution.current : nil
+            let (record, subject) = test.perform(
+                scenario, in: harnessScenario, quiescence: quiescence, capture: capture)
+            var history = record.history.history
+            let waiting = quiescence != nil && history.entries.contains(where: \.isPending)
+            if waiting {
+                history.markPendingCallsBlocked()
+                record.endedWithBlockedCalls = true
             } else {
-                Self.runOnThreads(scenario, subject, record, harnessScenario)
+                test.tearDownBody?(subject)
             }
+            let outcome = Self.checkHistory(history, model: test.model, checker: checker, failingOn: target)
+            if outcome != .linearizable, outcome != target { others?.add() }
+            // Abandoning the waiting threads ends what the execution records, so it comes after the check.
+            guard waiting else { return }
+            quiescence?.abandonWaitingThreads()
             test.tearDownBody?(subject)
-            Self.checkHistory(record.history.history, model: test.model, checker: checker)
         }
     }
 
+    /// Runs `scenario` in `harnessScenario` on a fresh subject: the initial part, the parallel
+    /// part and the final part. With `quiescence` (a test with blocking operations), each part
+    /// ends once every client has finished or waits for good, rather than once every client
+    /// has finished. Returns the record of what the calls did and the subject, for the caller
+    /// to tear down; `capture`, when given, receives the record as it starts.
+    func perform(
+        _ scenario: GeneratedScenario<Call>,
+        in harnessScenario: Scenario,
+        quiescence: (any ScenarioRuntime)? = nil,
+        capture: (@Sendable (ExecutionCapture) -> Void)? = nil
+    ) -> (record: ExecutionCapture, subject: Subject) {
+        let record = ExecutionCapture()
+        capture?(record)
+        let subject = make()
+        if usesTasks {
+            Self.runOnTasks(scenario, subject, record, harnessScenario)
+        } else {
+            Self.runOnThreads(scenario, subject, record, harnessScenario, quiescence: quiescence)
+        }
+        return (record, subject)
+    }
+
     /// `T0` runs the initial and final parts, a spawned thread each client of the parallel
-    /// part; clients are numbered as their threads.
+    /// part; clients are numbered as their threads. With `quiescence` (a test with blocking
+    /// operations), the final part starts, and the run ends, once every client has finished or
+    /// waits for good, instead of once every client has finished.
     private static func runOnThreads(
-        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario
+        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture,
+        _ harnessScenario: Scenario,
+        quiescence: (any ScenarioRuntime)?
     ) {
         let main = Seam.currentThread?.rawValue ?? 0
         record.name(.initial, "T\(main)")
@@ -90,11 +136,16 @@ extension LinearizabilityTest {
             }
             record.name(.parallel(client: client), "T\(thread.number)")
         }
-        harnessScenario.joinAll()
+        if let quiescence {
+            quiescence.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
+        } else {
+            harnessScenario.joinAll()
+        }
         for (index, call) in scenario.final.enumerated() {
             perform(
                 call, on: subject, recorder: record.recorder(for: CallSlot(part: .final, index: index), client: main))
         }
+        quiescence?.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
     }
 
     /// A task named `initial` runs the initial part, one named `client N` each client of the
@@ -144,20 +195,34 @@ extension LinearizabilityTest {
         }
     }
 
-    /// Fails the execution unless `history` is linearizable with respect to `model`, with
-    /// the verdict as a value (``ExecutionFailure/historyRejected(_:thread:)``): its kind is
-    /// what shrinking keeps apart (a violation, a model that is not deterministic, a search
-    /// out of budget), and its words are the checker's.
+    /// Checks `history` against `model` and returns its outcome; fails the execution when
+    /// the history is rejected and `target` is `nil` or that outcome, with the verdict as a
+    /// value (``ExecutionFailure/historyRejected(_:thread:)``): its kind is what shrinking
+    /// keeps apart (a violation, a model that is not deterministic, a search out of budget),
+    /// and its words are the checker's. A search for one outcome and a replay of what it
+    /// found therefore fail at the same point with the same failure.
+    @discardableResult
     static func checkHistory(
-        _ history: History<Model.Operation, Model.Result>, model: Model, checker: LinearizabilityChecker
-    ) {
+        _ history: History<Model.Operation, Model.Result>,
+        model: Model,
+        checker: LinearizabilityChecker,
+        failingOn target: LinearizabilityOutcome? = nil
+    ) -> LinearizabilityOutcome {
         let verdict = checker.check(history, model: model)
-        guard let kind = HistoryRejection.Kind(verdict.outcome) else { return }
+        let outcome = LinearizabilityOutcome(verdict)
+        guard let kind = HistoryRejection.Kind(verdict.outcome), target == nil || target == outcome else {
+            return outcome
+        }
         Harness.failExecution { .historyRejected(.verdict(kind, explanation: verdict.description), thread: $0) }
     }
 
-    /// Fails the execution: `call` threw `error`, which the model's results cannot hold.
-    static func failForeignError<Failure: Error>(_ error: any Error, call: String, expected: Failure.Type) -> Never {
+    /// Fails the execution: `call` threw `error`, which the model's results cannot hold. In
+    /// a stress iteration it records the error as the iteration's outcome and returns, and
+    /// the call stays pending.
+    static func failForeignError<Failure: Error>(_ error: any Error, call: String, expected: Failure.Type) {
+        if Execution.current == nil, let iteration = StressIteration.current {
+            return iteration.record(.threw(error: "\(error)"))
+        }
         Harness.failExecution { thread in
             .historyRejected(.foreignError(call: call, error: "\(error)", expected: "\(Failure.self)"), thread: thread)
         }
