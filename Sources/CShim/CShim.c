@@ -743,6 +743,10 @@ static pthread_once_t cshim_stack_handler_once = PTHREAD_ONCE_INIT;
 static void *cshim_stack_frames[CSHIM_STACK_CAPACITY];
 static atomic_int cshim_stack_count;
 
+int cshim_capture_current_stack(void **frames, int capacity) {
+    return backtrace(frames, capacity);
+}
+
 static void cshim_stack_handler(int signal_number) {
     (void)signal_number;
     atomic_store_explicit(&cshim_stack_count, backtrace(cshim_stack_frames, CSHIM_STACK_CAPACITY), memory_order_release);

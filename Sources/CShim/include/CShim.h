@@ -291,6 +291,11 @@ int cshim_wait_for_process_exit(pid_t pid, int timeout_ms);
 
 // MARK: Stalled threads
 
+/// Stores the return addresses of the calling thread's stack, innermost first, in `frames` (at
+/// most `capacity`), with `backtrace()`; returns how many. Not async-signal-safe on first use
+/// (the unwinder loads then).
+int cshim_capture_current_stack(void **frames, int capacity);
+
 /// Lets `cshim_capture_thread_stack` read the calling thread's stack: unblocks the signal it
 /// uses, which threads started from Dispatch's pool inherit blocked.
 void cshim_allow_stack_capture(void);

@@ -56,6 +56,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// The tasks whose jobs came here, held until they end (``RuntimeTask``), in the order
     /// they first came: when nothing is left to run, those that have not ended wait for good.
     private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
+    /// Where the code created each task whose jobs came here, by its runtime ID: the stack
+    /// of the thread that queued its first job. Read once the execution has ended.
+    private(set) var creationSites: [UInt64: TaskCreationSite] = [:]
     /// Tasks in ``waitUntilOthersQuiet()``, each counted in `outstandingTasks` too.
     private var othersQuietWaiters: [UnsafeContinuation<Void, Never>] = []
     private var closed = false
@@ -232,14 +235,15 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         return JobIdentity(task: scheduler.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
     }
 
-    /// Holds the task `job` runs, the first time one of its jobs comes. Called under the
-    /// mutex.
+    /// Holds the task `job` runs, and notes where it was created, the first time one of its
+    /// jobs comes. Called under the mutex.
     private func hold(_ job: UnownedJob) {
         let runtimeID = jobTaskID(job)
         guard runtimeID != 0, !heldTasks.contains(where: { $0.runtimeID == runtimeID }),
             let task = RuntimeTask.retaining(job)
         else { return }
         heldTasks.append((runtimeID, task))
+        creationSites[runtimeID] = .capture()
     }
 
     /// Takes the held tasks that have ended out of ``heldTasks``, for the caller to release

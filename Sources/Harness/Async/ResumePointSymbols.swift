@@ -40,32 +40,15 @@ enum ResumePointSymbols {
     /// per point, and `end`.
     private static func symbolicate(_ points: [UInt]) -> [CodePlace?] {
         #if canImport(Runtime)
-        var bytes: [UInt8] = [0x02]
-        for point in points {
-            bytes.append(0x3F)
-            bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(point) >> UInt64($0 * 8)) }
+        guard let symbolicated = symbolicated(points, instruction: asyncResumePoint) else {
+            return points.map { _ in nil }
         }
-        bytes.append(0)
-        let encoded = Data(bytes).base64EncodedString().replacingOccurrences(of: "=", with: "")
-        let json = #"{"architecture":"\#(architecture)","backtrace":"\#(encoded)"}"#
-        guard let backtrace = try? JSONDecoder().decode(Backtrace.self, from: Data(json.utf8)),
-            let symbolicated = backtrace.symbolicated(with: ImageMap.capture(), options: [.showSourceLocations])
-        else { return points.map { _ in nil } }
         let frames = symbolicated.frames.filter { frame in
             if case .asyncResumePoint = frame.captured { return true }
             return false
         }
         guard frames.count == points.count else { return points.map { _ in nil } }
-        return frames.map { frame in
-            guard let symbol = frame.symbol, let location = symbol.sourceLocation, location.line > 0,
-                location.path.hasPrefix("/"), !location.path.hasPrefix(harnessSources)
-            else { return nil }
-            return CodePlace(
-                file: URL(fileURLWithPath: location.path).lastPathComponent,
-                line: location.line,
-                function: functionName(symbol.name)
-            )
-        }
+        return frames.map(userPlace)
         #else
         // A toolchain without the `Runtime` module: the tasks are named without their places.
         return points.map { _ in nil }
@@ -75,7 +58,66 @@ enum ResumePointSymbols {
     #if canImport(Runtime)
     /// The architecture the backtrace is for: this process's.
     private static let architecture = (try? Backtrace.capture(limit: 1).architecture) ?? "x86_64"
+
+    /// The compact format's instructions for a frame given by an absolute 8-byte address: an
+    /// async resume point, and a return address.
+    private static let asyncResumePoint: UInt8 = 0x3F
+    private static let returnAddress: UInt8 = 0x2F
+
+    /// `addresses`, each a frame of the kind `instruction` codes, as one symbolicated backtrace:
+    /// the compact format's header byte for version 0 with 64-bit words, an instruction with
+    /// the absolute address per frame, and `end`.
+    private static func symbolicated(_ addresses: [UInt], instruction: UInt8) -> SymbolicatedBacktrace? {
+        var bytes: [UInt8] = [0x02]
+        for address in addresses {
+            bytes.append(instruction)
+            bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(address) >> UInt64($0 * 8)) }
+        }
+        bytes.append(0)
+        let encoded = Data(bytes).base64EncodedString().replacingOccurrences(of: "=", with: "")
+        let json = #"{"architecture":"\#(architecture)","backtrace":"\#(encoded)"}"#
+        guard let backtrace = try? JSONDecoder().decode(Backtrace.self, from: Data(json.utf8)) else { return nil }
+        return backtrace.symbolicated(with: ImageMap.capture(), options: [.showSourceLocations])
+    }
+
+    /// Where `frame` is in the code under test: `nil` for a frame in the harness's sources or
+    /// without a source file of Swift code (the runtime, the C library, a standard-library
+    /// function inlined from its interface).
+    private static func userPlace(_ frame: SymbolicatedBacktrace.Frame) -> CodePlace? {
+        guard let symbol = frame.symbol, let location = symbol.sourceLocation, location.line > 0,
+            location.path.hasPrefix("/"), location.path.hasSuffix(".swift"), !location.path.hasPrefix(harnessSources)
+        else { return nil }
+        return CodePlace(
+            file: URL(fileURLWithPath: location.path).lastPathComponent,
+            line: location.line,
+            function: functionName(symbol.name)
+        )
+    }
+
+    /// Whether the function named `name` (demangled) is one of the standard library's that
+    /// create a task.
+    private static func createsTask(_ name: String) -> Bool {
+        name.contains("Task")
+            && [".init(", ".detached(", ".addTask(", ".addTaskUnlessCancelled("].contains { name.contains($0) }
+    }
     #endif
+
+    /// The line of the code under test that created a task, in `returnAddresses`, the stack of
+    /// the thread that queued the task's first job: the first frame in that code outside the
+    /// call that creates a task (`Task.init`, `Task.detached`, a group's `addTask`); `nil` when
+    /// the stack holds no such call (the job was not the task's first) or no frame of the code
+    /// under test.
+    static func creationPlace(returnAddresses: [UInt]) -> CodePlace? {
+        #if canImport(Runtime)
+        guard let frames = symbolicated(returnAddresses, instruction: returnAddress)?.frames else { return nil }
+        guard let create = frames.firstIndex(where: { $0.symbol.map { createsTask($0.name) } == true }) else {
+            return nil
+        }
+        return frames[(create + 1)...].lazy.compactMap(userPlace).first
+        #else
+        return nil
+        #endif
+    }
 
     /// A resume function's name as its source spells it: `Peer.handshake()` for
     /// `(1) await resume partial function for Peer.handshake() async -> ()`.

@@ -45,6 +45,18 @@ extension Execution {
         point(.atomic(identity(of: cell), access), location)
     }
 
+    func willCall(_ call: SeamCall, on object: AnyObject, insides: [AnyObject], at location: SeamLocation) {
+        withCancellationDisabled { _ in
+            let name = model.name(identity(of: object), SharedObject.Kind(call.object))
+            model.objectNames.name(insides: insides.map(identity(of:)), as: name)
+            trace.beginCall(DropInCall(call, object: name), by: currentThread())
+        }
+    }
+
+    func didEndCall(_ outcome: SeamCall.Outcome) {
+        withCancellationDisabled { _ in trace.endCall(outcome, by: currentThread()) }
+    }
+
     /// The identity that names `object` (a mutex, a condition, an atomic cell) for the rest of
     /// the execution, which keeps the object alive until it ends. An object freed meanwhile
     /// would leave its address to the next one allocated at it, which would then share its

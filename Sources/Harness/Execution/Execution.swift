@@ -142,6 +142,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             threadCount: model.threads.count,
             taskNames: trace.taskNames,
             jobPoints: trace.jobPoints,
+            taskCreations: trace.numbered(asyncServices?.creationSites ?? [:]),
             replayDivergence: follower?.divergence,
             strategy: strategy,
             needsOSThreads: needsOSThreads

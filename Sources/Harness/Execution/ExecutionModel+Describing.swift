@@ -17,6 +17,12 @@ extension ExecutionModel {
             names.set(object, to: name)
             return name
         }
+
+        /// Names `insides`, the seam objects that carry out a drop-in's calls, as the drop-in
+        /// `dropIn` is named, so that they take no number among the objects of their kinds.
+        mutating func name(insides: [ObjectIdentifier], as dropIn: SharedObject) {
+            for inside in insides { names.insertIfAbsent(inside, dropIn) }
+        }
     }
 
     /// The name of `object`, a `kind`, in reports and traces.

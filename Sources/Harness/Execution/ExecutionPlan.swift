@@ -46,6 +46,8 @@ struct ExecutionRecord {
     /// The tasks (numbered from 1) that ran in each job, with their places as addresses, by
     /// the index of the `takeJob` step that ended the job.
     let jobPoints: [Int: [(task: Int, points: TaskJobPoints)]]
+    /// Where the code created the tasks whose jobs ran, by their number in ``TraceStep/task``.
+    let taskCreations: [Int: TaskCreationSite]
     /// Where the code first left the recorded schedule; `nil` when it followed it to the
     /// end, or followed none.
     let replayDivergence: ReplayFollower.Divergence?
@@ -64,5 +66,11 @@ struct ExecutionRecord {
             let places = ran.map { $0.points.places(task: $0.task) }.filter(\.namesUserCode)
             return places.isEmpty ? nil : places
         }
+    }
+
+    /// The lines of the code under test that created the tasks whose jobs ran, by their number
+    /// in ``TraceStep/task``: symbolicated on each call, for a report.
+    var taskCreationPlaces: [Int: CodePlace] {
+        taskCreations.compactMapValues(\.place)
     }
 }

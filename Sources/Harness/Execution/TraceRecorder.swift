@@ -22,6 +22,10 @@ struct TraceRecorder {
     private var finishedJobs: [Int: [(task: Int, points: TaskJobPoints)]] = [:]
     /// The same, by the index of the `takeJob` step that ended each job.
     private(set) var jobPoints: [Int: [(task: Int, points: TaskJobPoints)]] = [:]
+    /// The drop-in calls each thread is inside, innermost last, with the index of the step
+    /// that began each (`nil` until the thread takes its next step); no entry for a thread
+    /// inside none.
+    private var openCalls: [Int: [(call: DropInCall, step: Int?)]] = [:]
 
     /// A trace that writes its steps' bytes to `record`, begun for the token `tokenPrefix`,
     /// and counts them on `activity`.
@@ -35,9 +39,11 @@ struct TraceRecorder {
     /// step as the trace and as a token keep it, for the replay's checks.
     mutating func append(_ step: ExecutionModel.Step) -> (step: TraceStep, encoded: EncodedStep) {
         let task = step.isOnExecutorThread ? taskOfStep(step) : nil
+        let call = openCalls.isEmpty ? nil : beginningCall(step)
         let isBookkeeping =
             step.location?.fileIDHasPrefix("Harness/") == true
             || (step.isOnExecutorThread && task == nil)
+            || (call == nil && step.target?.object?.kind.isDropIn == true)
         if let task, !isBookkeeping, step.kind != .chooseJob, step.kind != .takeJob { nameTask(task) }
         let traceStep = TraceStep(
             thread: step.thread,
@@ -46,7 +52,8 @@ struct TraceRecorder {
             choice: step.choice,
             location: step.location,
             task: task.map { $0 + 1 },
-            isBookkeeping: isBookkeeping
+            isBookkeeping: isBookkeeping,
+            call: call
         )
         if step.kind == .takeJob, let lane = step.thread, let ran = finishedJobs.removeValue(forKey: lane) {
             jobPoints[steps.count] = ran
@@ -62,6 +69,29 @@ struct TraceRecorder {
         }
         activity.noteStep()
         return (traceStep, encoded)
+    }
+
+    /// Notes that `thread` begins `call`: its next step is the call's first.
+    mutating func beginCall(_ call: DropInCall, by thread: Int) {
+        openCalls[thread, default: []].append((call, nil))
+    }
+
+    /// Notes that `thread`'s innermost call ended with `outcome`, which the step that began it
+    /// then says.
+    mutating func endCall(_ outcome: SeamCall.Outcome, by thread: Int) {
+        guard let (call, step) = openCalls[thread]?.popLast() else { return }
+        if openCalls[thread]?.isEmpty == true { openCalls[thread] = nil }
+        if let step, outcome != .completed { steps[step] = steps[step].with(call: call.ended(outcome)) }
+    }
+
+    /// The call that `step` begins: its thread's innermost call, when it has taken no step yet.
+    private mutating func beginningCall(_ step: ExecutionModel.Step) -> DropInCall? {
+        guard let thread = step.thread, var calls = openCalls[thread], let open = calls.last, open.step == nil else {
+            return nil
+        }
+        calls[calls.count - 1].step = steps.count
+        openCalls[thread] = calls
+        return open.call
     }
 
     /// The execution's number (from 0) for the task the runtime knows by `runtimeID`:
@@ -83,6 +113,12 @@ struct TraceRecorder {
         let task = taskNumber(runtimeID: runtimeID)
         tasksAsked.insert(task)
         taskNames[task + 1] = name
+    }
+
+    /// `values`, by the runtime IDs of tasks, by the tasks' numbers in the trace (from 1)
+    /// instead; the tasks the execution never saw are left out.
+    func numbered<Value>(_ values: [UInt64: Value]) -> [Int: Value] {
+        Dictionary(uniqueKeysWithValues: values.compactMap { id, value in taskNumbers[id].map { ($0 + 1, value) } })
     }
 
     /// The task a job that escaped the execution ran, numbered and named as the trace numbers

@@ -168,7 +168,8 @@ struct Explorer {
             taskNames: record.taskNames,
             preemptions: record.preemptions,
             reproduction: reproduction,
-            taskJobPlaces: record.taskJobPlaces
+            taskJobPlaces: record.taskJobPlaces,
+            taskCreations: record.taskCreationPlaces
         )
     }
 
@@ -269,11 +270,8 @@ struct Explorer {
                 search.endExecution(steps: candidate.trace.count)
             }
         }
-        guard let execution = shrunk,
-            execution.preemptions < failure.preemptions || execution.trace.count < failure.trace.count,
-            let reason = execution.failure
-        else { return failure }
-        return HarnessFailure(
+        guard let execution = shrunk, let reason = execution.failure else { return failure }
+        let candidate = HarnessFailure(
             scenario: scenario,
             reason: reason,
             token: naming.token(execution: failure.token.execution, trace: execution.trace),
@@ -281,9 +279,15 @@ struct Explorer {
             testID: testID,
             taskNames: execution.taskNames,
             preemptions: execution.preemptions,
-            shrunkFrom: ShrinkOrigin(steps: failure.trace.count, preemptions: failure.preemptions),
-            taskJobPlaces: execution.taskJobPlaces
+            shrunkFrom: ShrinkOrigin(steps: failure.shownStepCount, preemptions: failure.preemptions),
+            taskJobPlaces: execution.taskJobPlaces,
+            taskCreations: execution.taskCreationPlaces
         )
+        // Fewer preemptions, or as many in fewer of the steps a report shows.
+        let better =
+            execution.preemptions < failure.preemptions
+            || execution.preemptions == failure.preemptions && candidate.shownStepCount < failure.shownStepCount
+        return better ? candidate : failure
     }
 
     /// How many schedules shrinking's exhaustive search runs at each preemption bound.

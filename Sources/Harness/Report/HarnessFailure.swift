@@ -14,7 +14,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     /// source location (`Module.Suite/name()`), which edits above the test do not change.
     public let testID: String?
     /// The names of the tasks whose jobs ran, by their number in ``TraceStep/task``: a
-    /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it.
+    /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it, or
+    /// for a task the code created (`Task {}`, `Task.detached`), the file and line that did.
     public let taskNames: [Int: String]
     /// How a replay reproduced the failure; `nil` when exploring found it.
     public let reproduction: ReplayReproduction?
@@ -36,14 +37,15 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         preemptions: Int = 0,
         reproduction: ReplayReproduction? = nil,
         shrunkFrom: ShrinkOrigin? = nil,
-        taskJobPlaces: [Int: [TaskJobPlaces]] = [:]
+        taskJobPlaces: [Int: [TaskJobPlaces]] = [:],
+        taskCreations: [Int: CodePlace] = [:]
     ) {
         self.scenario = scenario
         self.reason = reason
         self.token = token
         self.trace = trace
         self.testID = testID
-        self.taskNames = taskNames
+        self.taskNames = taskNames.merging(taskCreations.mapValues { "\($0.file):\($0.line)" }) { name, _ in name }
         self.reproduction = reproduction
         self.preemptions = preemptions
         self.shrunkFrom = shrunkFrom
@@ -88,16 +90,21 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     }
 
     /// The report: what failed, how to replay it, and the steps as lanes. When the schedule
-    /// has more rows than ``lanesShown``, it shows the rows that name code: every
-    /// one when they fit (an async schedule's tasks, each job naming the user's lines, without
-    /// the executor's queueing between them), else the last of them.
+    /// has more rows than ``lanesShown``, it shows the rows that matter (``shownRows``) and
+    /// says how many it left out.
     public var message: String {
         let shown = shownRows
+        let left = shown.total - shown.rows.count
+        let selection =
+            left == 0
+            ? ""
+            : "; \(shown.rows.count) of its \(shown.total) rows shown (conflicting accesses, task steps, switches "
+                + "between lanes and the end, with their neighbours), \(left) left out"
         return """
             \(reason)
             scenario: \(scenario)\(reproduction.map { "\nreproduced \($0)" } ?? "")
             replay: \(replayCommand)
-            schedule (\(scheduleSize)\(shown.selection.map { ", \($0) of its \(shown.total) shown" } ?? "")):
+            schedule (\(scheduleSize)\(selection)):
             \(lanes(shown.rows))
             """
     }
@@ -117,12 +124,28 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
 
     public var description: String { message }
 
-    /// The schedule's length and preemptions, and what it was shrunk from.
+    /// The schedule's length in the steps a report shows (``shownStepCount``; with the whole
+    /// trace's when the harness's own steps make it longer) and its preemptions, and what it was
+    /// shrunk from, counted the same way. A shrunk schedule longer than the one it was shrunk
+    /// from says why: it has fewer preemptions.
     var scheduleSize: String {
-        let size = "\(trace.count) steps, \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
+        let steps = shownStepCount
+        let harnessSteps = steps < trace.count ? " (\(trace.count) with the harness's own)" : ""
+        let size = "\(steps) steps\(harnessSteps), \(preemptions) preemption\(preemptions == 1 ? "" : "s")"
         guard let shrunkFrom else { return size }
+        let why =
+            steps > shrunkFrom.steps
+            ? " (\(steps - shrunkFrom.steps) more steps for \(shrunkFrom.preemptions - preemptions) fewer preemptions)"
+            : ""
         return size
-            + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption\(shrunkFrom.preemptions == 1 ? "" : "s")"
+            + "; shrunk from \(shrunkFrom.steps) steps, \(shrunkFrom.preemptions) preemption"
+            + "\(shrunkFrom.preemptions == 1 ? "" : "s")\(why)"
+    }
+
+    /// How many steps of the trace a report shows: those of the code under test, the
+    /// harness's own bookkeeping left out (``TraceStep/isBookkeeping``).
+    public var shownStepCount: Int {
+        trace.count { !$0.isBookkeeping }
     }
 
     /// One row of the lanes: a step of the scenario's, or a task's part of a job, in its lane.
@@ -132,6 +155,8 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         let text: String
         /// Whether it names a place in the code: a step with a source location, or a task's job.
         let namesCode: Bool
+        /// Whether it is a task's part of a job.
+        let isTaskStep: Bool
     }
 
     /// The rows a report may show: every step but the harness's own bookkeeping, and for a
@@ -141,24 +166,44 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
             if let jobs = taskJobPlaces[index] {
                 return jobs.map { job in
                     let lane = TraceLane.task(job.task, named: taskNames[job.task])
-                    return LaneRow(index: index, lane: lane, text: job.stepText, namesCode: true)
+                    return LaneRow(index: index, lane: lane, text: job.stepText, namesCode: true, isTaskStep: true)
                 }
             }
             guard !step.isBookkeeping else { return [] }
             let lane = TraceLane(of: step, taskNames: taskNames)
-            return [LaneRow(index: index, lane: lane, text: step.summary, namesCode: step.location != nil)]
+            let namesCode = step.location != nil
+            return [LaneRow(index: index, lane: lane, text: step.rowText, namesCode: namesCode, isTaskStep: false)]
         }
     }
 
-    /// How many rows ``message`` shows of how many, and which.
-    private var shownRows: (rows: [LaneRow], total: Int, selection: String?) {
+    /// The rows ``message`` shows, of how many. All of them when they fit in ``lanesShown``;
+    /// else, by rank: the last row (where the failure happened), each row of a conflicting
+    /// access (``FailurePicture/Conflict``, drop-in calls included) and each task step; then
+    /// each row that names code in another lane than the row before it (where the schedule
+    /// switched lanes); then a neighbour of a row of the first rank on each side, among the
+    /// rows that name code. Within a rank the later rows go first; the rows are shown in order.
+    private var shownRows: (rows: [LaneRow], total: Int) {
         let all = rows
-        guard all.count > Self.lanesShown else { return (all, all.count, nil) }
-        let naming = all.filter(\.namesCode)
-        if naming.count < all.count && naming.count <= Self.lanesShown {
-            return (naming, all.count, "the \(naming.count) steps that name code")
+        guard all.count > Self.lanesShown else { return (all, all.count) }
+        let conflicting = Set(FailurePicture.conflicts(in: trace).flatMap { [$0.earlier, $0.later] })
+        var rank = [Int?](repeating: nil, count: all.count)
+        for (position, row) in all.enumerated() where row.namesCode || position == all.count - 1 {
+            if position == all.count - 1 || row.isTaskStep || conflicting.contains(row.index) {
+                rank[position] = 0
+            } else if position > 0, all[position - 1].lane != row.lane {
+                rank[position] = 1
+            }
         }
-        return (Array(naming.suffix(Self.lanesShown)), all.count, "the last \(Self.lanesShown) that name code")
+        for position in all.indices where rank[position] == 0 {
+            for neighbour in [position - 1, position + 1]
+            where all.indices.contains(neighbour) && all[neighbour].namesCode && rank[neighbour] == nil {
+                rank[neighbour] = 2
+            }
+        }
+        let chosen = all.indices.filter { rank[$0] != nil }
+            .sorted { (rank[$0] ?? 0, -$0) < (rank[$1] ?? 0, -$1) }
+            .prefix(Self.lanesShown)
+        return (chosen.sorted().map { all[$0] }, all.count)
     }
 
     /// The last `count` of the scenario's steps (the harness's own bookkeeping left out, a
@@ -175,9 +220,11 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
         let order = seen.keys.sorted().map { seen[$0] ?? $0 }
         let column = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
         let width = 34
+        // A label too long for its column keeps its end from the last colon, a line number.
         func cell(_ text: String) -> String {
-            text.count > width - 1
-                ? String(text.prefix(width - 2)) + "… " : text.padding(toLength: width, withPad: " ", startingAt: 0)
+            guard text.count > width - 1 else { return text.padding(toLength: width, withPad: " ", startingAt: 0) }
+            let tail = text.lastIndex(of: ":").map { text[$0...] } ?? ""
+            return String(text.prefix(width - 2 - tail.count)) + "…" + tail + " "
         }
         var lines = ["step  " + order.map { cell($0.label) }.joined()]
         for row in shown {
@@ -241,7 +288,7 @@ public struct FailureNotReproduced: Sendable, Hashable, Codable, CustomStringCon
 
 /// The schedule a failure was found with, before shrinking.
 public struct ShrinkOrigin: Sendable, Hashable, Codable {
-    /// Its length in steps.
+    /// Its length in the steps a report shows (``HarnessFailure/shownStepCount``).
     public let steps: Int
     /// Its preemptions.
     public let preemptions: Int

@@ -7,7 +7,7 @@ extension OperationKind: Codable {}
 
 extension TraceStep: Codable {
     private enum CodingKeys: String, CodingKey {
-        case thread, kind, target, choice, file, line, task, bookkeeping
+        case thread, kind, target, choice, file, line, task, bookkeeping, call
     }
 
     public init(from decoder: any Decoder) throws {
@@ -21,7 +21,8 @@ extension TraceStep: Codable {
             choice: try container.decodeIfPresent(Int.self, forKey: .choice),
             location: file.map { SeamLocation(fileIDText: $0, line: line ?? 0) },
             task: try container.decodeIfPresent(Int.self, forKey: .task),
-            isBookkeeping: try container.decodeIfPresent(Bool.self, forKey: .bookkeeping) ?? false
+            isBookkeeping: try container.decodeIfPresent(Bool.self, forKey: .bookkeeping) ?? false,
+            call: try container.decodeIfPresent(DropInCall.self, forKey: .call)
         )
     }
 
@@ -35,6 +36,7 @@ extension TraceStep: Codable {
         try container.encodeIfPresent(location?.line, forKey: .line)
         try container.encodeIfPresent(task, forKey: .task)
         if isBookkeeping { try container.encode(true, forKey: .bookkeeping) }
+        try container.encodeIfPresent(call, forKey: .call)
     }
 }
 

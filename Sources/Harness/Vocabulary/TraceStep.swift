@@ -9,7 +9,8 @@ public struct TraceStep: Sendable, Hashable {
         choice: Int? = nil,
         location: SeamLocation?,
         task: Int? = nil,
-        isBookkeeping: Bool = false
+        isBookkeeping: Bool = false,
+        call: DropInCall? = nil
     ) {
         self.thread = thread
         self.kind = kind
@@ -18,6 +19,7 @@ public struct TraceStep: Sendable, Hashable {
         self.location = location
         self.task = task
         self.isBookkeeping = isBookkeeping
+        self.call = call
     }
 
     /// The thread that took the step, or `nil` for the scheduler's own steps.
@@ -37,6 +39,16 @@ public struct TraceStep: Sendable, Hashable {
     /// Whether the step is the harness's own: the task executor's locks, waits and lane
     /// loop, which a schedule needs but a report does not show.
     public let isBookkeeping: Bool
+    /// The drop-in call that began with this step (the step's own operation is then the
+    /// drop-in's insides, which reports show as the call); `nil` for every other step.
+    public let call: DropInCall?
+
+    /// The step with `call` in place of its call.
+    func with(call: DropInCall) -> TraceStep {
+        TraceStep(
+            thread: thread, kind: kind, target: target, choice: choice, location: location, task: task,
+            isBookkeeping: isBookkeeping, call: call)
+    }
 
     /// A one-line description: operation, target and location.
     public var summary: String {

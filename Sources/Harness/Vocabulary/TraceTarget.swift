@@ -1,3 +1,5 @@
+import Primitives
+
 /// A shared object of one execution: its kind and its number among the objects of that kind,
 /// counted in order of first use. Addresses differ from one execution to the next; the order
 /// of first use does not, so the same schedule names the same objects.
@@ -10,6 +12,30 @@ public struct SharedObject: Sendable, Hashable, Codable, CustomStringConvertible
         case condition
         /// A `SeamAtomic`.
         case atomic
+        /// A `HarnessDispatchQueue`.
+        case queue
+        /// A `HarnessDispatchSemaphore`.
+        case semaphore
+        /// A `HarnessDispatchGroup`.
+        case group
+
+        /// The kind of the drop-in a call is on.
+        init(_ object: SeamCall.Object) {
+            switch object {
+            case .queue: self = .queue
+            case .semaphore: self = .semaphore
+            case .group: self = .group
+            }
+        }
+
+        /// Whether it is a drop-in, whose own mutexes and conditions carry out the calls on it
+        /// (``DropInCall``) and are named as the drop-in is.
+        public var isDropIn: Bool {
+            switch self {
+            case .mutex, .condition, .atomic: false
+            case .queue, .semaphore, .group: true
+            }
+        }
     }
 
     /// What the object is.

@@ -36,3 +36,15 @@ extension DispatchTimeoutResult {
         self = satisfied ? .success : .timedOut
     }
 }
+
+extension SeamCall.Outcome {
+    /// The outcome of a wait that ended with `satisfied` (it did not time out).
+    init(_ satisfied: Bool) {
+        self = satisfied ? .completed : .timedOut
+    }
+
+    /// The outcome of a wait that ended with `result`.
+    init(_ result: DispatchTimeoutResult) {
+        self = result == .success ? .completed : .timedOut
+    }
+}

@@ -29,8 +29,13 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
 
     @usableFromInline
     func enterControlled(file: StaticString, line: UInt) {
-        mutex.withLock(file: file, line: line) { outstanding += 1 }
+        Seam.performing(SeamCall(.group, .enter), on: self, insides: insides, file: file, line: line) {
+            mutex.withLock(file: file, line: line) { outstanding += 1 }
+        }
     }
+
+    /// The seam objects that carry out the group's calls, which reports show as the calls.
+    private var insides: [AnyObject] { [mutex, empty] }
 
     /// Counts one piece of work as done; when none is left, wakes the waiters and submits
     /// the blocks given to ``notify(queue:file:line:execute:)``.
@@ -42,6 +47,13 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
 
     @usableFromInline
     func leaveControlled(file: StaticString, line: UInt) {
+        Seam.performing(SeamCall(.group, .leave), on: self, insides: insides, file: file, line: line) {
+            finishWork(file: file, line: line)
+        }
+    }
+
+    /// Counts one piece of work as done, and does what the group's emptying does.
+    private func finishWork(file: StaticString, line: UInt) {
         let due = mutex.withLock(file: file, line: line) {
             () -> [(queue: HarnessDispatchQueue, work: @Sendable () -> Void)] in
             precondition(outstanding > 0, "HarnessDispatchGroup.leave() without a matching enter()")
@@ -57,8 +69,10 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
     /// Waits until every piece of work entered has left.
     public func wait(file: StaticString = #fileID, line: UInt = #line) {
         guard Seam.currentController != nil else { return base.wait() }
-        mutex.withLock(file: file, line: line) {
-            empty.wait(on: mutex, until: { outstanding == 0 }, file: file, line: line)
+        Seam.performing(SeamCall(.group, .wait), on: self, insides: insides, file: file, line: line) {
+            mutex.withLock(file: file, line: line) {
+                empty.wait(on: mutex, until: { outstanding == 0 }, file: file, line: line)
+            }
         }
     }
 
@@ -67,13 +81,17 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
     public func wait(timeout: DispatchTime, file: StaticString = #fileID, line: UInt = #line) -> DispatchTimeoutResult {
         guard Seam.currentController != nil else { return base.wait(timeout: timeout) }
         let deadline = HarnessDispatch.deadline(timeout)
-        return mutex.withLock(file: file, line: line) {
-            guard let deadline else {
-                empty.wait(on: mutex, until: { outstanding == 0 }, file: file, line: line)
-                return .success
+        let call = SeamCall(.group, .wait)
+        return Seam.performing(call, on: self, insides: insides, file: file, line: line, outcome: SeamCall.Outcome.init)
+        {
+            mutex.withLock(file: file, line: line) {
+                guard let deadline else {
+                    empty.wait(on: mutex, until: { outstanding == 0 }, file: file, line: line)
+                    return .success
+                }
+                return DispatchTimeoutResult(
+                    empty.wait(on: mutex, until: { outstanding == 0 }, deadline: deadline, file: file, line: line))
             }
-            return DispatchTimeoutResult(
-                empty.wait(on: mutex, until: { outstanding == 0 }, deadline: deadline, file: file, line: line))
         }
     }
 
@@ -89,10 +107,12 @@ public final class HarnessDispatchGroup: @unchecked Sendable {
         guard Seam.currentController != nil else {
             return base.notify(qos: qos, flags: flags, queue: queue.base, execute: work)
         }
-        let runNow = mutex.withLock(file: file, line: line) {
-            if outstanding == 0 { return true }
-            notifications.append((queue, work))
-            return false
+        let runNow = Seam.performing(SeamCall(.group, .notify), on: self, insides: insides, file: file, line: line) {
+            mutex.withLock(file: file, line: line) {
+                if outstanding == 0 { return true }
+                notifications.append((queue, work))
+                return false
+            }
         }
         if runNow { queue.async(file: file, line: line, execute: work) }
     }

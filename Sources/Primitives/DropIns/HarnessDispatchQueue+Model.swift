@@ -18,6 +18,9 @@ final class DispatchQueueModel: @unchecked Sendable {
     /// Whether an exclusive block is running.
     private var exclusiveRunning = false
 
+    /// The seam objects that carry out the queue's calls, which reports show as the calls.
+    var insides: [AnyObject] { [mutex, turn] }
+
     /// Takes the next ticket: the block's place in the queue.
     func submit(file: StaticString, line: UInt) -> Int {
         mutex.withLock(file: file, line: line) {

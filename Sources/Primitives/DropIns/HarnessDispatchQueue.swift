@@ -112,8 +112,11 @@ public final class HarnessDispatchQueue: @unchecked Sendable {
     func runControlled<Result>(exclusive: Bool, file: StaticString, line: UInt, _ work: () throws -> Result) rethrows
         -> Result
     {
-        let ticket = model.submit(file: file, line: line)
-        return try model.run(ticket: ticket, exclusive: exclusive, file: file, line: line, work)
+        let call = SeamCall(.queue, .sync, isExclusive: exclusive)
+        return try Seam.performing(call, on: self, insides: model.insides, file: file, line: line) {
+            let ticket = model.submit(file: file, line: line)
+            return try model.run(ticket: ticket, exclusive: exclusive, file: file, line: line, work)
+        }
     }
 
     /// Submits a block under a controller: takes its ticket now (or, delayed, at its deadline
@@ -129,14 +132,17 @@ public final class HarnessDispatchQueue: @unchecked Sendable {
     ) {
         let deadline = dispatchDeadline.flatMap(HarnessDispatch.deadline)
         if dispatchDeadline != nil && deadline == nil { return }  // `.distantFuture`: never
-        group?.enter(file: file, line: line)
+        let call = SeamCall(.queue, dispatchDeadline == nil ? .async : .asyncAfter, isExclusive: exclusive)
         let model = model
-        let ticket = dispatchDeadline == nil ? model.submit(file: file, line: line) : nil
-        HarnessDispatch.spawn(file: file, line: line) {
-            if let deadline { Seam.sleep(until: deadline, file: file, line: line) }
-            let place = ticket ?? model.submit(file: file, line: line)
-            model.run(ticket: place, exclusive: exclusive, file: file, line: line, work)
-            group?.leave(file: file, line: line)
+        Seam.performing(call, on: self, insides: model.insides, file: file, line: line) {
+            group?.enter(file: file, line: line)
+            let ticket = dispatchDeadline == nil ? model.submit(file: file, line: line) : nil
+            HarnessDispatch.spawn(file: file, line: line) {
+                if let deadline { Seam.sleep(until: deadline, file: file, line: line) }
+                let place = ticket ?? model.submit(file: file, line: line)
+                model.run(ticket: place, exclusive: exclusive, file: file, line: line, work)
+                group?.leave(file: file, line: line)
+            }
         }
     }
 }

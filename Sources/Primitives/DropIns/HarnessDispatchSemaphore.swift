@@ -35,13 +35,18 @@ public final class HarnessDispatchSemaphore: @unchecked Sendable {
 
     @usableFromInline
     func signalControlled(file: StaticString, line: UInt) -> Int {
-        mutex.withLock(file: file, line: line) {
-            value += 1
-            guard waiters > 0 else { return 0 }
-            available.signal(file: file, line: line)
-            return 1
+        Seam.performing(SeamCall(.semaphore, .signal), on: self, insides: insides, file: file, line: line) {
+            mutex.withLock(file: file, line: line) {
+                value += 1
+                guard waiters > 0 else { return 0 }
+                available.signal(file: file, line: line)
+                return 1
+            }
         }
     }
+
+    /// The seam objects that carry out the semaphore's calls, which reports show as the calls.
+    private var insides: [AnyObject] { [mutex, available] }
 
     /// Takes a permit, waiting until there is one.
     @inlinable
@@ -63,6 +68,14 @@ public final class HarnessDispatchSemaphore: @unchecked Sendable {
     }
 
     private func take(deadline: SeamInstant?, file: StaticString, line: UInt) -> Bool {
+        let call = SeamCall(.semaphore, .wait)
+        return Seam.performing(call, on: self, insides: insides, file: file, line: line, outcome: SeamCall.Outcome.init)
+        {
+            takePermit(deadline: deadline, file: file, line: line)
+        }
+    }
+
+    private func takePermit(deadline: SeamInstant?, file: StaticString, line: UInt) -> Bool {
         mutex.withLock(file: file, line: line) {
             waiters += 1
             defer { waiters -= 1 }

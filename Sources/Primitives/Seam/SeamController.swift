@@ -185,8 +185,22 @@ public protocol SeamController: AnyObject, Sendable {
     /// (thread-specific storage): a controller that runs threads as coroutines must give the
     /// thread an OS thread of its own. Not a scheduling point; by default, nothing.
     func willUseThreadSpecificState(at location: SeamLocation)
+
+    /// Called when a drop-in begins `call`, which the calling thread's code made on `object` at
+    /// `location`: the seam operations the drop-in performs on `insides` (its own mutexes and
+    /// conditions), on this thread or on the threads it starts, carry out calls on `object`,
+    /// and the calling thread's next seam operation is this call's first. Calls nest: a call
+    /// made in a block that a `sync` runs is announced inside it. Not a scheduling point; by
+    /// default, nothing.
+    func willCall(_ call: SeamCall, on object: AnyObject, insides: [AnyObject], at location: SeamLocation)
+    /// Called when the calling thread's innermost call announced by
+    /// ``willCall(_:on:insides:at:)`` returns, with how it ended. Not a scheduling point; by
+    /// default, nothing.
+    func didEndCall(_ outcome: SeamCall.Outcome)
 }
 
 extension SeamController {
     public func willUseThreadSpecificState(at location: SeamLocation) {}
+    public func willCall(_ call: SeamCall, on object: AnyObject, insides: [AnyObject], at location: SeamLocation) {}
+    public func didEndCall(_ outcome: SeamCall.Outcome) {}
 }

@@ -130,7 +130,10 @@ struct GeneratedScenarioReportTests {
         #expect(Array(lines[2...6]) == failure.table.lines)
         #expect(lines[7] == "why: " + failure.reason)
         #expect(lines[8] == "replay: " + failure.failure.replayCommand)
-        #expect(lines[9].hasPrefix("schedule (\(failure.failure.trace.count) steps, "))
+        // The steps of the code under test, with the trace's length when the harness's own are more.
+        let steps = failure.failure.shownStepCount
+        #expect(
+            lines[9].hasPrefix("schedule (\(steps) steps (\(failure.failure.trace.count) with the harness's own), "))
         #expect(failure.failure.replayInCode.hasPrefix("LinearizabilityOptions(replay: "))
     }
 

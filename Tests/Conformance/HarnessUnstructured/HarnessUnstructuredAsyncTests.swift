@@ -63,6 +63,19 @@ struct HarnessUnstructuredAsyncTests {
             expecting: "the audit log had 0 entries")
     }
 
+    @Test("a Task {}'s lane is named by the line that created it, in the report and the picture")
+    func taskLaneNamedByCreation() throws {
+        let report = try Harness.run(
+            "fire and forget lanes", options: Self.isolated(.pos),
+            UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false))
+        let failure = try #require(report.failure)
+        let created = "UnstructuredAsyncScenarios.swift:\(UnstructuredAsyncScenarios.Checkout.auditTaskLine)"
+        let header = try #require(failure.message.split(separator: "\n").first { $0.hasPrefix("step ") })
+        // The column is narrower than the name: it keeps the line.
+        #expect(header.contains("task 2 UnstructuredAsyncScena…:\(UnstructuredAsyncScenarios.Checkout.auditTaskLine)"))
+        #expect(failure.picture.lanes.map(\.label).contains("task 2 \(created)"), "\(failure.picture.lanes)")
+    }
+
     @Test("awaiting the audit passes", arguments: strategies)
     func awaitedAudit(strategy: Strategy) throws {
         try Self.passes("awaited audit", strategy, UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: true))

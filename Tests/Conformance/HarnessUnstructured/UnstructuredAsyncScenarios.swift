@@ -18,6 +18,8 @@ enum UnstructuredAsyncScenarios {
     /// Completes an order and audits it: in a fire-and-forget `Task {}` (the bug: the caller
     /// may read the log before the entry lands), or awaited (the fix).
     struct Checkout {
+        /// The line of the fire-and-forget `Task {}`.
+        static let auditTaskLine = #line + 8
         let log: AuditLog
         let awaitsAudit: Bool
 

@@ -31,6 +31,21 @@ extension FailurePicture {
                 return nil
             }
         }
+
+        /// How `step` touches what it acts on (``TraceStep/accessTarget``): as its kind does
+        /// (``init(_:)-(OperationKind)``), or for a drop-in call, as the call does: a queue's
+        /// block that is not exclusive, a group's `wait` and `notify` read; every other call
+        /// writes (it changes the queue's order, the semaphore's count or the group's work).
+        init?(_ step: TraceStep) {
+            guard let call = step.call else {
+                self.init(step.kind)
+                return
+            }
+            switch call.operation {
+            case .wait where call.object.kind == .group, .notify: self = .read
+            default: self = call.isExclusive ? .write : .read
+            }
+        }
     }
 
     /// Two steps that different lanes took on the same target, at least one of them a write
@@ -76,7 +91,7 @@ extension FailurePicture {
         var histories: [TraceTarget: History] = [:]
         var conflicts: [Conflict] = []
         for (index, step) in trace.enumerated() {
-            guard let target = step.target, let access = Access(step.kind), !step.isBookkeeping else { continue }
+            guard let target = step.accessTarget, let access = Access(step), !step.isBookkeeping else { continue }
             let lane = Lane(of: step)
             var history = histories[target, default: History()]
             switch access {

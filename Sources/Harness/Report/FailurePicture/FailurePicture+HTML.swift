@@ -183,7 +183,7 @@ struct PictureDocument {
         }
         let lane = jobs.first.map { Lane.task($0.task) } ?? Lane(of: step)
         var classes = "s c\(layout.columns[lane] ?? 0)"
-        if let target = step.target, let colour = colours[target], partners[index] != nil {
+        if let target = step.accessTarget, let colour = colours[target], partners[index] != nil {
             classes += " t\(colour)"
         } else if lane == .scheduler || step.kind == .start || step.kind == .exit || jobs.isEmpty && step.isBookkeeping
         {
@@ -211,10 +211,10 @@ struct PictureDocument {
         if !holds.isEmpty { page += "<a class=\"hold\">held</a>" }
         let text =
             jobs.isEmpty
-            ? step.kind.description
+            ? step.call?.methodText ?? step.kind.description
             : jobs.map { "task \($0.task) \($0.stepText)" }.joined(separator: "; ")
         page += "<span>\(e(text))"
-        if let target = step.target { page += " <em>\(e("\(target)"))</em>" }
+        if let target = step.accessTarget { page += " <em>\(e("\(target)"))</em>" }
         page += "</span>"
         if let location = step.location {
             page += "<small>\(e(location.fileName)):\(location.line)</small>"
