@@ -188,14 +188,16 @@ struct HarnessSpeedSection {
             let cost = Duration.nanoseconds(Int64(decisions[index].costs.median))
             table.add(
                 Table.Row(
-                    benchmark:
-                        "a decision that keeps the running thread, \(backend) (\(long) vs \(short), \(Self.decisionStrategy)): cost",
+                    benchmark: "a decision that keeps the running thread, \(backend) "
+                        + "(\(long) vs \(short), \(Self.decisionStrategy)): cost",
                     cost: cost.formattedCost,
                     baseline: "—",
                     baselineCost: "—",
                     ratio: "—",
                     target: "≤ \(Self.decisionCostTarget.formattedCost)",
-                    result: Table.verdict(cost <= Self.decisionCostTarget)
+                    // A cost at or below zero is noise (the long and short samples' handoffs
+                    // varied more than the decisions cost), not a target met.
+                    result: cost > .zero ? Table.verdict(cost <= Self.decisionCostTarget) : "noise"
                 ))
             let allocations = decisions[index].allocations.median
             table.add(
