@@ -45,21 +45,41 @@ extension Campaign {
     /// replays it as ``explore(_:_:)`` does instead. Returns the report, or `nil` when it
     /// replayed or could not run.
     func stress<Outcome>(_ options: StressOptions, _ test: StressTest<Outcome>) async -> StressReport<Outcome>? {
+        await stress(
+            options,
+            replay: { explore(ExplorationOptions(), Escalation.replayBody(test)) },
+            run: { configured throws(HarnessError) in try await Harness.runStress(name, options: configured, test) },
+            texts: { ($0.text, $0.text) }
+        )
+    }
+
+    /// What every stress campaign does: with a token in `HARNESS_REPLAY`, `replay` instead
+    /// of a run, and `nil`; otherwise `run` under `options` as the environment overrides
+    /// them, and a report that saw a forbidden outcome recorded as an issue with the first
+    /// text `texts` gives, and the second attached. An invalid setting or an error `run`
+    /// throws is an issue, and `nil`.
+    func stress<Options: CampaignOptions, Outcome, Failure: Error>(
+        _ options: Options,
+        replay: () -> Void,
+        run: (Options) async throws(Failure) -> StressReport<Outcome>,
+        texts: (StressReport<Outcome>) -> (issue: String, attachment: String)
+    ) async -> StressReport<Outcome>? {
         if environment[.replay] != nil {
-            explore(ExplorationOptions(), Escalation.replayBody(test))
+            replay()
             return nil
         }
         guard let configured = configure(options, sharded: false) else { return nil }
         let report: StressReport<Outcome>
         do {
-            report = try await Harness.runStress(name, options: configured, test)
+            report = try await run(configured)
         } catch {
             recordIssue("\(error)")
             return nil
         }
         if !report.passed {
-            recordIssue(report.text)
-            attach(report.text, named: "stress-report.txt")
+            let (issue, attachment) = texts(report)
+            recordIssue(issue)
+            attach(attachment, named: "stress-report.txt")
         }
         return report
     }

@@ -2,7 +2,7 @@ import Testing
 
 /// One call of a front door (``Harness/explore(_:options:sourceLocation:_:)``,
 /// ``Harness/run(_:options:_:)``, ``Harness/stress(_:options:sourceLocation:_:)``,
-/// ``LinearizabilityTest``'s `check` and `run`, and ``ExploredTrait``), from its prologue to its
+/// ``LinearizabilityTest``'s `check`, `run` and `stress`, and ``ExploredTrait``), from its prologue to its
 /// epilogue: the one place that names it, reads the environment (once, when it begins, into
 /// ``environment``), applies and checks the options, keeps to the shard, admits or refuses a
 /// replay token, and records what it found as an issue with attachments and in the run's

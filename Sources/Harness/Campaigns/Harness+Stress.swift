@@ -34,7 +34,21 @@ extension Harness {
         } catch {
             throw .configuration(error)
         }
-        return await StressTurns.take { () async -> StressReport<Outcome> in
+        return await stressRun(name, options: options, test) { _, escalation in
+            Escalation(name: name, test: test, options: escalation, leakNotSearched: StressReportText.leakNotSearched)
+        }
+    }
+
+    /// Runs `test` under `options`, which are valid, in the process's turn
+    /// (``StressTurns``), then searches for its forbidden outcomes with the escalation
+    /// `escalation` makes from the histogram's rows, and returns the report.
+    static func stressRun<Outcome>(
+        _ name: String,
+        options: StressOptions,
+        _ test: StressTest<Outcome>,
+        escalation: @escaping @Sendable ([StressHistogramRow<Outcome>], EscalationOptions) -> Escalation<Outcome>
+    ) async -> StressReport<Outcome> {
+        await StressTurns.take { () async -> StressReport<Outcome> in
             let result = await withCheckedContinuation { continuation in
                 let wording = StressReportText.runWording(test: name, outcomes: test.outcomes)
                 let run = StressRun(test: test, options: options, wording: wording)
@@ -42,19 +56,14 @@ extension Harness {
             }
             let histogram = result.histogram.rows(classifiedBy: test.outcomes)
             var escalations: [StressEscalation<Outcome>] = []
-            if let escalation = options.escalation {
+            if let options = options.escalation {
                 // The forbidden outcomes seen most often first: the likeliest to have a
                 // schedule the search reaches within its budget (the first seen could be a
                 // rare one that needs many preemptions).
                 let targets = histogram.filter { $0.verdict == .forbidden }
                     .sorted { (-$0.count, $0.firstIteration) < (-$1.count, $1.firstIteration) }
                     .map(\.outcome)
-                escalations = Escalation(
-                    name: name,
-                    test: test,
-                    options: escalation,
-                    leakNotSearched: StressReportText.leakNotSearched
-                ).search(for: targets)
+                escalations = escalation(histogram, options).search(for: targets)
             }
             return StressReport(
                 test: name,

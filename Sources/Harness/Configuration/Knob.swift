@@ -23,7 +23,8 @@ public struct Knob: Sendable, Hashable, CustomStringConvertible {
         case run
         /// ``LinearizabilityTest``'s `check` and `run`.
         case generated
-        /// ``Harness/stress(_:options:sourceLocation:_:)``.
+        /// ``Harness/stress(_:options:sourceLocation:_:)``, and ``LinearizabilityTest``'s
+        /// `stress`.
         case stress
     }
 
@@ -149,6 +150,14 @@ extension Knob {
         defaultValue: "the options' budget",
         readBy: [.stress]
     )
+    public static let stressMaxSeconds = Knob(
+        name: "HARNESS_STRESS_MAX_SECONDS",
+        meaning: "a cap that makes the time budget adapt: a stress test goes on while new outcomes appear, "
+            + "until a whole budget passes without one or the cap is reached (the scale multiplies it too)",
+        accepts: "0.001–86,400, no less than the time budget",
+        defaultValue: "the options' cap (none: the budget is fixed)",
+        readBy: [.stress]
+    )
     public static let stressScale = Knob(
         name: "HARNESS_STRESS_SCALE",
         meaning: "multiplies both (after the two above): how nightly runs go longer",
@@ -188,7 +197,8 @@ extension Knob {
     /// Every knob a user sets, in the order the README lists them.
     public static let all: [Knob] = [
         strategy, schedules, seed, maxSteps, replay, progress, stallTimeout, isolation, threads, report, shard,
-        keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale, stressThreads,
+        keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale, stressMaxSeconds,
+        stressThreads,
         stressHangTimeout, stressProgress, escalationSchedules
     ]
 

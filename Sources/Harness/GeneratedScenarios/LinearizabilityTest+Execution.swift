@@ -45,27 +45,44 @@ extension LinearizabilityTest {
         }
     }
 
-    /// The body of one execution of `scenario`: a fresh subject, the initial part, the
-    /// parallel part, the final part, the tear-down, and the check of the recorded history.
-    /// `capture`, when given, receives the execution's record as it starts.
+    /// The body of one execution of `scenario`: its calls (``perform(_:in:capture:)``) and the
+    /// check of the recorded history. It fails the execution on every rejected history, or,
+    /// searching for `target`, only on a history of that outcome, counting the other rejected
+    /// ones in `others`. `capture`, when given, receives the execution's record as it starts.
     func body(
         for scenario: GeneratedScenario<Call>,
         checker: LinearizabilityChecker,
+        reaching target: LinearizabilityOutcome? = nil,
+        countingOthersIn others: EscalationTally? = nil,
         capture: (@Sendable (ExecutionCapture) -> Void)? = nil
     ) -> @Sendable (Scenario) -> Void {
         let test = self
         return { harnessScenario in
-            let record = ExecutionCapture()
-            capture?(record)
-            let subject = test.make()
-            if test.usesTasks {
-                Self.runOnTasks(scenario, subject, record, harnessScenario)
-            } else {
-                Self.runOnThreads(scenario, subject, record, harnessScenario)
-            }
-            test.tearDownBody?(subject)
-            Self.checkHistory(record.history.history, model: test.model, checker: checker)
+            let record = test.perform(scenario, in: harnessScenario, capture: capture)
+            let outcome = Self.checkHistory(
+                record.history.history, model: test.model, checker: checker, failingOn: target)
+            if outcome != .linearizable, outcome != target { others?.add() }
         }
+    }
+
+    /// Runs `scenario` in `harnessScenario`: a fresh subject, the initial part, the parallel
+    /// part, the final part and the tear-down. Returns the record of what the calls did;
+    /// `capture`, when given, receives it as it starts.
+    func perform(
+        _ scenario: GeneratedScenario<Call>,
+        in harnessScenario: Scenario,
+        capture: (@Sendable (ExecutionCapture) -> Void)? = nil
+    ) -> ExecutionCapture {
+        let record = ExecutionCapture()
+        capture?(record)
+        let subject = make()
+        if usesTasks {
+            Self.runOnTasks(scenario, subject, record, harnessScenario)
+        } else {
+            Self.runOnThreads(scenario, subject, record, harnessScenario)
+        }
+        tearDownBody?(subject)
+        return record
     }
 
     /// `T0` runs the initial and final parts, a spawned thread each client of the parallel
@@ -144,20 +161,34 @@ extension LinearizabilityTest {
         }
     }
 
-    /// Fails the execution unless `history` is linearizable with respect to `model`, with
-    /// the verdict as a value (``ExecutionFailure/historyRejected(_:thread:)``): its kind is
-    /// what shrinking keeps apart (a violation, a model that is not deterministic, a search
-    /// out of budget), and its words are the checker's.
+    /// Checks `history` against `model` and returns its outcome; fails the execution when
+    /// the history is rejected and `target` is `nil` or that outcome, with the verdict as a
+    /// value (``ExecutionFailure/historyRejected(_:thread:)``): its kind is what shrinking
+    /// keeps apart (a violation, a model that is not deterministic, a search out of budget),
+    /// and its words are the checker's. A search for one outcome and a replay of what it
+    /// found therefore fail at the same point with the same failure.
+    @discardableResult
     static func checkHistory(
-        _ history: History<Model.Operation, Model.Result>, model: Model, checker: LinearizabilityChecker
-    ) {
+        _ history: History<Model.Operation, Model.Result>,
+        model: Model,
+        checker: LinearizabilityChecker,
+        failingOn target: LinearizabilityOutcome? = nil
+    ) -> LinearizabilityOutcome {
         let verdict = checker.check(history, model: model)
-        guard let kind = HistoryRejection.Kind(verdict.outcome) else { return }
+        let outcome = LinearizabilityOutcome(verdict)
+        guard let kind = HistoryRejection.Kind(verdict.outcome), target == nil || target == outcome else {
+            return outcome
+        }
         Harness.failExecution { .historyRejected(.verdict(kind, explanation: verdict.description), thread: $0) }
     }
 
-    /// Fails the execution: `call` threw `error`, which the model's results cannot hold.
-    static func failForeignError<Failure: Error>(_ error: any Error, call: String, expected: Failure.Type) -> Never {
+    /// Fails the execution: `call` threw `error`, which the model's results cannot hold. In
+    /// a stress iteration it records the error as the iteration's outcome and returns, and
+    /// the call stays pending.
+    static func failForeignError<Failure: Error>(_ error: any Error, call: String, expected: Failure.Type) {
+        if Execution.current == nil, let iteration = StressIteration.current {
+            return iteration.record(.threw(error: "\(error)"))
+        }
         Harness.failExecution { thread in
             .historyRejected(.foreignError(call: call, error: "\(error)", expected: "\(Failure.self)"), thread: thread)
         }

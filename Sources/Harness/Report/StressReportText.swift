@@ -53,11 +53,12 @@ enum StressReportText {
         return lines.joined(separator: "\n")
     }
 
-    private static func summary<Outcome>(_ report: StressReport<Outcome>) -> String {
+    static func summary<Outcome>(_ report: StressReport<Outcome>) -> String {
         let stop =
             switch report.stop {
             case .iterations: "all iterations ran"
             case .timeBudget: "time budget reached"
+            case .timeCap: "time cap reached while new outcomes still appeared"
             case .hang: "stopped by a hang; its threads are left behind"
             case .threadLeak: "stopped: iterations leave threads behind"
             }
@@ -184,7 +185,7 @@ enum StressReportText {
         return right ? padding + text : text + padding
     }
 
-    private static func firstLine(of text: String) -> Substring {
+    static func firstLine(of text: String) -> Substring {
         text.prefix { $0 != "\n" }
     }
 }

@@ -1,26 +1,45 @@
-import Synchronization
-import Testing
-
 /// The search under the deterministic scheduler for a schedule that ends in a forbidden
 /// outcome a stress run saw.
 ///
-/// The search runs the test's own body with ``Harness/run(_:options:_:)``, strategy after
-/// strategy, and fails an execution when its outcome equals the one it looks for. A failed
-/// check, an error or a hang fails the execution by itself; a returned outcome is compared
+/// Each search (``EscalationSearch``) explores a body that fails an execution when its
+/// outcome equals the one it looks for: for a hand-written ``StressTest``, the test's own
+/// body. A failed check, an error or a hang fails the execution by itself; a returned outcome is compared
 /// as a value at the end of the body, which fails the execution with
 /// ``ExecutionFailure/forbiddenOutcome(outcome:thread:)`` when it is the one looked for. A
 /// failed check counts as the same outcome when it failed at the same place, as the
-/// harness's shrinking counts it: the values in its message may differ. Executions that
-/// fail otherwise are another failure, noted on the way; a randomized strategy goes on with
-/// a new seed. The schedule found is reported as found, not shrunk: shrinking re-runs
-/// hundreds of schedules, and an async one that deadlocks costs half a second each, which
-/// made one search take 20 s.
+/// harness's shrinking counts it: the values in its message may differ. The forbidden
+/// outcomes share the budget.
 struct Escalation<Outcome: Hashable & Sendable> {
-    let name: String
-    let test: StressTest<Outcome>
     let options: EscalationOptions
     /// Why a leak of threads is not searched for (the report's words).
     let leakNotSearched: String
+    /// The search for one outcome; its executions count in the tally the other forbidden
+    /// outcomes they return.
+    let plan: @Sendable (StressOutcome<Outcome>, EscalationTally) -> EscalationSearch
+
+    /// An escalation whose searches `plan` makes.
+    init(
+        options: EscalationOptions,
+        leakNotSearched: String,
+        plan: @escaping @Sendable (StressOutcome<Outcome>, EscalationTally) -> EscalationSearch
+    ) {
+        self.options = options
+        self.leakNotSearched = leakNotSearched
+        self.plan = plan
+    }
+
+    /// The escalation of the hand-written stress test `test` named `name`: each search
+    /// explores the test's own body (``searchBody(_:reaching:countingOthersIn:)``).
+    init(name: String, test: StressTest<Outcome>, options: EscalationOptions, leakNotSearched: String) {
+        self.init(options: options, leakNotSearched: leakNotSearched) { target, others in
+            EscalationSearch(
+                scenario: name,
+                options: options,
+                body: Self.searchBody(test, reaching: target, countingOthersIn: others),
+                matches: { Self.matches(target, $0) }
+            )
+        }
+    }
 
     /// Searches for each of `targets` (at most ``EscalationOptions/maxTargets``), sharing
     /// the budget among them.
@@ -36,7 +55,8 @@ struct Escalation<Outcome: Hashable & Sendable> {
             guard target.endsAnIteration else {
                 return StressEscalation(target: target, result: .notSearched(reason: leakNotSearched))
             }
-            return StressEscalation(target: target, result: search(for: target, budget: share))
+            let others = EscalationTally()
+            return StressEscalation(target: target, result: plan(target, others).run(budget: share, others: others))
         }
     }
 
@@ -52,78 +72,12 @@ struct Escalation<Outcome: Hashable & Sendable> {
         }
     }
 
-    private func search(for target: StressOutcome<Outcome>, budget: Int) -> EscalationResult {
-        let seed = options.seed ?? UInt64(ReplayToken.hash(name))
-        let strategies = options.strategies
-        let otherForbidden = Tally()
-        let body = Self.searchBody(test, reaching: target, countingOthersIn: otherForbidden)
-        var spent = 0
-        var others: [HarnessFailure] = []
-        for (index, strategy) in strategies.enumerated() {
-            var remaining = budget / strategies.count + (index < budget % strategies.count ? 1 : 0)
-            var round: UInt64 = 0
-            while remaining > 0 {
-                let exploration = ExplorationOptions(
-                    strategy: strategy,
-                    schedules: remaining,
-                    seed: seed &+ round,
-                    maxSteps: options.maxSteps,
-                    stallTimeout: options.stallTimeout
-                )
-                var explorer = Explorer(scenario: name, options: exploration, body: body, testID: Harness.currentTestID)
-                explorer.shrinksSchedules = false
-                let report = explorer.run()
-                spent += report.schedulesRun
-                remaining -= report.schedulesRun
-                guard let failure = report.failure else { break }
-                if Self.matches(target, failure.reason) {
-                    return .found(failure, strategy: strategy, schedulesRun: spent)
-                }
-                if failure.reason.showsCodeOutsideTheSeam {
-                    others.append(failure)
-                    return notFound(spent, others, otherForbidden)
-                }
-                if !others.contains(where: { $0.reason == failure.reason }), others.count < Self.otherFailuresKept {
-                    others.append(failure)
-                }
-                // Exhaustive search finds the same failure first whatever the seed.
-                if case .exhaustive = strategy.kind { break }
-                round += 1
-            }
-        }
-        return notFound(spent, others, otherForbidden)
-    }
-
-    private func notFound(_ schedulesRun: Int, _ others: [HarnessFailure], _ otherForbidden: Tally) -> EscalationResult
-    {
-        let reached = otherForbidden.count
-        return .notFound(
-            schedulesRun: schedulesRun,
-            otherFailures: others,
-            otherForbiddenReached: reached,
-            likelyCauses: LikelyCause.ranked(others, otherForbiddenReached: reached)
-        )
-    }
-
-    /// Counts the executions of a search that returned a forbidden outcome other than the
-    /// one searched for.
-    final class Tally: Sendable {
-        private let value = Atomic(0)
-
-        func add() { value.wrappingAdd(1, ordering: .relaxed) }
-
-        var count: Int { value.load(ordering: .relaxed) }
-    }
-
-    /// How many other failures a search keeps for its report.
-    static var otherFailuresKept: Int { 3 }
-
     /// The body a search runs: the test's body, failing when it returns `target`, and
     /// counting in `others` the other forbidden outcomes it returns.
     static func searchBody(
         _ test: StressTest<Outcome>,
         reaching target: StressOutcome<Outcome>,
-        countingOthersIn others: Tally
+        countingOthersIn others: EscalationTally
     ) -> @Sendable (Scenario) throws -> Void {
         { scenario in
             let outcome = try test.body(scenario)

@@ -14,6 +14,11 @@ public struct StressOptions: Sendable, CampaignOptions {
     /// Wall time to run at most; `nil` runs all ``iterations``. A run stops at whichever
     /// limit it reaches first.
     public var timeBudget: Duration?
+    /// The cap that makes the time budget adapt; `nil` keeps it fixed. With a cap, a run
+    /// goes on while new outcomes appear: it ends once a whole ``timeBudget`` has passed
+    /// without an outcome it had not seen before, or at `maxTimeBudget`, whichever comes first
+    /// (still within ``iterations``). Needs a ``timeBudget``, and must be at least as long.
+    public var maxTimeBudget: Duration?
     /// How many copies of the scenario run at once, each on its own root thread that runs
     /// one iteration after another. Each iteration adds the threads its body spawns, so a
     /// run keeps `threads × (1 + spawned)` scenario threads busy: more than the cores, and
@@ -34,6 +39,7 @@ public struct StressOptions: Sendable, CampaignOptions {
     public init(
         iterations: Int = 1_000_000,
         timeBudget: Duration? = .seconds(1),
+        maxTimeBudget: Duration? = nil,
         threads: Int = 2,
         taskExecutor: StressTaskExecutor = .dedicated(threads: 2),
         hangTimeout: Duration = .seconds(10),
@@ -42,6 +48,7 @@ public struct StressOptions: Sendable, CampaignOptions {
     ) {
         self.iterations = iterations
         self.timeBudget = timeBudget
+        self.maxTimeBudget = maxTimeBudget
         self.threads = threads
         self.taskExecutor = taskExecutor
         self.hangTimeout = hangTimeout
@@ -72,6 +79,8 @@ public struct StressOptions: Sendable, CampaignOptions {
         public static let iterations = Knob.stressIterations.name
         /// The time budget per run, in seconds.
         public static let seconds = Knob.stressSeconds.name
+        /// The cap on an adaptive time budget, in seconds.
+        public static let maxSeconds = Knob.stressMaxSeconds.name
         /// A factor for the iterations and the time budget: how nightly runs go longer.
         public static let scale = Knob.stressScale.name
         /// Root threads running at once.
@@ -99,16 +108,16 @@ public struct StressOptions: Sendable, CampaignOptions {
             options.timeBudget = .seconds(
                 try RangedSetting.number(text, in: Limits.timeBudgetSeconds, Variable.seconds, unit: "seconds"))
         }
+        if let text = environment[Variable.maxSeconds] {
+            options.maxTimeBudget = .seconds(
+                try RangedSetting.number(text, in: Limits.timeBudgetSeconds, Variable.maxSeconds, unit: "seconds"))
+        }
         if let text = environment[Variable.scale] {
             let scale = try RangedSetting.number(text, in: Limits.scale, Variable.scale, unit: "")
             options.iterations = min(
                 max(Int((Double(options.iterations) * scale).rounded()), 1), Limits.iterations.upperBound)
-            if let budget = options.timeBudget {
-                options.timeBudget = .seconds(
-                    min(
-                        max(budget.seconds * scale, Limits.timeBudgetSeconds.lowerBound),
-                        Limits.timeBudgetSeconds.upperBound))
-            }
+            options.timeBudget = options.timeBudget.map { Self.scaled($0, by: scale) }
+            options.maxTimeBudget = options.maxTimeBudget.map { Self.scaled($0, by: scale) }
         }
         if let text = environment[Variable.threads] {
             options.threads = try RangedSetting.wholeNumber(text, in: Limits.threads, Variable.threads)
@@ -135,10 +144,21 @@ public struct StressOptions: Sendable, CampaignOptions {
         return options
     }
 
+    /// `budget` times `scale`, within ``Limits/timeBudgetSeconds``.
+    private static func scaled(_ budget: Duration, by scale: Double) -> Duration {
+        .seconds(
+            min(max(budget.seconds * scale, Limits.timeBudgetSeconds.lowerBound), Limits.timeBudgetSeconds.upperBound))
+    }
+
     /// These options with whatever the process's environment sets overriding them, as
     /// ``applyingEnvironment(_:)`` reads them.
     public func applyingEnvironment() throws(HarnessConfigurationError) -> StressOptions {
         try applyingEnvironment(EnvironmentSnapshot.current().variables)
+    }
+
+    /// When the run's time is up; `nil` without a time budget.
+    var timeLimit: StressTimeBudget? {
+        timeBudget.map { StressTimeBudget(budget: $0, cap: maxTimeBudget) }
     }
 
     /// None: a stress run replays nothing.
@@ -150,6 +170,16 @@ public struct StressOptions: Sendable, CampaignOptions {
         if let timeBudget {
             try RangedSetting.check(
                 timeBudget.seconds, in: Limits.timeBudgetSeconds, "StressOptions.timeBudget", unit: "seconds")
+        }
+        if let maxTimeBudget {
+            guard let timeBudget else {
+                throw .invalid(
+                    setting: "StressOptions.maxTimeBudget", value: "\(maxTimeBudget.seconds) seconds",
+                    expected: "nil while StressOptions.timeBudget is nil")
+            }
+            try RangedSetting.check(
+                maxTimeBudget.seconds, in: timeBudget.seconds...Limits.timeBudgetSeconds.upperBound,
+                "StressOptions.maxTimeBudget", unit: "seconds (no less than StressOptions.timeBudget)")
         }
         try RangedSetting.check(threads, in: Limits.threads, "StressOptions.threads")
         if case .dedicated(let threads) = taskExecutor {

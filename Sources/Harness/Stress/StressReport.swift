@@ -2,8 +2,12 @@
 public enum StressStop: Sendable, Hashable {
     /// It ran all its iterations.
     case iterations
-    /// Its time budget ran out first.
+    /// Its time budget ran out first: with a cap (``StressOptions/maxTimeBudget``), a whole
+    /// budget passed without a new outcome.
     case timeBudget
+    /// It reached the cap on its time budget (``StressOptions/maxTimeBudget``) while new
+    /// outcomes still appeared within the last budget: a longer run may see more.
+    case timeCap
     /// An iteration hung: its threads are left behind, blocked.
     case hang
     /// The iterations left so many threads behind that the process would soon be unable to

@@ -4,8 +4,9 @@ import Synchronization
 
 /// The iterations of one stress run, on real threads at full speed: ``StressOptions/threads``
 /// runner threads each run one iteration after another as the scenario's root thread, until
-/// the iterations or the time budget run out, an iteration hangs or they leak threads; the
-/// scenarios' tasks run on ``StressOptions/taskExecutor``. The thread that calls
+/// the iterations or the time budget (``StressTimeBudget``, which may adapt) run out, an
+/// iteration hangs or they leak threads; the scenarios' tasks run on
+/// ``StressOptions/taskExecutor``. The thread that calls
 /// ``run()`` watches them: it prints progress lines, refreshes the crash note and notices
 /// hangs.
 final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
@@ -32,8 +33,13 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     private let completed = Atomic(0)
     private let forbidden = Atomic(0)
     private let stopping = Atomic(false)
+    /// When an outcome was last seen for the first time in the run, in nanoseconds since it
+    /// began: what an adaptive time budget (``StressTimeBudget``) goes by.
+    private let lastNewOutcome = Atomic<Int64>(0)
     private let lock = SeamMutex()
     private var runners: [Runner]
+    /// Every outcome the run has counted, guarded by `lock`.
+    private var seen: Set<StressOutcome<Outcome>> = []
     private var crashNote: StressCrashNote
     private let taskPool: StressTaskPool?
     private let wording: StressRunWording<Outcome>
@@ -56,10 +62,9 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
         let start = ContinuousClock.now
         var progress = ProgressLine(label: wording.progressLabel, interval: options.progressInterval)
         let leakWatch = StressLeakWatch()
-        let deadline = options.timeBudget.map { start + $0 }
         var threads: [SeamThread] = []
         for runner in 0..<options.threads {
-            switch Seam.spawnThread({ [self] in runIterations(as: runner, until: deadline) }) {
+            switch Seam.spawnThread({ [self] in runIterations(as: runner, from: start) }) {
             case .success(let thread): threads.append(thread)
             case .failure(let error):
                 preconditionFailure(
@@ -90,6 +95,8 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
                 .threadLeak
             } else if histogram.total >= options.iterations {
                 .iterations
+            } else if options.timeLimit?.endsAtCap(lastNewOutcome: lastNewOutcomeSinceStart) == true {
+                .timeCap
             } else {
                 .timeBudget
             }
@@ -100,11 +107,20 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
 
     // MARK: Runners
 
-    private func runIterations(as runner: Int, until deadline: ContinuousClock.Instant?) {
+    /// The time since the run began at which an outcome was last seen for the first time.
+    private var lastNewOutcomeSinceStart: Duration {
+        .nanoseconds(lastNewOutcome.load(ordering: .relaxed))
+    }
+
+    private func runIterations(as runner: Int, from start: ContinuousClock.Instant) {
         while !stopping.load(ordering: .relaxed) {
             let index = nextIteration.wrappingAdd(1, ordering: .relaxed).oldValue
             guard index < options.iterations else { break }
-            if let deadline, ContinuousClock.now >= deadline { break }
+            if let limit = options.timeLimit,
+                ContinuousClock.now - start >= limit.end(lastNewOutcome: lastNewOutcomeSinceStart)
+            {
+                break
+            }
             let iteration = StressIteration(index: index, taskPool: taskPool)
             let note = lock.withLockDirectly {
                 runners[runner].iteration = index
@@ -119,6 +135,11 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
                 runners[runner].current = nil
                 guard !runners[runner].abandoned else { return false }
                 runners[runner].histogram.count(outcome, iteration: index)
+                if seen.insert(outcome).inserted {
+                    let since = (ContinuousClock.now - start).components
+                    lastNewOutcome.store(
+                        since.seconds * 1_000_000_000 + since.attoseconds / 1_000_000_000, ordering: .relaxed)
+                }
                 return true
             }
             guard counted else { return }

@@ -20,8 +20,15 @@ import Testing
 struct MutantStressTests {
     @Test("the first forbidden outcome stress sees escalates to a token that replays it", arguments: Mutant.all)
     func underStress(mutant: Mutant) async {
-        await #expect(processExitsWith: .success) { [defect = mutant.defect as Int] in
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            [defect = mutant.defect as Int] in
             await MutantUnderStress.check(defect: defect)
+        }
+        // A child that crashed recorded no issue of its own: what it printed (the crash
+        // reporter's schedule and backtrace) is the only account of why.
+        if let result, result.exitStatus != .exitCode(EXIT_SUCCESS) {
+            let printed = String(decoding: result.standardErrorContent.suffix(16_384), as: UTF8.self)
+            Issue.record("the child's standard error ended with:\n\(printed)")
         }
     }
 }
