@@ -20,7 +20,10 @@ struct ObjectMap<Value> {
     /// The position of `key`'s value, or `nil` when it has none.
     private func position(of key: ObjectIdentifier) -> Int? {
         if let positions { return positions[key] }
-        return entries.firstIndex { $0.key == key }
+        // By index, reading the key alone: a closure over whole entries would copy each
+        // value, retaining and releasing an object's at every comparison.
+        for index in entries.indices where entries[index].key == key { return index }
+        return nil
     }
 
     /// Adds `key` with `value`; `key` must not be in the map.
