@@ -13,6 +13,8 @@
 #   Benchmarks/run.sh --bug-finding         schedules to the first failure of the bug
 #                                           patterns and mutants, per strategy (deterministic)
 #   Benchmarks/run.sh --strategies          each strategy against the mutants and deep bugs
+#   Benchmarks/run.sh --workers             one exploration of (a) on 2 workers against 1
+#                                           (also part of --harness-speed)
 #   Benchmarks/run.sh --package-benchmark   also every package-benchmark target, with
 #                                           percentiles and malloc counts (slower)
 #

@@ -241,6 +241,24 @@ int cshim_current_cpu(void) {
 #endif
 }
 
+int cshim_allowed_cpus(int *cpus, int capacity) {
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
+    int count = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && count < capacity; cpu++) {
+        if (CPU_ISSET(cpu, &set)) cpus[count++] = cpu;
+    }
+    return count;
+#elif defined(__APPLE__)
+    (void)cpus;
+    (void)capacity;
+    return -1;
+#else
+#error "cshim_allowed_cpus: unsupported platform"
+#endif
+}
+
 long cshim_process_thread_count(void) {
 #if defined(__linux__)
     FILE *status = fopen("/proc/self/status", "r");

@@ -19,7 +19,8 @@ import Workloads
 /// same scenarios, `Peers/shuttle/build.sh`, side by side), `--bug-finding` (only the
 /// schedules to the first failure of the bug patterns and mutants) with `--seeds N` (per
 /// bug pattern, default 1000), `--strategies` (only the strategy comparison on the mutants
-/// and deep bugs, ``StrategySection``).
+/// and deep bugs, ``StrategySection``), `--workers` (only one exploration on two workers
+/// against one, ``WorkersSection``, which `--harness-speed` runs too).
 @main
 struct BenchmarkTable {
     static func main() async {
@@ -33,7 +34,9 @@ struct BenchmarkTable {
         let log: (String) -> Void = { printToStandardError("… \($0)") }
         let sampler = Sampler(sampleDuration: .milliseconds(options.sampleMilliseconds), rounds: options.rounds)
         var table = Table()
-        if !options.harnessOnly && !options.harnessSpeedOnly && !options.bugFindingOnly && !options.strategiesOnly {
+        if !options.harnessOnly && !options.harnessSpeedOnly && !options.bugFindingOnly && !options.strategiesOnly
+            && !options.workersOnly
+        {
             for (title, comparisons) in Catalog.groups {
                 let chosen = comparisons.filter(options.includes)
                 guard !chosen.isEmpty else { continue }
@@ -45,7 +48,11 @@ struct BenchmarkTable {
             }
         }
         do {
-            if options.strategiesOnly {
+            if options.workersOnly {
+                var section = WorkersSection()
+                section.rounds = max(3, options.rounds / 3)
+                section.run(into: &table, log: log)
+            } else if options.strategiesOnly {
                 StrategySection().run(into: &table, log: log)
             } else if options.bugFindingOnly {
                 var section = BugFindingSection()
@@ -58,6 +65,9 @@ struct BenchmarkTable {
                     section.peer = try PeerProcess(path: path)
                 }
                 try section.run(into: &table, log: log)
+                var workers = WorkersSection()
+                workers.rounds = section.rounds
+                workers.run(into: &table, log: log)
             } else if options.includeHarness {
                 var section = HarnessSection()
                 section.rounds = max(3, options.rounds / 3)
@@ -92,6 +102,7 @@ struct Options {
     var bugFindingOnly = false
     var seeds = 1_000
     var strategiesOnly = false
+    var workersOnly = false
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -121,11 +132,13 @@ struct Options {
             case "--bug-finding": bugFindingOnly = true
             case "--seeds": seeds = try number(after: argument)
             case "--strategies": strategiesOnly = true
+            case "--workers": workersOnly = true
             default:
                 throw Invalid(
                     description: """
-                        unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, --no-harness, \
-                        --harness-only, --harness-speed, --peer PATH, --bug-finding, --seeds N or --strategies
+                        unknown option '\(argument)'; expected --rounds N, --sample-ms N, --filter TEXT, \
+                        --no-harness, --harness-only, --harness-speed, --peer PATH, --bug-finding, --seeds N, \
+                        --strategies or --workers
                         """)
             }
         }

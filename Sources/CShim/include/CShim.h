@@ -82,6 +82,10 @@ int cshim_pin_current_thread_to_cpu(int cpu);
 /// The CPU the calling thread runs on, or -1 where the platform does not say.
 int cshim_current_cpu(void);
 
+/// Writes the CPUs the calling thread may run on, in increasing order, to `cpus` (at most
+/// `capacity` of them). Returns how many it wrote, or -1 where the platform does not say.
+int cshim_allowed_cpus(int *cpus, int capacity);
+
 /// The number of threads in this process, or -1 where it cannot be read.
 long cshim_process_thread_count(void);
 

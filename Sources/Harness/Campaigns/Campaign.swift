@@ -39,16 +39,20 @@ struct Campaign: Sendable {
 
     /// `options` with the environment applied, checked: `nil` when a setting is invalid (an
     /// issue says which), or when `sharded` and this run's shard (`HARNESS_SHARD`) leaves the
-    /// campaign to another, unless the options replay a token.
+    /// campaign to another, unless the options replay a token. A shard of schedules
+    /// (`i/n:schedules`) runs its part of the schedules of options that can split them
+    /// (``CampaignOptions/splittingSchedules(_:)``); options that cannot go whole to the
+    /// shard the campaign's name hashes to, as under `i/n`.
     func configure<Options: CampaignOptions>(_ options: Options, sharded: Bool) -> Options? {
         do {
             let configured = try options.applyingEnvironment(environment.variables)
             try configured.validate()
-            let replays = configured.replayToken != nil
-            if sharded, !replays, try !HarnessEnvironment.shardIncludes(name, environment: environment) {
-                return nil
+            guard sharded, configured.replayToken == nil, let shard = try HarnessEnvironment.shard(in: environment)
+            else { return configured }
+            if shard.splitsSchedules, let split = configured.splittingSchedules(shard.part) {
+                return split
             }
-            return configured
+            return shard.includes(name) ? configured : nil
         } catch {
             recordIssue("\(error)")
             return nil

@@ -168,13 +168,14 @@ extension ExplorationReport {
             scenario: scenario,
             strategy: options.strategy,
             seed: token.seed,
-            schedulesRun: token.execution + 1,
+            schedulesRun: options.shard?.scheduleCount(budget: token.execution + 1) ?? token.execution + 1,
             exhausted: false,
             failure: failure,
             notReproduced: nil,
             lastSchedule: token,
             elapsed: ContinuousClock.now - start,
-            coverage: CoverageCounter(budget: options.schedules).summary
+            coverage: CoverageCounter(budget: options.schedules).summary,
+            workers: 1
         )
     }
 
@@ -191,7 +192,8 @@ extension ExplorationReport {
             notReproduced: nil,
             lastSchedule: nil,
             elapsed: .zero,
-            coverage: CoverageCounter(budget: options.schedules).summary
+            coverage: CoverageCounter(budget: options.schedules).summary,
+            workers: 1
         )
     }
 }

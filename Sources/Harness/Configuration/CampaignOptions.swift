@@ -7,4 +7,12 @@ protocol CampaignOptions: RangedOptions, Sendable {
     func applyingEnvironment(_ environment: [String: String]) throws(HarnessConfigurationError) -> Self
     /// The replay token the options hold: the campaign replays it instead of exploring.
     var replayToken: ReplayToken? { get }
+    /// These options running only `shard`'s schedules of the exploration, or `nil` when they
+    /// cannot split their schedules, and the campaign goes whole to one shard instead.
+    func splittingSchedules(_ shard: ScheduleShard) -> Self?
+}
+
+extension CampaignOptions {
+    /// `nil`: a campaign of these options goes whole to one shard.
+    func splittingSchedules(_ shard: ScheduleShard) -> Self? { nil }
 }

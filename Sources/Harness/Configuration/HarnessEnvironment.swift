@@ -34,24 +34,27 @@ enum HarnessEnvironment {
     /// The variable that makes this run one shard of a campaign: `i/n`.
     static let shardVariable = Knob.shard.name
 
-    /// Whether this run explores `scenario`: every scenario without `HARNESS_SHARD`; with
-    /// `i/n`, the scenarios whose name hashes to shard `i` (from 1) of `n`, so `n` runs
-    /// with the same seed split one campaign between them, each exploration whole, and
-    /// their summaries add up to the unsharded run's. Throws when the value is not `i/n`
-    /// with 1 ≤ i ≤ n ≤ 1,000.
-    static func shardIncludes(
-        _ scenario: String,
-        environment: EnvironmentSnapshot
-    ) throws(HarnessConfigurationError) -> Bool {
-        guard let text = environment[.shard] else { return true }
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), (1...1_000).contains(count),
+    /// This run's shard of a campaign (`HARNESS_SHARD`): `nil` without one; with `i/n`, the
+    /// scenarios whose name hashes to shard `i` (from 1) of `n`, so `n` runs with the same
+    /// seed split one campaign between them, each exploration whole, and their summaries add
+    /// up to the unsharded run's; with `i/n:schedules`, shard `i` of each exploration's
+    /// schedules (``ScheduleShard``) where its options can split them
+    /// (``CampaignOptions/splittingSchedules(_:)``), and the scenario whole otherwise. Throws
+    /// when the value is neither, or not with 1 ≤ i ≤ n ≤ 1,000.
+    static func shard(in environment: EnvironmentSnapshot) throws(HarnessConfigurationError) -> CampaignShard? {
+        guard let text = environment[.shard] else { return nil }
+        let modes = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = modes[0].split(separator: "/", omittingEmptySubsequences: false)
+        guard modes.count == 1 || modes[1] == CampaignShard.schedulesSuffix, parts.count == 2,
+            let index = Int(parts[0]), let count = Int(parts[1]), ScheduleShard.counts.contains(count),
             (1...count).contains(index)
         else {
             throw .invalid(
-                setting: shardVariable, value: text, expected: "i/n: this run's shard i of n, with 1 ≤ i ≤ n ≤ 1000")
+                setting: shardVariable, value: text,
+                expected: "i/n (this run's shard i of n of the scenarios) or i/n:\(CampaignShard.schedulesSuffix) "
+                    + "(of each exploration's schedules), with 1 ≤ i ≤ n ≤ \(ScheduleShard.counts.upperBound)")
         }
-        return Int(ReplayToken.hash(scenario) % UInt32(count)) == index - 1
+        return CampaignShard(part: ScheduleShard(index, of: count), splitsSchedules: modes.count == 2)
     }
 
     /// Throws unless `path` names a file this process can write: an existing writable file,

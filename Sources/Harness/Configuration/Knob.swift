@@ -108,9 +108,20 @@ extension Knob {
     )
     public static let shard = Knob(
         name: "HARNESS_SHARD",
-        meaning: "`i/n`: explore only this shard's scenarios of the campaign",
+        meaning: "`i/n`: explore only this shard's scenarios of the campaign; `i/n:schedules`: this shard's "
+            + "schedules of each `random` or `pos` exploration, and its scenarios of the others "
+            + "(see [Campaigns in CI](#campaigns-in-ci))",
         accepts: "1 ≤ i ≤ n ≤ 1,000",
         defaultValue: "every scenario",
+        readBy: explorers
+    )
+    public static let workers = Knob(
+        name: "HARNESS_WORKERS",
+        meaning: "threads that run one exploration's schedules side by side, with the same findings and tokens "
+            + "for every count (`random` and `pos` only; other strategies, replays and isolated explorations "
+            + "run on one)",
+        accepts: "1–64",
+        defaultValue: "the options' workers (1)",
         readBy: explorers
     )
     public static let keepFailures = Knob(
@@ -197,7 +208,8 @@ extension Knob {
     /// Every knob a user sets, in the order the README lists them.
     public static let all: [Knob] = [
         strategy, schedules, seed, maxSteps, replay, progress, stallTimeout, isolation, threads, report, shard,
-        keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale, stressMaxSeconds,
+        workers, keepFailures, scenarios, scenarioSchedules, stressIterations, stressSeconds, stressScale,
+        stressMaxSeconds,
         stressThreads,
         stressHangTimeout, stressProgress, escalationSchedules
     ]

@@ -57,7 +57,7 @@ extension ExecutionModel {
             .deadline(nanoseconds: deadline > clock ? deadline - clock : 0)
         case .enqueueJob(let task):
             .job(task: task.map { $0 + 1 })
-        case .start, .cancellationPoint, .yield, .resume, .handoff, .takeJob:
+        case .start, .cancellationPoint, .yield, .resume, .handoff, .takeJob, .quiesce:
             nil
         }
     }

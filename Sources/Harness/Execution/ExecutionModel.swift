@@ -128,8 +128,9 @@ struct ExecutionModel {
     private enum Phase {
         /// One thread runs at a time, as decisions choose.
         case scheduling
-        /// The execution failed: the threads left run their cleanups and exit one at a time,
-        /// lowest-numbered first, their seam operations performed at once.
+        /// The execution failed, or its scenario abandoned the threads that wait for good
+        /// (``abandonWaitingThreads()``): the threads left run their cleanups and exit one at
+        /// a time, lowest-numbered first, their seam operations performed at once.
         case windingDown
     }
 
@@ -268,7 +269,8 @@ struct ExecutionModel {
             if case .waiting = threads[target].state, threads[target].cancellable {
                 wake(target, result: .signalled)
             }
-        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob:
+        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob,
+            .quiesce:
             break
         }
         if failure != nil {
@@ -358,6 +360,13 @@ struct ExecutionModel {
     /// has finished, as threads left running.
     mutating func failStuck(blockedTasks: [BlockedTask]) {
         failure = stuckFailure(blockedTasks: blockedTasks)
+        phase = .windingDown
+    }
+
+    /// Ends the execution without a failure while threads still wait for good: the scenario
+    /// has judged their waits (a generated scenario's blocked calls). They exit as after a
+    /// failure, and so do the caller's later seam operations: performed at once, unrecorded.
+    mutating func abandonWaitingThreads() {
         phase = .windingDown
     }
 
@@ -472,6 +481,9 @@ struct ExecutionModel {
         if candidates.isEmpty {
             if let step = advanceClock() { return .tookStep(step) }
             if threads.allSatisfy(\.isFinished) { return .allFinished }
+            if let quiescing = threads.indices.first(where: { threads[$0].state.isQuiescing }) {
+                return .run(quiescing)
+            }
             return .stuck
         }
         if stepCount >= limits.maxSteps {
@@ -544,6 +556,8 @@ struct ExecutionModel {
             return threads[target].isFinished
         case .sleep(let deadline):
             return clock >= deadline
+        case .quiesce:
+            return false
         default:
             return true
         }

@@ -24,6 +24,9 @@ enum PendingOperation: Equatable {
     case enqueueJob(task: Int?)
     /// A lane taking its next job.
     case takeJob
+    /// Going on once every other thread has finished or waits for good: enabled only when
+    /// nothing else can run and no deadline is left.
+    case quiesce
 
     var kind: OperationKind {
         switch self {
@@ -48,6 +51,7 @@ enum PendingOperation: Equatable {
         case .handoff: .handoff
         case .enqueueJob: .enqueueJob
         case .takeJob: .takeJob
+        case .quiesce: .quiesce
         }
     }
 
@@ -68,7 +72,7 @@ enum PendingOperation: Equatable {
             Access(object: .cancellation(ofThread: thread), isRead: true)
         case .enqueueJob, .takeJob:
             Access(object: .jobQueue, isRead: false)
-        case .start, .spawn, .join, .yield, .sleep, .resume, .handoff:
+        case .start, .spawn, .join, .yield, .sleep, .resume, .handoff, .quiesce:
             nil
         }
     }

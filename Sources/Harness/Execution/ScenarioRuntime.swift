@@ -19,6 +19,11 @@ protocol ScenarioRuntime: AnyObject {
     func services() -> AsyncServices
     /// The execution's task executor, if something started it.
     var startedServices: AsyncServices? { get }
+    /// Returns once every other thread has finished or waits for good; `location` is the
+    /// caller's place, for the trace.
+    func awaitOthersQuiescent(at location: SeamLocation)
+    /// Ends the execution without a failure, abandoning the threads that still wait.
+    func abandonWaitingThreads()
 }
 
 extension Execution: ScenarioRuntime {

@@ -55,6 +55,14 @@ struct ThreadRecord {
     }
 }
 
+extension ThreadRecord.State {
+    /// Whether the thread waits until every other has finished or waits for good.
+    var isQuiescing: Bool {
+        if case .ready(.quiesce, _) = self { return true }
+        return false
+    }
+}
+
 /// The scheduler's model of a mutex.
 struct MutexModel {
     var owner: Int?

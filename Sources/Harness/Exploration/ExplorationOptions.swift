@@ -82,6 +82,22 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
     /// What the scenario's threads run as: OS threads (the default) or coroutines, which are
     /// faster but share one `pthread_self` (see ``ScenarioThreads/coroutines``).
     public var threads: ScenarioThreads
+    /// How many threads run the exploration's schedules side by side, each its own executions
+    /// (`HARNESS_WORKERS`). The report is the same for every count, byte for byte but for
+    /// ``ExplorationReport/elapsed`` and ``ExplorationReport/workers``: the same schedules
+    /// under the same indices and tokens, the same failure (the one of the lowest index; the
+    /// schedules after it that workers ran meanwhile are dropped), the same counts. Only a
+    /// strategy whose schedules are independent (``Strategy/schedulesAreIndependent``:
+    /// random walk and POS) uses more than one; the others, a replay and an isolated child
+    /// run on one, and the report says how many ran. The scenario runs on several threads at
+    /// once, so it must keep its state within each run of its body. The default, 1, runs
+    /// every execution on the calling thread, as before workers existed.
+    public var workers: Int
+    /// The part of the schedules this run explores when the exploration is split between
+    /// machines (``ScheduleShard``; `HARNESS_SHARD=i/n:schedules`); `nil` runs them all. Only
+    /// a strategy whose schedules are independent splits; ``validate()`` rejects another.
+    /// ``schedules`` stays the budget of the whole exploration.
+    public var shard: ScheduleShard?
 
     /// Options with the given strategy and budget, and defaults for the rest.
     public init(
@@ -98,7 +114,9 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
         executorLanes: Int = 2,
         isolation: ExplorationIsolation = .none,
         keepsFailures: Bool = true,
-        threads: ScenarioThreads = .os
+        threads: ScenarioThreads = .os,
+        workers: Int = 1,
+        shard: ScheduleShard? = nil
     ) {
         self.strategy = strategy
         self.schedules = schedules
@@ -114,6 +132,8 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
         self.isolation = isolation
         self.threads = threads
         self.keepsFailures = keepsFailures
+        self.workers = workers
+        self.shard = shard
         preconditionValid()
     }
 
@@ -131,6 +151,8 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
         public static let stallTimeoutSeconds: ClosedRange<Double> = 0.01...86_400
         /// Seconds between progress lines.
         public static let progressSeconds: ClosedRange<Double> = 0.000_001...86_400
+        /// Workers of one exploration.
+        public static let workers: ClosedRange<Int> = 1...64
     }
 
     /// The environment variables these options read.
@@ -155,6 +177,8 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
         public static let threads = Knob.threads.name
         /// The file the test run's campaign summary is written to, as JSON, when it ends.
         public static let report = Knob.report.name
+        /// Threads that run one exploration's schedules side by side.
+        public static let workers = Knob.workers.name
     }
 
     /// These options with whatever the environment sets overriding them (an empty value is
@@ -199,6 +223,9 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
             }
             options.threads = threads
         }
+        if let text = environment[Variable.workers] {
+            options.workers = try RangedSetting.wholeNumber(text, in: Limits.workers, Variable.workers)
+        }
         if let path = environment[Variable.report] {
             try HarnessEnvironment.checkWritable(path, setting: Variable.report)
         }
@@ -221,12 +248,34 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
     /// The token in ``replay``.
     var replayToken: ReplayToken? { replay }
 
+    /// These options running `shard`'s schedules, when the strategy's schedules are
+    /// independent; `nil` for another strategy.
+    func splittingSchedules(_ shard: ScheduleShard) -> ExplorationOptions? {
+        guard strategy.schedulesAreIndependent else { return nil }
+        var split = self
+        split.shard = shard
+        return split
+    }
+
     /// Throws an error naming the first setting outside its range (``Limits``).
     public func validate() throws(HarnessConfigurationError) {
         try RangedSetting.check(schedules, in: Limits.schedules, "ExplorationOptions.schedules")
         try RangedSetting.check(maxSteps, in: Limits.maxSteps, "ExplorationOptions.maxSteps")
         try RangedSetting.check(maxThreads, in: Limits.maxThreads, "ExplorationOptions.maxThreads")
         try RangedSetting.check(executorLanes, in: Limits.executorLanes, "ExplorationOptions.executorLanes")
+        try RangedSetting.check(workers, in: Limits.workers, "ExplorationOptions.workers")
+        if let shard {
+            guard shard.isValid else {
+                throw .invalid(
+                    setting: "ExplorationOptions.shard", value: "\(shard)",
+                    expected: "i/n with 1 ≤ i ≤ n ≤ \(ScheduleShard.counts.upperBound)")
+            }
+            guard strategy.schedulesAreIndependent else {
+                throw .invalid(
+                    setting: "ExplorationOptions.shard", value: "\(shard)",
+                    expected: "a strategy whose schedules are independent (random or pos), not \(strategy)")
+            }
+        }
         try RangedSetting.check(
             stallTimeout.seconds, in: Limits.stallTimeoutSeconds, "ExplorationOptions.stallTimeout", unit: "seconds")
         if let timeoutRaceBound, timeoutRaceBound < .zero {

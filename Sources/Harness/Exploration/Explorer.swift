@@ -2,7 +2,8 @@ import CShim
 import Foundation
 import Primitives
 
-/// Runs the executions of one exploration, one after another.
+/// Runs the executions of one exploration: one after another, or on several workers at once
+/// (``ExplorationOptions/workers``) with the same report.
 struct Explorer {
     let scenario: String
     let options: ExplorationOptions
@@ -25,11 +26,9 @@ struct Explorer {
     /// candidates of a scenario shrinks the schedule of the smallest only, and a stress
     /// escalation searches past failures it does not look for.
     var shrinksSchedules = true
-    /// The OS threads the executions run on, reused from one to the next; closed when
-    /// ``run()`` returns.
-    private let threadPool = SeamThreadPool()
-    /// What the executions share and reuse.
-    private let resources = ExplorationResources()
+    /// What the executions run on the calling thread share and reuse (all of them with one
+    /// worker, the shrinking ones with more); closed when ``run()`` returns.
+    private let host = ExecutionHost()
 
     /// The strategy that searches, and the name its schedules carry in tokens: a replay's is
     /// the strategy that recorded the token (named as the token spells it), seeded as it
@@ -46,7 +45,7 @@ struct Explorer {
 
     /// Runs the exploration; call once per explorer.
     func run() -> ExplorationReport {
-        defer { threadPool.close() }
+        defer { host.close() }
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
         let searching = searchStrategy
         let naming = ScheduleNaming(
@@ -55,67 +54,66 @@ struct Explorer {
             seed: seed,
             generatedScenario: generatedScenario
         )
-        var strategy = searching.strategy.makeScheduler(seed: seed)
-        if let replay = options.replay {
-            strategy = ReplayThenSearch(following: replay.steps, then: strategy)
-        }
         // A replay follows its token; where the code no longer does, each further schedule
         // keeps the token's prefix and searches on from there, up to the same budget.
         let budget = options.schedules
+        let shard = options.replay == nil ? options.shard ?? .whole : .whole
+        let planned = shard.scheduleCount(budget: budget)
         let start = ContinuousClock.now
         var progress = ProgressLine(
             label: ProgressLine.label(scenario, strategy: searching.strategy, seed: seed),
             interval: options.progressInterval
         )
-        var executed = 0
+        let workers = workerCount(searching.strategy, schedules: planned)
+        var tally: ScheduleTally
         var exhausted = false
-        var failure: HarnessFailure?
-        var lastTrace: (execution: Int, steps: [TraceStep])?
         var divergence: ReplayFollower.Divergence?
-        var coverage = CoverageCounter(budget: budget)
-        for index in 0..<budget {
-            let executionIndex = options.replay.map { $0.execution + index } ?? index
-            guard strategy.beginExecution(executionIndex) else {
-                exhausted = true
-                break
+        if workers > 1 {
+            tally = runOnWorkers(
+                workers, strategy: searching.strategy, seed: seed, naming: naming, shard: shard, planned: planned
+            ) { executed in
+                progress.update { ProgressLine.exploration(done: executed, budget: planned, failures: 0, elapsed: $0) }
             }
-            let execution = execute(strategy, naming: naming, execution: executionIndex)
-            executed += 1
-            lastTrace = (executionIndex, execution.trace)
-            coverage.note(execution.fingerprint.value, threads: execution.threadCount, steps: execution.trace.count)
-            let diverged = execution.replayDivergence
-            divergence = divergence ?? diverged
-            if let reason = execution.failure {
-                let reproduction = options.replay.map { _ in
-                    divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) }
-                        ?? .exact
+        } else {
+            tally = ScheduleTally(budget: planned)
+            var strategy = searching.strategy.makeScheduler(seed: seed)
+            if let replay = options.replay {
+                strategy = ReplayThenSearch(following: replay.steps, then: strategy)
+            }
+            for position in 0..<planned {
+                let index = shard.schedule(at: position)
+                let executionIndex = options.replay.map { $0.execution + index } ?? index
+                guard strategy.beginExecution(executionIndex) else {
+                    exhausted = true
+                    break
                 }
-                let found = HarnessFailure(
-                    scenario: scenario,
-                    reason: reason,
-                    token: naming.token(execution: executionIndex, trace: execution.trace),
-                    trace: execution.trace,
-                    testID: testID,
-                    taskNames: execution.taskNames,
-                    preemptions: execution.preemptions,
-                    reproduction: reproduction,
-                    taskJobPlaces: execution.taskJobPlaces
-                )
-                failure =
-                    options.replay == nil && shrinksSchedules
-                    ? shrink(found, decisions: execution.decisions, naming: naming) : found
-                break
+                let execution = execute(strategy, naming: naming, execution: executionIndex, on: host)
+                tally.add(ScheduleOutcome(execution: executionIndex, execution, keepsRecord: true))
+                let diverged = execution.replayDivergence
+                divergence = divergence ?? diverged
+                if tally.failed || (options.replay != nil && diverged == nil) {
+                    break
+                }
+                strategy = execution.strategy
+                strategy.noteInterleaving(execution.fingerprint.value)
+                strategy.endExecution(steps: execution.trace.count)
+                progress.update {
+                    ProgressLine.exploration(done: tally.executed, budget: planned, failures: 0, elapsed: $0)
+                }
             }
-            if options.replay != nil, diverged == nil {
-                break
+            if !exhausted, !tally.failed, tally.executed == planned, options.replay == nil {
+                exhausted = !strategy.beginExecution(budget)
             }
-            strategy = execution.strategy
-            strategy.noteInterleaving(execution.fingerprint.value)
-            strategy.endExecution(steps: execution.trace.count)
-            progress.update { ProgressLine.exploration(done: executed, budget: budget, failures: 0, elapsed: $0) }
         }
-        if !exhausted, failure == nil, executed == budget, options.replay == nil {
-            exhausted = !strategy.beginExecution(executed)
+        let executed = tally.executed
+        let failure = tally.failure.map { failing in
+            let reproduction = options.replay.map { _ in
+                divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) }
+                    ?? .exact
+            }
+            let found = harnessFailure(failing.record, execution: failing.execution, naming: naming, reproduction)
+            return options.replay == nil && shrinksSchedules
+                ? shrink(found, decisions: failing.record.decisions, naming: naming) : found
         }
         let notReproduced = options.replay.flatMap { replay in
             failure != nil
@@ -127,7 +125,7 @@ struct Explorer {
                 )
         }
         progress.finish {
-            ProgressLine.exploration(done: executed, budget: budget, failures: failure == nil ? 0 : 1, elapsed: $0)
+            ProgressLine.exploration(done: executed, budget: planned, failures: failure == nil ? 0 : 1, elapsed: $0)
         }
         return ExplorationReport(
             scenario: scenario,
@@ -137,9 +135,40 @@ struct Explorer {
             exhausted: exhausted,
             failure: failure,
             notReproduced: notReproduced,
-            lastSchedule: lastTrace.map { naming.token(execution: $0.execution, trace: $0.steps) },
+            lastSchedule: tally.last.map { naming.token(execution: $0.execution, trace: $0.record.trace) },
             elapsed: ContinuousClock.now - start,
-            coverage: coverage.summary
+            coverage: tally.coverageSummary,
+            workers: workers
+        )
+    }
+
+    /// How many workers run `schedules` schedules of `strategy`: the options' count when the
+    /// strategy's schedules are independent, at most one a schedule; one for another
+    /// strategy, for a replay (which stops where the code follows its token) and in an
+    /// isolated child (whose parent reads the one schedule it runs from its file).
+    private func workerCount(_ strategy: Strategy, schedules: Int) -> Int {
+        guard strategy.schedulesAreIndependent, options.replay == nil, scheduleRecordFile == nil else { return 1 }
+        return max(1, min(options.workers, schedules))
+    }
+
+    /// The failure of execution `index`, which `record` ended.
+    private func harnessFailure(
+        _ record: ExecutionRecord,
+        execution index: Int,
+        naming: ScheduleNaming,
+        _ reproduction: ReplayReproduction?
+    ) -> HarnessFailure {
+        guard let reason = record.failure else { preconditionFailure("execution \(index) did not fail") }
+        return HarnessFailure(
+            scenario: scenario,
+            reason: reason,
+            token: naming.token(execution: index, trace: record.trace),
+            trace: record.trace,
+            testID: testID,
+            taskNames: record.taskNames,
+            preemptions: record.preemptions,
+            reproduction: reproduction,
+            taskJobPlaces: record.taskJobPlaces
         )
     }
 
@@ -148,18 +177,19 @@ struct Explorer {
     /// threads, as do the exploration's executions after it: the schedule is the same either
     /// way. A shrinking one re-runs a failure already told apart from an escape, so it gives
     /// no grace to jobs from outside the harness.
-    private func execute(
+    func execute(
         _ strategy: any SchedulingStrategy,
         naming: ScheduleNaming,
         execution index: Int,
+        on host: ExecutionHost,
         shrinking: Bool = false
     ) -> ExecutionRecord {
-        let texts = resources.texts(execution: index) { number in
+        let texts = host.texts(execution: index) { number in
             let tokenPrefix = naming.tokenText(execution: number)
             let crash = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
             return [tokenPrefix, crash.prefix, crash.suffix]
         }
-        let limits = limits(shrinking: shrinking)
+        let limits = limits(shrinking: shrinking, cpu: host.cpu)
         let body = self.body
         while true {
             let record = Execution.run(
@@ -171,18 +201,18 @@ struct Explorer {
                     },
                     strategy: strategy,
                     limits: limits,
-                    threadPool: threadPool,
-                    coroutineStacks: options.threads == .coroutines ? resources.coroutineStacks : nil,
+                    threadPool: host.threadPool,
+                    coroutineStacks: options.threads == .coroutines ? host.coroutineStacks : nil,
                     activity: activity,
-                    record: resources.scheduleRecord(
+                    record: host.scheduleRecord(
                         stepCapacity: Execution.stepByteCapacity(limits),
                         file: scheduleRecordFile
                     ),
                     tokenPrefix: texts[0],
                     crashText: (texts[1], texts[2])
                 ))
-            guard record.needsOSThreads != nil, resources.coroutineStacks != nil else { return record }
-            resources.coroutineStacks = nil
+            guard record.needsOSThreads != nil, host.coroutineStacks != nil else { return record }
+            host.coroutineStacks = nil
         }
     }
 
@@ -210,6 +240,7 @@ struct Explorer {
                     ScriptedSchedule(script.removingPreemption(point)),
                     naming: naming,
                     execution: failure.token.execution,
+                    on: host,
                     shrinking: true
                 )
                 guard failsTheSameWay(candidate) else { continue }
@@ -227,6 +258,7 @@ struct Explorer {
                     search,
                     naming: naming,
                     execution: failure.token.execution,
+                    on: host,
                     shrinking: true
                 )
                 if failsTheSameWay(candidate), candidate.preemptions < (shrunk?.preemptions ?? failure.preemptions) {
@@ -259,8 +291,9 @@ struct Explorer {
 
     /// The execution limits the options set. Jobs from outside the harness get a second in
     /// the test's own process, where the platform's executors run what escapes; a tenth of
-    /// one where the harness owns the executors, and none while shrinking.
-    private func limits(shrinking: Bool) -> Execution.Limits {
+    /// one where the harness owns the executors, and none while shrinking. The execution's
+    /// threads are pinned to `cpu`, or to the calling thread's CPU when `nil`.
+    private func limits(shrinking: Bool, cpu: Int32?) -> Execution.Limits {
         var limits = Execution.Limits()
         limits.foreignJobGrace = shrinking ? .zero : ProcessExecutors.areTaken ? .milliseconds(100) : .seconds(1)
         limits.maxSteps = options.maxSteps
@@ -269,7 +302,7 @@ struct Explorer {
         limits.earlyTimeoutWithin = options.timeoutRaceNanoseconds
         limits.stallTimeout = options.stallTimeout
         limits.executorLanes = options.executorLanes
-        let cpu = cshim_current_cpu()
+        let cpu = cpu ?? cshim_current_cpu()
         if cpu >= 0 {
             limits.cpu = cpu
             limits.spinsBeforeSleeping = 0
@@ -332,48 +365,13 @@ public struct ExplorationReport: Sendable, Codable {
     public let elapsed: Duration
     /// How much of the scenario's interleavings the schedules covered.
     public let coverage: Coverage
+    /// How many workers ran the schedules (``ExplorationOptions/workers``): the options'
+    /// count, at most one a schedule, for a strategy whose schedules are independent; 1
+    /// otherwise. Nothing else in the report depends on it but ``elapsed``.
+    public let workers: Int
 
     /// Schedules per second of wall time.
     public var schedulesPerSecond: Double {
         elapsed.seconds > 0 ? Double(schedulesRun) / elapsed.seconds : 0
-    }
-}
-
-/// What the executions of one exploration share.
-private final class ExplorationResources: @unchecked Sendable {
-    /// The stacks of scenario threads run as coroutines, reused from one execution to the
-    /// next; `nil` once an execution needed OS threads.
-    var coroutineStacks: CoroutineStacks? = CoroutineStacks()
-    /// Where the executions record their steps, one after another; made by the first.
-    private var record: ScheduleRecord?
-    /// The texts that name an execution (its token without steps, its crash text), made once
-    /// with a stand-in for the execution's number and split there.
-    private var textTemplates: [[Substring]]?
-    private static let executionStandIn: Character = "\u{2}"
-
-    /// The texts that name execution `index`; `make` makes them for an execution written as given.
-    func texts(execution index: Int, _ make: (String) -> [String]) -> [String] {
-        let templates =
-            textTemplates
-            ?? make(String(Self.executionStandIn)).map { text in
-                text.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
-            }
-        textTemplates = templates
-        let number = String(index)
-        return templates.map { $0.joined(separator: number) }
-    }
-
-    /// The record the executions take turns with, made on first use with room for
-    /// `stepCapacity` bytes of steps, in `file` when given.
-    func scheduleRecord(stepCapacity: Int, file: String?) -> ScheduleRecord {
-        if let record { return record }
-        do {
-            let made = try ScheduleRecord(stepCapacity: stepCapacity, sharedFile: file)
-            record = made
-            return made
-        } catch {
-            let place = file.map { " in \($0)" } ?? ""
-            preconditionFailure("the harness could not make its schedule record\(place): \(error)")
-        }
     }
 }

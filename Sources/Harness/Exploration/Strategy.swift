@@ -127,6 +127,20 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether each schedule is a function of the seed and its index alone: random walk and
+    /// POS start every execution afresh, so their schedules can run on several workers
+    /// (``ExplorationOptions/workers``) or be split between shards
+    /// (``ExplorationOptions/shard``) and come out the same. PCT (its estimate of an
+    /// execution's decisions), SURW (its counts), guided sampling (its kept schedules),
+    /// exhaustive search (its place in the tree) and the portfolio (its members') carry state
+    /// from one execution to the next, so each schedule depends on all before it.
+    public var schedulesAreIndependent: Bool {
+        switch kind {
+        case .random, .pos: true
+        case .pct, .exhaustive, .surw, .guided, .portfolio: false
+        }
+    }
+
     /// The token-safe spelling (no '.').
     var tag: String { description.replacingOccurrences(of: ":", with: "-") }
 

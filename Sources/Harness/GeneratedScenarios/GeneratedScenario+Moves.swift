@@ -2,7 +2,8 @@ extension GeneratedScenario where Call: SimplifiableCall {
     /// The scenarios with calls moved, in shrinking's order: each client's calls appended
     /// to another client's (one thread fewer, the calls in the order they were); each
     /// client's first call appended to the initial part; each client's last call put first
-    /// in the final part. A client left without calls is dropped.
+    /// in the final part, unless that call is blocking (``ShapedCall/isBlocking``: it stays
+    /// in the parallel part). A client left without calls is dropped.
     func movedCalls() -> [GeneratedScenario] {
         var candidates: [GeneratedScenario] = []
         for source in parallel.indices where parallel.count > 1 {
@@ -14,11 +15,16 @@ extension GeneratedScenario where Call: SimplifiableCall {
             }
         }
         for client in parallel.indices where parallel.count > 1 || parallel[client].count > 1 {
-            var first = self
-            first.initial.append(first.parallel[client].removeFirst())
-            var last = self
-            last.final.insert(last.parallel[client].removeLast(), at: 0)
-            candidates += [first, last].map { $0.droppingEmptyClients() }
+            if parallel[client].first?.isBlocking == false {
+                var first = self
+                first.initial.append(first.parallel[client].removeFirst())
+                candidates.append(first.droppingEmptyClients())
+            }
+            if parallel[client].last?.isBlocking == false {
+                var last = self
+                last.final.insert(last.parallel[client].removeLast(), at: 0)
+                candidates.append(last.droppingEmptyClients())
+            }
         }
         return candidates
     }

@@ -4,6 +4,13 @@ protocol ShapedCall: Sendable {
     var operation: Int { get }
     /// Its argument in words, `nil` for an operation without one (which touches every element).
     var argument: String? { get }
+    /// Whether it may wait for other calls, so that it belongs in the parallel part.
+    var isBlocking: Bool { get }
+}
+
+extension ShapedCall {
+    /// Calls wait for no other call unless they say so.
+    var isBlocking: Bool { false }
 }
 
 extension LinearizabilityTest.Call: ShapedCall {}

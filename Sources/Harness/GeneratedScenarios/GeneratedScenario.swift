@@ -35,17 +35,23 @@ public struct GeneratorFailure: Error, Sendable, Hashable, CustomStringConvertib
 extension LinearizabilityTest {
     /// Draws the scenario of `seed` under `options`: its shape first, then each call's
     /// operation (evenly among the operations) and argument, initial part, parallel part
-    /// thread by thread, final part. Throws when a generator produces no value.
+    /// thread by thread, final part. The initial and final parts, run alone, draw among the
+    /// operations that are not blocking only (none, when every one is): a blocking call
+    /// there could wait for good with nothing else running. Throws when a generator
+    /// produces no value.
     func generate(seed: UInt64, options: LinearizabilityOptions) throws(GeneratorFailure) -> GeneratedScenario<Call> {
         var random = ScenarioRandom(seed: seed)
         let threads = Int.random(in: options.threads, using: &random)
         let initialCount = Int.random(in: options.initialOperations, using: &random)
         let perThread = (0..<threads).map { _ in Int.random(in: options.operationsPerThread, using: &random) }
         let finalCount = Int.random(in: options.finalOperations, using: &random)
-        func calls(_ count: Int) throws(GeneratorFailure) -> [Call] {
+        let aloneChoices = operations.indices.filter { !operations[$0].isBlocking }
+        func calls(_ count: Int, alone: Bool) throws(GeneratorFailure) -> [Call] {
+            let choices = alone ? aloneChoices : Array(operations.indices)
+            guard !choices.isEmpty else { return [] }
             var calls: [Call] = []
             for _ in 0..<count {
-                let spec = operations[Int.random(in: operations.indices, using: &random)]
+                let spec = operations[choices[Int.random(in: choices.indices, using: &random)]]
                 guard let call = spec.draw(&random) else {
                     throw GeneratorFailure(generator: spec.generatorName, operation: spec.declaredAt)
                 }
@@ -53,12 +59,12 @@ extension LinearizabilityTest {
             }
             return calls
         }
-        let initial = try calls(initialCount)
+        let initial = try calls(initialCount, alone: true)
         var parallel: [[Call]] = []
         for count in perThread {
-            parallel.append(try calls(count))
+            parallel.append(try calls(count, alone: false))
         }
-        return GeneratedScenario(initial: initial, parallel: parallel, final: try calls(finalCount))
+        return GeneratedScenario(initial: initial, parallel: parallel, final: try calls(finalCount, alone: true))
     }
 
     /// How many scenarios ``generate(_:campaignSeed:options:coverage:)`` draws to pick one.

@@ -53,7 +53,8 @@ public struct HistoryViolation: Hashable, Sendable {
 
 extension LinearizabilityVerdict {
     /// The calls the verdict names, as indices into ``History/entries``: for the search's dead
-    /// end, the calls that could come next; for a unique-value fact, the calls it is about;
+    /// end, the calls that could come next; for a lost wake-up, the blocked calls the model
+    /// lets return; for a unique-value fact, the calls it is about;
     /// for a model that is not deterministic, the call applied twice; none otherwise.
     var involvedCalls: [Int] {
         switch outcome {
@@ -65,6 +66,8 @@ extension LinearizabilityVerdict {
             return deadEnd.blocked.map(\.entry)
         case .notLinearizable(.collection(let fact)):
             return fact.involvedCalls
+        case .notLinearizable(.lostWakeUp(let lost)):
+            return lost.wakeable.map(\.entry)
         }
     }
 }

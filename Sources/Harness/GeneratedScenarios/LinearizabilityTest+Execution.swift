@@ -21,6 +21,14 @@ extension LinearizabilityTest {
         let history = HistoryRecorder<Model.Operation, Model.Result>()
         private let recorders = Mutex<[CallSlot: Recorder]>([:])
         private let lanes = Mutex<[CallSlot.Part: String]>([:])
+        private let waitedForGood = Mutex(false)
+
+        /// Whether the execution ended with calls waiting for good: its pending calls are
+        /// blocked ones.
+        var endedWithBlockedCalls: Bool {
+            get { waitedForGood.withLock { $0 } }
+            set { waitedForGood.withLock { $0 = newValue } }
+        }
 
         /// A recorder for the call at `slot`, made by `client`.
         func recorder(for slot: CallSlot, client: Int) -> Recorder {
@@ -45,10 +53,12 @@ extension LinearizabilityTest {
         }
     }
 
-    /// The body of one execution of `scenario`: its calls (``perform(_:in:capture:)``) and the
-    /// check of the recorded history. It fails the execution on every rejected history, or,
-    /// searching for `target`, only on a history of that outcome, counting the other rejected
-    /// ones in `others`. `capture`, when given, receives the execution's record as it starts.
+    /// The body of one execution of `scenario`: its calls (``perform(_:in:quiescence:capture:)``)
+    /// and the check of the recorded history. It fails the execution on every rejected history,
+    /// or, searching for `target`, only on a history of that outcome, counting the other
+    /// rejected ones in `others`. With blocking operations, calls still waiting once nothing
+    /// else can run are checked as blocked ones, then their threads are abandoned and the
+    /// subject torn down. `capture`, when given, receives the execution's record as it starts.
     func body(
         for scenario: GeneratedScenario<Call>,
         checker: LinearizabilityChecker,
@@ -58,37 +68,56 @@ extension LinearizabilityTest {
     ) -> @Sendable (Scenario) -> Void {
         let test = self
         return { harnessScenario in
-            let record = test.perform(scenario, in: harnessScenario, capture: capture)
-            let outcome = Self.checkHistory(
-                record.history.history, model: test.model, checker: checker, failingOn: target)
+            let quiescence = test.hasBlockingOperations ? Execution.current : nil
+            let (record, subject) = test.perform(
+                scenario, in: harnessScenario, quiescence: quiescence, capture: capture)
+            var history = record.history.history
+            let waiting = quiescence != nil && history.entries.contains(where: \.isPending)
+            if waiting {
+                history.markPendingCallsBlocked()
+                record.endedWithBlockedCalls = true
+            } else {
+                test.tearDownBody?(subject)
+            }
+            let outcome = Self.checkHistory(history, model: test.model, checker: checker, failingOn: target)
             if outcome != .linearizable, outcome != target { others?.add() }
+            // Abandoning the waiting threads ends what the execution records, so it comes after the check.
+            guard waiting else { return }
+            quiescence?.abandonWaitingThreads()
+            test.tearDownBody?(subject)
         }
     }
 
-    /// Runs `scenario` in `harnessScenario`: a fresh subject, the initial part, the parallel
-    /// part, the final part and the tear-down. Returns the record of what the calls did;
-    /// `capture`, when given, receives it as it starts.
+    /// Runs `scenario` in `harnessScenario` on a fresh subject: the initial part, the parallel
+    /// part and the final part. With `quiescence` (a test with blocking operations), each part
+    /// ends once every client has finished or waits for good, rather than once every client
+    /// has finished. Returns the record of what the calls did and the subject, for the caller
+    /// to tear down; `capture`, when given, receives the record as it starts.
     func perform(
         _ scenario: GeneratedScenario<Call>,
         in harnessScenario: Scenario,
+        quiescence: (any ScenarioRuntime)? = nil,
         capture: (@Sendable (ExecutionCapture) -> Void)? = nil
-    ) -> ExecutionCapture {
+    ) -> (record: ExecutionCapture, subject: Subject) {
         let record = ExecutionCapture()
         capture?(record)
         let subject = make()
         if usesTasks {
             Self.runOnTasks(scenario, subject, record, harnessScenario)
         } else {
-            Self.runOnThreads(scenario, subject, record, harnessScenario)
+            Self.runOnThreads(scenario, subject, record, harnessScenario, quiescence: quiescence)
         }
-        tearDownBody?(subject)
-        return record
+        return (record, subject)
     }
 
     /// `T0` runs the initial and final parts, a spawned thread each client of the parallel
-    /// part; clients are numbered as their threads.
+    /// part; clients are numbered as their threads. With `quiescence` (a test with blocking
+    /// operations), the final part starts, and the run ends, once every client has finished or
+    /// waits for good, instead of once every client has finished.
     private static func runOnThreads(
-        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario
+        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture,
+        _ harnessScenario: Scenario,
+        quiescence: (any ScenarioRuntime)?
     ) {
         let main = Seam.currentThread?.rawValue ?? 0
         record.name(.initial, "T\(main)")
@@ -107,11 +136,16 @@ extension LinearizabilityTest {
             }
             record.name(.parallel(client: client), "T\(thread.number)")
         }
-        harnessScenario.joinAll()
+        if let quiescence {
+            quiescence.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
+        } else {
+            harnessScenario.joinAll()
+        }
         for (index, call) in scenario.final.enumerated() {
             perform(
                 call, on: subject, recorder: record.recorder(for: CallSlot(part: .final, index: index), client: main))
         }
+        quiescence?.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
     }
 
     /// A task named `initial` runs the initial part, one named `client N` each client of the

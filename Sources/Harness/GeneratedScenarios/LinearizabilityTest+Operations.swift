@@ -12,12 +12,7 @@ extension LinearizabilityTest {
         line: UInt = #line,
         perform: @escaping @Sendable (Subject, Argument) -> Model.Result
     ) -> Self {
-        let maker = CallMaker(generator: generator, label: { "\(makeOperation($0))" }) { argument in
-            .sync { subject, recorder in
-                recorder.record(makeOperation(argument)) { perform(subject, argument) }
-            }
-        }
-        return adding(maker, isAsync: false, fileID: fileID, line: line)
+        adding(Self.recordingCalls(makeOperation, generator, perform), isAsync: false, fileID: fileID, line: line)
     }
 
     /// An operation with an argument whose calls may suspend (an actor's method): clients
@@ -131,6 +126,39 @@ extension LinearizabilityTest {
         }
     }
 
+    /// A blocking operation with an argument drawn from `generator`: a call that may wait
+    /// until other calls change the subject's state (a bounded queue's `put` while it is
+    /// full), which the model says with ``SequentialModel/blocks(_:)``. Its calls are drawn
+    /// for the parallel part only; the clients are threads. At the end of the parallel part,
+    /// and again after the final part, the scenario goes on once every client has finished or
+    /// waits for good; a call still waiting at the end is blocked (``History/Entry/isBlocked``)
+    /// and the history is checked with it: it passes when some order of the other calls leaves
+    /// the model blocking every such call, and fails as a lost wake-up
+    /// (``LostWakeUp``) when the model lets one return. Then the waiting threads are
+    /// abandoned, never returning, and ``tearDown(_:)`` runs.
+    public func blockingOperation<Argument>(
+        _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
+        _ generator: Generator<Argument>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject, Argument) -> Model.Result
+    ) -> Self {
+        adding(
+            Self.recordingCalls(makeOperation, generator, perform), isAsync: false, isBlocking: true, fileID: fileID,
+            line: line)
+    }
+
+    /// A blocking operation without an argument (`.take`): see
+    /// ``blockingOperation(_:_:fileID:line:perform:)``.
+    public func blockingOperation(
+        _ operation: Model.Operation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject) -> Model.Result
+    ) -> Self {
+        blockingOperation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in perform(subject) }
+    }
+
     /// An operation that records its own history entries through `recorder` (see
     /// ``CallRecorder``), for a call whose effects happen at separate moments: reports name
     /// the call `name(argument)` and show the entries it recorded.
@@ -159,5 +187,19 @@ extension LinearizabilityTest {
             .async { subject, recorder in await perform(subject, argument, recorder) }
         }
         return adding(maker, isAsync: true, fileID: fileID, line: line)
+    }
+
+    /// The calls of a synchronous operation whose result `perform` returns: each recorded
+    /// around `perform`.
+    private static func recordingCalls<Argument>(
+        _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
+        _ generator: Generator<Argument>,
+        _ perform: @escaping @Sendable (Subject, Argument) -> Model.Result
+    ) -> CallMaker<Argument> {
+        CallMaker(generator: generator, label: { "\(makeOperation($0))" }) { argument in
+            .sync { subject, recorder in
+                recorder.record(makeOperation(argument)) { perform(subject, argument) }
+            }
+        }
     }
 }

@@ -45,7 +45,8 @@ extension LinearizabilityTest {
             }
             let code = Self.stressScenario(iteration.index, seed: seed)
             let scenario = try test.generate(seed: code.seed, options: options)
-            let record = test.perform(scenario, in: harnessScenario)
+            let (record, subject) = test.perform(scenario, in: harnessScenario)
+            test.tearDownBody?(subject)
             return LinearizabilityOutcome(options.checker.check(record.history.history, model: test.model))
         }
     }

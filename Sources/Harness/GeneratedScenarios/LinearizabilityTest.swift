@@ -40,8 +40,13 @@
 /// **Operations** are synchronous, `async` (then clients are tasks), throwing (when the
 /// model's result is a `Swift.Result`, the error is the result), or record their own history
 /// entries through a ``CallRecorder`` (`recording:`), for calls whose effects happen at
-/// separate moments. The type under test is made fresh for every execution, on the
-/// scenario's thread `T0`; ``tearDown(_:)`` runs after the final part.
+/// separate moments. A *blocking* operation
+/// (``blockingOperation(_:_:fileID:line:perform:)``) may wait for other calls, as the model
+/// says with ``SequentialModel/blocks(_:)``: its calls run in the parallel part on threads,
+/// and a call still waiting once nothing else can run is checked as blocked (justified by the
+/// model's state, or a lost wake-up) rather than reported as a deadlock. The type under test
+/// is made fresh for every execution, on the scenario's thread `T0`; ``tearDown(_:)`` runs
+/// after the final part.
 public struct LinearizabilityTest<Subject: Sendable, Model: SequentialModel & Sendable>: Sendable
 where Model.Operation: Sendable, Model.Result: Sendable {
     /// The recorder an operation declared with `recording:` records its entries with.
@@ -76,6 +81,9 @@ where Model.Operation: Sendable, Model.Result: Sendable {
         return test
     }
 
+    /// Whether some operation is blocking (``blockingOperation(_:_:fileID:line:perform:)``).
+    var hasBlockingOperations: Bool { operations.contains(where: \.isBlocking) }
+
     /// Whether the clients are tasks.
     var usesTasks: Bool {
         switch requestedClients {
@@ -106,6 +114,8 @@ extension LinearizabilityTest {
         let generatorName: String
         /// Whether its calls suspend, so that they need a task.
         let isAsync: Bool
+        /// Whether its calls may wait for other calls: drawn for the parallel part only.
+        let isBlocking: Bool
         /// Draws a call, or `nil` when the generator cannot produce an argument.
         let draw: @Sendable (inout ScenarioRandom) -> Call?
     }
@@ -121,6 +131,8 @@ extension LinearizabilityTest {
         let argument: String?
         /// Makes the call, recording it.
         let perform: Perform
+        /// Whether the call may wait for other calls: it stays in the parallel part.
+        let isBlocking: Bool
         /// The same call with simpler arguments, simplest first.
         let simpler: @Sendable () -> [Call]
     }
@@ -139,6 +151,8 @@ extension LinearizabilityTest {
         let perform: @Sendable (Argument) -> Perform
         /// The operation's place among the test's operations, set when it is added.
         var operation = 0
+        /// Whether the operation is blocking, set when it is added.
+        var isBlocking = false
 
         init(
             generator: Generator<Argument>,
@@ -152,8 +166,10 @@ extension LinearizabilityTest {
 
         func call(_ argument: Argument) -> Call {
             let words = Argument.self == Void.self ? nil : "\(argument)"
-            return Call(label: label(argument), operation: operation, argument: words, perform: perform(argument)) {
-                [self] in
+            return Call(
+                label: label(argument), operation: operation, argument: words, perform: perform(argument),
+                isBlocking: isBlocking
+            ) { [self] in
                 generator.simpler(than: argument).map(call)
             }
         }
@@ -163,17 +179,21 @@ extension LinearizabilityTest {
     func adding<Argument>(
         _ maker: CallMaker<Argument>,
         isAsync: Bool,
+        isBlocking: Bool = false,
         fileID: StaticString,
         line: UInt
     ) -> Self {
         var test = self
         var numbered = maker
         numbered.operation = operations.count
+        numbered.isBlocking = isBlocking
         let maker = numbered
         let place = "\(fileID)".split(separator: "/").last.map(String.init) ?? "\(fileID)"
         test.operations.append(
-            OperationSpec(declaredAt: "\(place):\(line)", generatorName: maker.generator.name, isAsync: isAsync) {
-                random in
+            OperationSpec(
+                declaredAt: "\(place):\(line)", generatorName: maker.generator.name, isAsync: isAsync,
+                isBlocking: isBlocking
+            ) { random in
                 maker.generator.value(using: &random).map(maker.call)
             })
         return test

@@ -6,6 +6,9 @@ public enum LinearizabilityTestError: Error, Sendable, Hashable, CustomStringCon
     case noOperations
     /// ``ScenarioClients/threads`` was asked for, but some operation is `async`.
     case asyncOperationsOnThreads
+    /// Some operation is blocking, but the clients are tasks (``ScenarioClients/tasks`` was
+    /// asked for, or some operation is `async`): blocking calls need threads.
+    case blockingOperationsOnTasks
     /// A generator could not produce a value.
     case generator(GeneratorFailure)
     /// The replay token's scenario code takes, at shrink step `step`, candidate `candidate`,
@@ -21,6 +24,12 @@ public enum LinearizabilityTestError: Error, Sendable, Hashable, CustomStringCon
             "the linearizability test declares no operation: add some with operation(…) before check()"
         case .asyncOperationsOnThreads:
             "the linearizability test runs its clients on threads (clients(.threads)), but some of its operations are async: a thread cannot call them; use clients(.tasks)"
+        case .blockingOperationsOnTasks:
+            """
+            the linearizability test has blocking operations (blockingOperation(…)), which run on threads only, \
+            but its clients are tasks (clients(.tasks), or an async operation); make every operation synchronous \
+            and use clients(.threads)
+            """
         case .generator(let failure):
             "\(failure)"
         case let .scenarioCodeOutdated(code, step, candidate, candidates):

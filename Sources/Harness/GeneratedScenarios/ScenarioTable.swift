@@ -62,13 +62,14 @@ extension LinearizabilityTest {
             guard let record, let history else { return call.label }
             guard let recorder = record.recorder(at: slot) else { return "\(call.label) (not run)" }
             let entries = recorder.entries.map { history.entries[$0] }
+            let unfinished = record.endedWithBlockedCalls ? "(blocked)" : "(pending)"
             func outcome(_ entry: History<Model.Operation, Model.Result>.Entry) -> String {
-                entry.result.map { "→ \($0)" } ?? "(pending)"
+                entry.result.map { "→ \($0)" } ?? unfinished
             }
             if entries.count == 1, "\(entries[0].operation)" == call.label {
                 return "\(call.label) \(outcome(entries[0]))"
             }
-            let results = entries.map { $0.result.map { "\($0)" } ?? "(pending)" }
+            let results = entries.map { $0.result.map { "\($0)" } ?? unfinished }
             return "\(call.label) → " + (results.isEmpty ? "(nothing recorded)" : results.joined(separator: ", "))
         }
         func lane(_ part: CallSlot.Part, _ fallback: String) -> String {

@@ -6,7 +6,11 @@
 /// position; operations whose spans overlap (equal positions count as overlapping) are
 /// concurrent, and a linearization may order them either way. An entry without a response
 /// is *pending*: it was invoked and never returned (its thread was killed, or the run was cut
-/// short), so it may have taken effect at any point after its invocation, or not at all.
+/// short), so it may have taken effect at any point after its invocation, or not at all. A
+/// pending call is *blocked* when the run ended with it waiting for good, nothing left to wake
+/// it (``markPendingCallsBlocked()``): it took no effect, and the model must say it waits in
+/// the state the other calls leave (``SequentialModel/blocks(_:)``); one the model lets return
+/// there was never woken (a lost wake-up).
 ///
 /// Build a history with ``invoke(_:client:)`` and ``respond(_:with:)``, which number the
 /// events in the order they are called; from entries whose positions you choose, with
@@ -25,6 +29,8 @@ public struct History<Operation, Result> {
         public let invocation: Int
         /// The position of the call's response, or `nil` while it is pending.
         public internal(set) var response: Int?
+        /// Whether the call is pending and was still waiting, for good, when the run ended.
+        public internal(set) var isBlocked: Bool
 
         /// A call that returned `result`. Traps unless `invocation < response`.
         public init(client: Int, operation: Operation, result: Result, invocation: Int, response: Int) {
@@ -36,15 +42,18 @@ public struct History<Operation, Result> {
             self.result = result
             self.invocation = invocation
             self.response = response
+            self.isBlocked = false
         }
 
-        /// A pending call: invoked at `invocation`, never returned.
-        public init(client: Int, operation: Operation, invocation: Int) {
+        /// A pending call: invoked at `invocation`, never returned; `blocked` when the run
+        /// ended with it waiting for good.
+        public init(client: Int, operation: Operation, invocation: Int, blocked: Bool = false) {
             self.client = client
             self.operation = operation
             self.result = nil
             self.invocation = invocation
             self.response = nil
+            self.isBlocked = blocked
         }
 
         /// Whether the call never returned.
@@ -88,6 +97,17 @@ public struct History<Operation, Result> {
         nextPosition += 1
     }
 
+    /// Marks every pending call blocked (``Entry/isBlocked``): call once the run has ended with
+    /// each of them waiting for good, nothing left to wake it.
+    public mutating func markPendingCallsBlocked() {
+        for index in entries.indices where entries[index].isPending {
+            entries[index].isBlocked = true
+        }
+    }
+
+    /// Whether some call is blocked.
+    public var hasBlockedCalls: Bool { entries.contains(where: \.isBlocked) }
+
     /// The same history over other types: each call's operation and result translated (the
     /// result with its operation, since what a result means often depends on the call), its
     /// client and positions kept. Use it to check a history recorded in your own types with
@@ -107,7 +127,8 @@ public struct History<Operation, Result> {
                         invocation: entry.invocation, response: response
                     )
                 }
-                return .init(client: entry.client, operation: operation, invocation: entry.invocation)
+                return .init(
+                    client: entry.client, operation: operation, invocation: entry.invocation, blocked: entry.isBlocked)
             })
         mapped.nextPosition = nextPosition
         return mapped
@@ -120,12 +141,12 @@ extension History: Equatable where Operation: Equatable, Result: Equatable {}
 extension History.Entry: Equatable where Operation: Equatable, Result: Equatable {}
 
 extension History.Entry: CustomStringConvertible {
-    /// The call as a report names it: `dequeue() → 2 (client 1, 5–9)`, or
-    /// `dequeue() (client 1, from 5, pending)`.
+    /// The call as a report names it: `dequeue() → 2 (client 1, 5–9)`,
+    /// `dequeue() (client 1, from 5, pending)`, or `take() (client 1, from 5, blocked)`.
     public var description: String {
         if let result, let response {
             return "\(operation) → \(result) (client \(client), \(invocation)–\(response))"
         }
-        return "\(operation) (client \(client), from \(invocation), pending)"
+        return "\(operation) (client \(client), from \(invocation), \(isBlocked ? "blocked" : "pending"))"
     }
 }

@@ -2,7 +2,10 @@
 /// consistent with their real-time order (a call that responded before another was invoked
 /// comes first), gives every completed call its recorded result when applied to a sequential
 /// model. Pending calls may take effect at any point after their invocation, with any result,
-/// or not at all.
+/// or not at all. No call takes effect where the model blocks it
+/// (``SequentialModel/blocks(_:)``), and blocked calls (``History/Entry/isBlocked``) take
+/// none: the history is linearizable only when some such order leaves the model in a state
+/// that blocks each of them; otherwise the verdict is a ``LostWakeUp``.
 ///
 /// Which algorithm decides:
 ///
@@ -14,7 +17,7 @@
 ///   Pending calls are handled exactly, except pending pops: the stack check lets them take
 ///   the values whose presence makes it fail, and a history it still rejects while pending
 ///   pops could have taken other values goes to the search, like every history these checks
-///   do not cover. Set ``usesFastChecks`` to `false` to always search.
+///   do not cover, and every history with a blocked call. Set ``usesFastChecks`` to `false` to always search.
 /// - Otherwise, Wing and Gong's search with Lowe's memoization, as in Porcupine: it tries
 ///   calls in every order the real-time order allows, completed calls before pending ones,
 ///   and never revisits a pair (calls applied, model state); run on each independent part separately when the model names parts
@@ -63,7 +66,7 @@ public struct LinearizabilityChecker: Sendable {
         _ history: History<Model.Operation, Model.Result>,
         model: Model
     ) -> LinearizabilityVerdict<Model.Operation, Model.Result> {
-        if usesFastChecks, let verdict = Self.fastVerdict(history, model: model) {
+        if usesFastChecks, !history.hasBlockedCalls, let verdict = Self.fastVerdict(history, model: model) {
             return verdict
         }
         return search(history, model: model)
@@ -95,6 +98,9 @@ public struct LinearizabilityChecker: Sendable {
             case .nondeterministic(let report):
                 return LinearizabilityVerdict(
                     .modelNotDeterministic(report), method: .search, history: history, steps: steps)
+            case .lostWakeUp(let report):
+                return LinearizabilityVerdict(
+                    .notLinearizable(.lostWakeUp(report)), method: .search, history: history, steps: steps)
             }
         }
         return LinearizabilityVerdict(

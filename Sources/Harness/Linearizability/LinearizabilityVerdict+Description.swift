@@ -32,6 +32,8 @@ extension LinearizabilityVerdict {
             return "not linearizable (\(methodText), \(steps) steps): " + explanation(deadEnd)
         case .notLinearizable(.collection(let violation)):
             return "not linearizable (\(methodText)): " + explanation(violation)
+        case .notLinearizable(.lostWakeUp(let report)):
+            return "not linearizable (\(methodText), \(steps) steps): " + explanation(report)
         }
     }
 
@@ -68,12 +70,35 @@ extension LinearizabilityVerdict {
         guard let first = deadEnd.blocked.first else { return text + " nothing can follow." }
         text +=
             " the next call must be one invoked before \(history.entries[first.entry]) responded (it responded first of"
-            + " the calls left), but the model answers that call \(first.modelAnswer)"
+            + " the calls left), but the model \(answering(first))"
         let others = deadEnd.blocked.dropFirst()
         if others.isEmpty { return text + ", and no other call was invoked in time." }
         return text + ", and every other such call gets another result too: "
-            + others.map { "\(history.entries[$0.entry]) would get \($0.modelAnswer)" }.joined(separator: "; ") + "."
+            + others.map { "\(history.entries[$0.entry]) would get \(answer(of: $0))" }.joined(separator: "; ") + "."
+    }
 
+    /// `answers that call 3`, or `makes that call wait` when the model blocks it.
+    private func answering(_ call: BlockedCall<Result>) -> String {
+        call.modelAnswer.map { "answers that call \($0)" } ?? "makes that call wait"
+    }
+
+    /// The model's answer to `call`, or `no answer (it waits)` when the model blocks it.
+    private func answer(of call: BlockedCall<Result>) -> String {
+        call.modelAnswer.map { "\($0)" } ?? "no answer (it waits)"
+    }
+
+    private func explanation(_ report: LostWakeUp<Result>) -> String {
+        let part = report.partition.map { " of part \($0)" } ?? ""
+        let waiting = report.wakeable.map {
+            "\(history.entries[$0.entry]) would return \(answer(of: $0))"
+        }.joined(separator: "; ")
+        let order =
+            report.order.isEmpty
+            ? "With no completed call\(part), the model is in the state \(report.modelState)"
+            : "Every order of the completed calls\(part) that gives each its result leaves a blocked call able to "
+                + "return; the first found takes \(report.order.count):\n" + listing(report.order)
+                + "\nand leaves the model in the state \(report.modelState)"
+        return "a call waited for good though the model lets it return: a lost wake-up. \(order), where \(waiting)."
     }
 
     private func explanation(_ violation: CollectionViolation) -> String {

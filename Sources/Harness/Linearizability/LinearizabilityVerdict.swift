@@ -6,7 +6,7 @@ public struct LinearizabilityVerdict<Operation, Result: Equatable>: CustomString
         /// Some sequential order of the calls, consistent with their real-time order, gives
         /// every completed call its recorded result. `order` is one such order, as indices
         /// into ``History/entries``: every completed call once, and the pending calls that
-        /// took effect in it (the others are left out).
+        /// took effect in it (the others, and every blocked call, are left out).
         case linearizable(order: [Int])
         /// No such order exists, and why.
         case notLinearizable(LinearizabilityViolation<Result>)
@@ -76,6 +76,34 @@ public enum LinearizabilityViolation<Result: Equatable>: Equatable {
     /// Found by a unique-value collection check: a fact about values that no order can
     /// satisfy.
     case collection(CollectionViolation)
+    /// Found by the search: orders give every completed call its result, but each leaves the
+    /// model in a state where some blocked call (``History/Entry/isBlocked``) could have
+    /// returned. The call waited for good though nothing stopped it: a lost wake-up.
+    case lostWakeUp(LostWakeUp<Result>)
+}
+
+/// Blocked calls the model lets return: the first order the search found that gives every
+/// completed call its result, the state it leaves the model in, and the blocked calls the
+/// model does not block there. Every other such order was tried and left some blocked call
+/// able to return too.
+public struct LostWakeUp<Result: Equatable>: Equatable {
+    /// For a partitioned model, the part whose calls these are (its key, as text).
+    public let partition: String?
+    /// The order found, as indices into ``History/entries``.
+    public let order: [Int]
+    /// The model's state after that order, as text.
+    public let modelState: String
+    /// The blocked calls the model lets return in that state, each with what it answers
+    /// there.
+    public let wakeable: [BlockedCall<Result>]
+
+    /// A lost wake-up with the given parts.
+    public init(partition: String?, order: [Int], modelState: String, wakeable: [BlockedCall<Result>]) {
+        self.partition = partition
+        self.order = order
+        self.modelState = modelState
+        self.wakeable = wakeable
+    }
 }
 
 /// Where the search for an order got stuck: the longest order it found that gives its calls
@@ -102,16 +130,19 @@ public struct SearchDeadEnd<Result: Equatable>: Equatable {
     }
 }
 
-/// A call the search could not place next: the model, in the state the longest order
-/// reached, answers `modelAnswer`, not the call's recorded result.
+/// A call and the model's answer to it in a state a verdict names: in a ``SearchDeadEnd``, a
+/// call the search could not place next (the model, in the state the longest order reached,
+/// answers `modelAnswer`, not the call's recorded result, or makes it wait); in a
+/// ``LostWakeUp``, a blocked call the model lets return with `modelAnswer`.
 public struct BlockedCall<Result: Equatable>: Equatable {
     /// The call's index in ``History/entries``.
     public let entry: Int
-    /// What the model answers there.
-    public let modelAnswer: Result
+    /// What the model answers there; `nil` when it says the call waits there
+    /// (``SequentialModel/blocks(_:)``).
+    public let modelAnswer: Result?
 
-    /// The call at `entry`, which the model answers `modelAnswer`.
-    public init(entry: Int, modelAnswer: Result) {
+    /// The call at `entry`, which the model answers `modelAnswer` (`nil`: makes it wait).
+    public init(entry: Int, modelAnswer: Result?) {
         self.entry = entry
         self.modelAnswer = modelAnswer
     }
@@ -203,4 +234,5 @@ extension LinearizabilityVerdict.Outcome: Sendable where Operation: Sendable, Re
 extension LinearizabilityViolation: Sendable where Result: Sendable {}
 extension BlockedCall: Sendable where Result: Sendable {}
 extension SearchDeadEnd: Sendable where Result: Sendable {}
+extension LostWakeUp: Sendable where Result: Sendable {}
 extension ModelNondeterminism: Sendable where Result: Sendable {}

@@ -10,7 +10,9 @@
 /// events out of the list and starts again from the front. Reaching a response means no call
 /// before it can go next: it undoes the last call and tries the one after it. It succeeds
 /// once every completed call is applied (pending calls may be left out: they took no
-/// effect), and fails when it must undo with nothing applied.
+/// effect) and the model blocks every blocked call there, and fails when it must undo with
+/// nothing applied. Blocked calls are never applied, and no call is applied where the model
+/// blocks it (``SequentialModel/blocks(_:)``).
 ///
 /// The memo set makes the search visit each (calls applied, state) pair once, so it takes at
 /// most (number of reachable pairs) × (calls) steps; that is exponential in the worst case
@@ -28,6 +30,8 @@ struct LinearizationSearch<Model: SequentialModel> {
         case budgetExhausted
         /// The model answered one call two ways.
         case nondeterministic(ModelNondeterminism<Model.Result>)
+        /// Every order of the completed calls leaves some blocked call able to return.
+        case lostWakeUp(LostWakeUp<Model.Result>)
     }
 
     @usableFromInline
@@ -49,11 +53,17 @@ struct LinearizationSearch<Model: SequentialModel> {
     static func run(
         _ history: History<Model.Operation, Model.Result>,
         timeline: Timeline,
-        entries calls: [Int],
+        entries: [Int],
         partition: String?,
         model: Model,
         budget: inout Int
     ) -> Conclusion {
+        let waiting = entries.filter { history.entries[$0].isBlocked }
+        let calls = waiting.isEmpty ? entries : entries.filter { !history.entries[$0].isBlocked }
+        /// Whether the model blocks every blocked call in `state`.
+        func waitingCallsWait(in state: Model) -> Bool {
+            waiting.allSatisfy { state.blocks(history.entries[$0].operation) }
+        }
         let count = calls.count
         // Events 1...2·count in rank order; 0 is the list's head.
         var ranked: [(rank: Int, call: Int, isInvocation: Bool)] = []
@@ -90,7 +100,12 @@ struct LinearizationSearch<Model: SequentialModel> {
         // the end (where it changes no result), so it only needs to go earlier when that
         // helps some completed call, and trying it first mostly multiplies states.
         var pendingPass = false
-        while unappliedCompleted > 0 {
+        // The first order of every completed call that left a blocked call able to return.
+        var firstComplete: (order: [Int], state: Model)?
+        while unappliedCompleted > 0 || !waitingCallsWait(in: state) {
+            if unappliedCompleted == 0, firstComplete == nil {
+                firstComplete = (undo.map { calls[$0.call] }, state)
+            }
             if event != -1, isInvocation[event], isPending[callOf[event]] != pendingPass {
                 event = list.next[event]
             } else if event != -1, isInvocation[event] {
@@ -98,6 +113,10 @@ struct LinearizationSearch<Model: SequentialModel> {
                 budget -= 1
                 let call = callOf[event]
                 let entry = history.entries[calls[call]]
+                guard !state.blocks(entry.operation) else {
+                    event = list.next[event]
+                    continue
+                }
                 var after = state
                 let answer = after.apply(entry.operation)
                 var again = state
@@ -131,6 +150,18 @@ struct LinearizationSearch<Model: SequentialModel> {
                 event = list.next[0]
             } else {
                 guard let last = undo.popLast() else {
+                    if let firstComplete {
+                        return .lostWakeUp(
+                            LostWakeUp(
+                                partition: partition, order: firstComplete.order,
+                                modelState: "\(firstComplete.state)",
+                                wakeable: waiting.compactMap { entry in
+                                    var copy = firstComplete.state
+                                    let operation = history.entries[entry].operation
+                                    guard !copy.blocks(operation) else { return nil }
+                                    return BlockedCall(entry: entry, modelAnswer: copy.apply(operation))
+                                }))
+                    }
                     return .stuck(
                         deadEnd(
                             history, timeline: timeline, calls: calls, model: model, longest: longest,
@@ -179,7 +210,8 @@ struct LinearizationSearch<Model: SequentialModel> {
                 }.sorted { timeline.invocation[$0] < timeline.invocation[$1] }
             for entry in candidates {
                 var copy = state
-                let answer = copy.apply(history.entries[entry].operation)
+                let operation = history.entries[entry].operation
+                let answer = copy.blocks(operation) ? nil : copy.apply(operation)
                 if answer != history.entries[entry].result || entry == deadline {
                     blocked.append(BlockedCall(entry: entry, modelAnswer: answer))
                 }

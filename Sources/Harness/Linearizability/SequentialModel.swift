@@ -25,11 +25,24 @@ public protocol SequentialModel: Hashable {
     /// Performs `operation` and returns what it answers.
     mutating func apply(_ operation: Operation) -> Result
 
+    /// Whether `operation`, called in this state, must wait: no call made here returns until
+    /// other calls change the state. The checker never places a call where its operation
+    /// blocks, and never calls ``apply(_:)`` there, so `apply` need not answer for such states.
+    /// A call still waiting when the run ended is justified only by a state where this is
+    /// `true`. The default is `false`: every operation returns in every state.
+    func blocks(_ operation: Operation) -> Bool
+
     /// The independent part of the state that `operation` reads and writes, or `nil` when the
     /// model has no such parts. Operations with different keys must not affect each other's
     /// results: the checker checks each key's operations against its own copy of the initial
     /// model. If any operation of a history has no key, the history is checked whole.
     static func partitionKey(of operation: Operation) -> PartitionKey?
+}
+
+extension SequentialModel {
+    /// No operation ever waits.
+    @inlinable
+    public func blocks(_ operation: Operation) -> Bool { false }
 }
 
 extension SequentialModel where PartitionKey == Never {

@@ -16,6 +16,9 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
     case handoff
     /// A lane finished a job and takes the next one (another thread may run first).
     case takeJob
+    /// The thread went on once every other thread had finished or waited for good (a
+    /// generated scenario with blocking operations, at the end of a part).
+    case quiesce
 
     public var description: String {
         switch self {
@@ -44,6 +47,7 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
         case .enqueueJob: "schedules"
         case .handoff: "hand-off"
         case .takeJob: "suspends"
+        case .quiesce: "quiesce"
         }
     }
 }

@@ -64,7 +64,7 @@ struct CampaignTests {
     func shard() async throws {
         let elsewhere = (1...2).map { "\($0)/2" }.first { shard in
             let environment = EnvironmentSnapshot([Knob.shard.name: shard])
-            return (try? HarnessEnvironment.shardIncludes("campaign shard", environment: environment)) == false
+            return (try? HarnessEnvironment.shard(in: environment))??.includes("campaign shard") == false
         }
         let variables = [Knob.shard.name: try #require(elsewhere)]
         let explore = Self.campaign("campaign shard", .explore, variables)
@@ -73,6 +73,35 @@ struct CampaignTests {
         #expect(generated.check(Self.queue, LinearizabilityOptions(scenarios: 1, seed: 1)) == nil)
         let stress = Self.campaign("campaign shard", .stress, variables)
         #expect(await stress.stress(StressOptions(iterations: 2, escalation: nil), StressTest { _ in }) != nil)
+    }
+
+    @Test("shards of schedules split a random exploration between them; a PCT one goes whole to one shard")
+    func scheduleShards() throws {
+        func explore(
+            _ strategy: Strategy, shard: String?, _ body: @escaping @Sendable (Scenario) -> Void
+        ) -> ExplorationReport? {
+            let variables = shard.map { [Knob.shard.name: $0] } ?? [:]
+            return Self.campaign("campaign schedule shard", .explore, variables)
+                .explore(ExplorationOptions(strategy: strategy, schedules: 30, seed: 5, keepsFailures: false), body)
+        }
+        let passing: @Sendable (Scenario) -> Void = HarnessScenarios.lockedIncrements
+        let whole = try #require(explore(.random, shard: nil, passing))
+        let shards = try (1...2).map { try #require(explore(.random, shard: "\($0)/2:schedules", passing)) }
+        #expect(shards.map(\.schedulesRun) == [15, 15])
+        #expect(shards.map(\.schedulesRun).reduce(0, +) == whole.schedulesRun)
+
+        let failing: @Sendable (Scenario) -> Void = { HarnessScenarios.lostUpdate($0, counter: SeamAtomic(0)) }
+        var failures: [HarnessFailure?] = []
+        withKnownIssue {
+            failures = [nil, "1/2:schedules", "2/2:schedules"].map { explore(.random, shard: $0, failing)?.failure }
+        }
+        let failure = try #require(failures[0])
+        let found = failures.dropFirst().compactMap { $0 }
+        let first = try #require(found.min { $0.token.execution < $1.token.execution })
+        #expect("\(first.token)" == "\(failure.token)")
+
+        let pct = (1...2).map { explore(.pct(depth: 3), shard: "\($0)/2:schedules", passing) }
+        #expect(pct.compactMap { $0?.schedulesRun } == [30], "PCT's schedules depend on each other: one shard runs all")
     }
 
     @Test("explore and generated scenarios add a line each to the run's summary; stress adds none")

@@ -32,6 +32,17 @@ struct KnobTests {
         #expect("\(expected)".hasPrefix("\(name) is not a variable the harness reads: did you mean \(nearest)?"))
     }
 
+    @Test(
+        "HARNESS_WORKERS sets the workers of every exploration, and a bad value is an error naming it",
+        arguments: ["0", "65", "two", "1.5"])
+    func workers(bad: String) throws {
+        #expect(try ExplorationOptions().applyingEnvironment(["HARNESS_WORKERS": "2"]).workers == 2)
+        #expect(try LinearizabilityOptions().applyingEnvironment(["HARNESS_WORKERS": "3"]).exploration.workers == 3)
+        let error = HarnessConfigurationError.invalid(
+            setting: "HARNESS_WORKERS", value: bad, expected: "a whole number from 1 to 64")
+        #expect(throws: error) { _ = try ExplorationOptions().applyingEnvironment(["HARNESS_WORKERS": bad]) }
+    }
+
     @Test("a variable far from every knob is named without a guess")
     func unknownWithoutGuess() {
         #expect(throws: HarnessConfigurationError.unknownVariable(name: "HARNESS_COLOUR", nearest: nil)) {

@@ -455,6 +455,34 @@ struct ExecutionModelTests {
         #expect(driver.model.decisions.last == .job(1))
     }
 
+    // MARK: Quiescence
+
+    @Test("a quiescing thread is no candidate; it runs once nothing else can, after every deadline, never stuck")
+    func quiescence() throws {
+        var driver = try ModelDriver(threads: 3)
+        driver.arrive(0, .quiesce)
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        let deadline = driver.model.clock + 50
+        #expect(try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: deadline)) == .blocks)
+        driver.arrive(2, .yield)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(2), .spuriousWake(1)])
+        try driver.run(2)
+        _ = driver.model.exit(2)
+        // T1's deadline fires first: a timed wait does not wait for good.
+        #expect(driver.decide(running: nil) == .run(1))
+        #expect(driver.steps.last?.kind == .advanceClock)
+        _ = try driver.perform(1)
+        #expect(try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil)) == .blocks)
+        #expect(driver.decide(running: nil) == .run(0))
+        #expect(try driver.perform(0) == .continues)
+        #expect(driver.steps.last?.kind == .quiesce)
+        driver.model.abandonWaitingThreads()
+        #expect(driver.model.isWindingDown)
+        #expect(driver.model.failure == nil)
+        #expect(driver.model.performWhileWindingDown(0, .join(1)) == .waitsToJoin)
+        #expect(driver.model.nextToWindDown() == 1)
+    }
+
     // MARK: Winding down
 
     @Test("winding down, operations never block, and threads exit lowest-numbered first, a joiner after its target")

@@ -9,13 +9,14 @@ public enum HarnessWorkloads {
 
     /// Explores `scenario` with `strategy` for at least `schedules` schedules (restarting
     /// an exhaustive search that covered everything sooner), its threads run as `threads`,
-    /// and returns how many schedules ran, how long they took, and the most steps one of
-    /// them took.
+    /// the schedules on `workers` workers, and returns how many schedules ran, how long they
+    /// took, and the most steps one of them took.
     public static func explore(
         _ scenario: HarnessScenario,
         strategy: Strategy,
         schedules: Int,
-        threads: ScenarioThreads = .os
+        threads: ScenarioThreads = .os,
+        workers: Int = 1
     ) -> (schedules: Int, elapsed: Duration, maxSteps: Int) {
         var done = 0
         var elapsed = Duration.zero
@@ -23,7 +24,7 @@ public enum HarnessWorkloads {
         var run = 0
         while done < schedules {
             let options = ExplorationOptions(
-                strategy: strategy, schedules: schedules - done, seed: UInt64(run), threads: threads)
+                strategy: strategy, schedules: schedules - done, seed: UInt64(run), threads: threads, workers: workers)
             let report = runReport("\(scenario)", options: options, scenario.body(checked: false))
             precondition(report.failure == nil, "the harness benchmark scenario \(scenario) failed: \(report.failure!)")
             done += report.schedulesRun

@@ -257,7 +257,7 @@ struct ReplayCommandTests {
         #expect(!outcome.output.contains("harness campaign: "), "nothing was explored")
     }
 
-    @Test("shards of a campaign split it whole: their summaries add up exactly to the unsharded run's")
+    @Test("shards of a campaign, of scenarios or of schedules, add up to the unsharded run's summary")
     func shardsAddUp() throws {
         func campaign(shard: String?) throws -> [CampaignEntry] {
             var environment = Self.demo
@@ -271,6 +271,16 @@ struct ReplayCommandTests {
         #expect(!first.isEmpty && !second.isEmpty)
         #expect(Self.counts(first + second) == Self.counts(whole))
         #expect(Set(first.map(\.scenario)).isDisjoint(with: second.map(\.scenario)))
+
+        // Split by schedules: the random explorations run in both shards, their schedules
+        // adding up; the others go whole to one.
+        let shards = try ["1/2:schedules", "2/2:schedules"].map { try campaign(shard: $0) }
+        func schedules(_ entries: [CampaignEntry]) -> [String: Int] {
+            entries.reduce(into: [:]) { $0["\($1.scenario) \($1.strategy)", default: 0] += $1.schedules }
+        }
+        #expect(schedules(shards[0] + shards[1]) == schedules(whole))
+        let split = Set(shards[0].map(\.scenario)).intersection(shards[1].map(\.scenario))
+        #expect(split == Set(whole.filter { $0.strategy == "random" }.map(\.scenario)))
     }
 
     /// The limiter's tasks free atomic cells during each execution (their addresses once came
@@ -313,7 +323,9 @@ struct ReplayCommandTests {
         }.sorted()
     }
 
-    @Test("a malformed shard is an error naming HARNESS_SHARD", arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/1001"])
+    @Test(
+        "a malformed shard is an error naming HARNESS_SHARD",
+        arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/1001", "1/2:scenario", "1/2:"])
     func badShard(value: String) throws {
         let outcome = try TestProcess.run(
             ["--filter", "DemoCampaign/"], environment: Self.demo.merging(["HARNESS_SHARD": value]) { $1 })

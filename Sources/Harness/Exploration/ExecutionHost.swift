@@ -1,0 +1,57 @@
+import Primitives
+
+/// What the executions one worker of an exploration runs, one after another, share and
+/// reuse; used by one thread at a time.
+final class ExecutionHost: @unchecked Sendable {
+    /// The OS threads the executions run on, reused from one to the next; closed with
+    /// ``close()``.
+    let threadPool = SeamThreadPool()
+    /// The CPU the executions' threads are pinned to; `nil`: the one the calling thread is
+    /// on when each execution begins.
+    let cpu: Int32?
+    /// The stacks of scenario threads run as coroutines, reused from one execution to the
+    /// next; `nil` once an execution needed OS threads.
+    var coroutineStacks: CoroutineStacks? = CoroutineStacks()
+    /// Where the executions record their steps, one after another; made by the first.
+    private var record: ScheduleRecord?
+    /// The texts that name an execution (its token without steps, its crash text), made once
+    /// with a stand-in for the execution's number and split there.
+    private var textTemplates: [[Substring]]?
+    private static let executionStandIn: Character = "\u{2}"
+
+    /// A host whose executions run on `cpu`, or on the calling thread's CPU when `nil`.
+    init(cpu: Int32? = nil) {
+        self.cpu = cpu
+    }
+
+    /// Ends the host's OS threads; call once, when its executions are over.
+    func close() {
+        threadPool.close()
+    }
+
+    /// The texts that name execution `index`; `make` makes them for an execution written as given.
+    func texts(execution index: Int, _ make: (String) -> [String]) -> [String] {
+        let templates =
+            textTemplates
+            ?? make(String(Self.executionStandIn)).map { text in
+                text.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
+            }
+        textTemplates = templates
+        let number = String(index)
+        return templates.map { $0.joined(separator: number) }
+    }
+
+    /// The record the executions take turns with, made on first use with room for
+    /// `stepCapacity` bytes of steps, in `file` when given.
+    func scheduleRecord(stepCapacity: Int, file: String?) -> ScheduleRecord {
+        if let record { return record }
+        do {
+            let made = try ScheduleRecord(stepCapacity: stepCapacity, sharedFile: file)
+            record = made
+            return made
+        } catch {
+            let place = file.map { " in \($0)" } ?? ""
+            preconditionFailure("the harness could not make its schedule record\(place): \(error)")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import CShim
+import Primitives
+
+extension Explorer {
+    /// Runs the first `planned` schedules of `shard` on `workers` threads, each with an
+    /// ``ExecutionHost`` of its own pinned to a CPU of its own (where the platform says which
+    /// it may use), and returns their tally: the one a single thread running them in order
+    /// gives, as each schedule of a strategy whose schedules are independent depends only on
+    /// the seed and its index. Workers take positions in order; once one fails, none takes a
+    /// position after it, and the outcomes of those already run are dropped. `noteProgress`
+    /// is called with the count tallied after each schedule, by one worker at a time.
+    func runOnWorkers(
+        _ workers: Int,
+        strategy: Strategy,
+        seed: UInt64,
+        naming: ScheduleNaming,
+        shard: ScheduleShard,
+        planned: Int,
+        noteProgress: @escaping (Int) -> Void
+    ) -> ScheduleTally {
+        let queue = ScheduleQueue(
+            explorer: self, naming: naming, shard: shard, planned: planned, noteProgress: noteProgress)
+        let threads = Self.workerCPUs(workers).map { cpu in
+            let host = ExecutionHost(cpu: cpu)
+            switch Seam.spawnThread({ queue.work(on: host, scheduler: strategy.makeScheduler(seed: seed)) }) {
+            case .success(let thread): return thread
+            case .failure(let error):
+                preconditionFailure(
+                    "the exploration could not start a worker thread (\(error)): has the process run out of threads?")
+            }
+        }
+        for thread in threads {
+            do {
+                try thread.join()
+            } catch {
+                preconditionFailure("joining an exploration's worker failed: \(error)")
+            }
+        }
+        return queue.finishedTally()
+    }
+
+    /// The CPU each of `workers` workers runs on: the CPUs the calling thread may use, in
+    /// turn; `nil` each where the platform does not say.
+    private static func workerCPUs(_ workers: Int) -> [Int32?] {
+        var allowed = [Int32](repeating: 0, count: 1_024)
+        let count = Int(cshim_allowed_cpus(&allowed, Int32(allowed.count)))
+        guard count > 0 else { return Array(repeating: nil, count: workers) }
+        return (0..<workers).map { allowed[$0 % count] }
+    }
+}
+
+/// The positions of an exploration's schedules that its workers take, and the tally of their
+/// outcomes in position order; shared by the workers under one lock.
+private final class ScheduleQueue: @unchecked Sendable {
+    private let explorer: Explorer
+    private let naming: ScheduleNaming
+    private let shard: ScheduleShard
+    private let planned: Int
+    private let noteProgress: (Int) -> Void
+    private let lock = SeamMutex()
+    /// The next position a worker takes.
+    private var next = 0
+    /// The lowest position that failed so far; no worker takes one after it.
+    private var stop = Int.max
+    /// Outcomes that arrived before one of a lower position, by position.
+    private var pending: [Int: ScheduleOutcome] = [:]
+    private var tally: ScheduleTally
+
+    init(
+        explorer: Explorer, naming: ScheduleNaming, shard: ScheduleShard, planned: Int,
+        noteProgress: @escaping (Int) -> Void
+    ) {
+        self.explorer = explorer
+        self.naming = naming
+        self.shard = shard
+        self.planned = planned
+        self.noteProgress = noteProgress
+        tally = ScheduleTally(budget: planned)
+    }
+
+    /// Runs schedules on `host` with `scheduler` until none is left to take, then closes
+    /// the host.
+    func work(on host: ExecutionHost, scheduler: any SchedulingStrategy) {
+        defer { host.close() }
+        if let cpu = host.cpu {
+            _ = cshim_pin_current_thread_to_cpu(cpu)
+        }
+        var scheduler = scheduler
+        while let position = take() {
+            let execution = shard.schedule(at: position)
+            guard scheduler.beginExecution(execution) else {
+                preconditionFailure("a strategy whose schedules are independent had none for execution \(execution)")
+            }
+            let record = explorer.execute(scheduler, naming: naming, execution: execution, on: host)
+            scheduler = record.strategy
+            deliver(position, ScheduleOutcome(execution: execution, record, keepsRecord: position == planned - 1))
+        }
+    }
+
+    /// The tally, once every worker has ended.
+    func finishedTally() -> ScheduleTally {
+        lock.withLockDirectly { tally }
+    }
+
+    private func take() -> Int? {
+        lock.withLockDirectly {
+            guard next < planned, next <= stop else { return nil }
+            next += 1
+            return next - 1
+        }
+    }
+
+    /// Adds the outcome at `position`, and tallies every outcome now in order.
+    private func deliver(_ position: Int, _ outcome: ScheduleOutcome) {
+        lock.withLockDirectly {
+            if outcome.record?.failure != nil {
+                stop = min(stop, position)
+            }
+            pending[position] = outcome
+            while !tally.failed, let ready = pending.removeValue(forKey: tally.executed) {
+                tally.add(ready)
+                noteProgress(tally.executed)
+            }
+        }
+    }
+}
