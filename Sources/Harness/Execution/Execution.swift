@@ -72,8 +72,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             plan.record.stepCapacity >= Self.stepByteCapacity(limits),
             "the schedule record is too small for the limits")
         trace = TraceRecorder(record: plan.record, activity: plan.activity, tokenPrefix: plan.tokenPrefix)
-        guard let report = cshim_crash_report_create(plan.crashText.prefix, plan.crashText.suffix, plan.record.pointer)
-        else {
+        // Through `withCString`, which lends a native string's own bytes: passing a `String`
+        // where C takes a pointer copies it into a new array each time.
+        let created = plan.crashText.prefix.withCString { prefix in
+            plan.crashText.suffix.withCString { suffix in cshim_crash_report_create(prefix, suffix, plan.record.pointer)
+            }
+        }
+        guard let report = created else {
             preconditionFailure("the harness ran out of memory creating an execution")
         }
         crashReport = report

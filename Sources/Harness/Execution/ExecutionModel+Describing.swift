@@ -6,14 +6,18 @@ extension ExecutionModel {
     /// next, the order of first use does not.
     struct ObjectNames {
         private var names = ObjectMap<SharedObject>()
-        private var counts: [SharedObject.Kind: Int] = [:]
+        /// How many objects of each kind are named, kept without a dictionary's allocation.
+        private var mutexes = 0
+        private var conditions = 0
+        private var atomics = 0
+        private var queues = 0
+        private var semaphores = 0
+        private var groups = 0
 
         /// The name of `object`, a `kind`, naming it if it has none yet.
         mutating func name(_ object: ObjectIdentifier, _ kind: SharedObject.Kind) -> SharedObject {
             if let name = names[object] { return name }
-            let number = counts[kind, default: 0] + 1
-            counts[kind] = number
-            let name = SharedObject(kind, number)
+            let name = SharedObject(kind, nextNumber(of: kind))
             names.set(object, to: name)
             return name
         }
@@ -22,6 +26,30 @@ extension ExecutionModel {
         /// `dropIn` is named, so that they take no number among the objects of their kinds.
         mutating func name(insides: [ObjectIdentifier], as dropIn: SharedObject) {
             for inside in insides { names.insertIfAbsent(inside, dropIn) }
+        }
+
+        /// Counts one more object of `kind`; returns its number, from 1.
+        private mutating func nextNumber(of kind: SharedObject.Kind) -> Int {
+            switch kind {
+            case .mutex:
+                mutexes += 1
+                return mutexes
+            case .condition:
+                conditions += 1
+                return conditions
+            case .atomic:
+                atomics += 1
+                return atomics
+            case .queue:
+                queues += 1
+                return queues
+            case .semaphore:
+                semaphores += 1
+                return semaphores
+            case .group:
+                groups += 1
+                return groups
+            }
         }
     }
 

@@ -167,10 +167,11 @@ struct ExecutionModel {
     /// An execution whose root thread, T0, is about to start.
     init(limits: ExecutionLimits) {
         self.limits = limits
-        threads = [ThreadRecord(state: .ready(.start, nil), name: "T0")]
         // Room for a small scenario from the start: one allocation each, where growing by
         // appending reallocated each array several times an execution.
+        threads = []
         threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
+        threads.append(ThreadRecord(state: .ready(.start, nil), name: "T0"))
         candidateBuffer.reserveCapacity(Self.expectedThreads)
         decisions.reserveCapacity(Self.expectedDecisions)
     }

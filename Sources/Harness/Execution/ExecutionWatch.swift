@@ -25,7 +25,17 @@ final class ExecutionWatch: @unchecked Sendable {
     /// once): a contended `Synchronization.Mutex` hands over where ThreadSanitizer cannot
     /// see it, and it reported these writes as racing.
     private let threadHandlesMutex = SeamMutex()
-    private var threadHandles: [Int: (handle: UInt, systemID: UInt64)] = [:]
+    /// By thread number; room for a small scenario's threads from the start, so that
+    /// noting them allocates nothing more.
+    private var threadHandles: [(handle: UInt, systemID: UInt64)?]
+
+    init() {
+        threadHandles = []
+        threadHandles.reserveCapacity(Self.expectedThreads)
+    }
+
+    /// The threads an execution is given room for at its start.
+    private static var expectedThreads: Int { 8 }
 
     /// `thread` is about to perform an operation: it is the one that runs.
     func noteRunning(_ thread: Int) {
@@ -40,7 +50,10 @@ final class ExecutionWatch: @unchecked Sendable {
     /// `thread` started on the calling OS thread.
     func noteStarted(_ thread: Int) {
         let osThread = (handle: cshim_current_thread_handle(), systemID: cshim_current_thread_system_id())
-        threadHandlesMutex.withLockDirectly { threadHandles[thread] = osThread }
+        threadHandlesMutex.withLockDirectly {
+            while threadHandles.count <= thread { threadHandles.append(nil) }
+            threadHandles[thread] = osThread
+        }
     }
 
     /// Waits for `backend` to finish; returns the stall, once the running thread, taking no
@@ -54,7 +67,9 @@ final class ExecutionWatch: @unchecked Sendable {
         var watch = StallWatch(timeout: timeout)
         while !backend.awaitFinish(timeout: slice) {
             let thread = runningThread.load(ordering: .relaxed)
-            let osThread = threadHandlesMutex.withLockDirectly { threadHandles[thread] }
+            let osThread = threadHandlesMutex.withLockDirectly {
+                threadHandles.indices.contains(thread) ? threadHandles[thread] : nil
+            }
             let verdict = watch.check(
                 steps: activity.steps,
                 thread: thread,

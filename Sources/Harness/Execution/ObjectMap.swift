@@ -1,38 +1,46 @@
 /// A map from the shared objects of one execution to what the scheduler knows of them,
 /// searched linearly while it is small and through a hash index once it grows: an execution
 /// touches a handful of objects at every step, where hashing each key cost more than
-/// comparing it with a few others.
+/// comparing it with a few others. Keys and values share one array, so a map of a few
+/// objects costs one allocation.
 struct ObjectMap<Value> {
-    private var keys: [ObjectIdentifier] = []
-    private(set) var values: [Value] = []
+    private var entries: [(key: ObjectIdentifier, value: Value)] = []
     /// Each key's position, built once there are more than ``linearLimit`` keys.
     private var positions: [ObjectIdentifier: Int]?
     private static var linearLimit: Int { 16 }
+    /// The room a map takes at its first key: enough for a small scenario's objects.
+    private static var initialCapacity: Int { 4 }
 
-    var isEmpty: Bool { keys.isEmpty }
-    var count: Int { keys.count }
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// The values, in the order their keys were inserted.
+    var values: some Collection<Value> { entries.lazy.map(\.value) }
 
     /// The position of `key`'s value, or `nil` when it has none.
     private func position(of key: ObjectIdentifier) -> Int? {
         if let positions { return positions[key] }
-        return keys.firstIndex(of: key)
+        // By index, reading the key alone: a closure over whole entries would copy each
+        // value, retaining and releasing an object's at every comparison.
+        for index in entries.indices where entries[index].key == key { return index }
+        return nil
     }
 
     /// Adds `key` with `value`; `key` must not be in the map.
     private mutating func insert(_ key: ObjectIdentifier, _ value: Value) -> Int {
-        keys.append(key)
-        values.append(value)
-        let position = keys.count - 1
+        if entries.capacity == 0 { entries.reserveCapacity(Self.initialCapacity) }
+        entries.append((key, value))
+        let position = entries.count - 1
         if positions != nil {
             positions?[key] = position
-        } else if keys.count > Self.linearLimit {
-            positions = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices))
+        } else if entries.count > Self.linearLimit {
+            positions = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].key, $0) })
         }
         return position
     }
 
     subscript(key: ObjectIdentifier) -> Value? {
-        position(of: key).map { values[$0] }
+        position(of: key).map { entries[$0].value }
     }
 
     /// `key`'s value, which is `defaultValue` (and stored) when it had none.
@@ -40,7 +48,7 @@ struct ObjectMap<Value> {
         get { self[key] ?? defaultValue() }
         _modify {
             let position = position(of: key) ?? insert(key, defaultValue())
-            yield &values[position]
+            yield &entries[position].value
         }
     }
 
@@ -49,7 +57,7 @@ struct ObjectMap<Value> {
     /// yield, this allocates nothing when `key` is in the map already.
     mutating func set(_ key: ObjectIdentifier, to value: Value) {
         if let position = position(of: key) {
-            values[position] = value
+            entries[position].value = value
         } else {
             _ = insert(key, value)
         }

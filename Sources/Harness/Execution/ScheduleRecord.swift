@@ -46,7 +46,8 @@ final class ScheduleRecord: @unchecked Sendable {
 
     /// Begins a schedule whose token starts with `tokenPrefix`, with no step taken yet.
     func begin(tokenPrefix: String) {
-        _ = cshim_schedule_record_begin(pointer, tokenPrefix)
+        // `withCString` lends the string's own bytes, where passing the `String` would copy it.
+        _ = tokenPrefix.withCString { cshim_schedule_record_begin(pointer, $0) }
     }
 
     /// Publishes that `count` bytes of the steps are valid.

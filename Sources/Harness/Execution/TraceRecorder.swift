@@ -33,7 +33,13 @@ struct TraceRecorder {
         self.record = record
         self.activity = activity
         record.begin(tokenPrefix: tokenPrefix)
+        // Room for a small scenario's steps from the start: one allocation, where growing by
+        // appending reallocated the trace at every doubling, seven times for 64 steps.
+        steps.reserveCapacity(Self.expectedSteps)
     }
+
+    /// The steps a trace is given room for at its start.
+    private static var expectedSteps: Int { 64 }
 
     /// Adds `step`, which the model took, to the trace and the record's bytes. Returns the
     /// step as the trace and as a token keep it, for the replay's checks.

@@ -8,8 +8,13 @@ struct UnjoinedThreads {
 
     /// `thread` must be joined.
     mutating func add(_ thread: SeamThread) {
+        // Room for a small scenario's threads at the first: one allocation, not one per doubling.
+        if threads.capacity == 0 { threads.reserveCapacity(Self.expectedThreads) }
         threads.append(thread)
     }
+
+    /// The threads an execution is given room for at its first.
+    private static var expectedThreads: Int { 8 }
 
     /// `thread`'s owner joined it.
     mutating func remove(_ thread: SeamThread) {
@@ -25,6 +30,6 @@ struct UnjoinedThreads {
                 preconditionFailure("joining an abandoned harness thread failed: \(error)")
             }
         }
-        threads = []
+        threads.removeAll(keepingCapacity: true)
     }
 }

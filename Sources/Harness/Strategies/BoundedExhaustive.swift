@@ -25,24 +25,37 @@
 struct BoundedExhaustive: SchedulingStrategy {
     let preemptionBound: Int
 
-    /// A schedule's first choices, shared by every schedule that starts with them.
+    /// A schedule's first choices, shared by every schedule that starts with them: a node
+    /// holds the choices after its parent's, a run of them then one more, so that building the
+    /// prefix of a schedule at a decision that branches costs a node, not one a step.
     private final class Prefix {
-        let choice: Choice
+        /// The choices after the parent's, before ``last``; often none.
+        let run: [Choice]
+        let last: Choice
         let parent: Prefix?
 
-        init(_ choice: Choice, after parent: Prefix?) {
-            self.choice = choice
+        init(_ run: [Choice], then last: Choice, after parent: Prefix?) {
+            self.run = run
+            self.last = last
             self.parent = parent
         }
 
         var choices: [Choice] {
-            var choices: [Choice] = []
+            var nodes: [Prefix] = []
+            var count = 0
             var node: Prefix? = self
             while let current = node {
-                choices.append(current.choice)
+                nodes.append(current)
+                count += current.run.count + 1
                 node = current.parent
             }
-            return choices.reversed()
+            var choices: [Choice] = []
+            choices.reserveCapacity(count)
+            for node in nodes.reversed() {
+                choices += node.run
+                choices.append(node.last)
+            }
+            return choices
         }
     }
 
@@ -63,8 +76,10 @@ struct BoundedExhaustive: SchedulingStrategy {
     private var root: Prefix?
     private var forced: [Choice] = []
     private var taken: [Choice] = []
-    /// `taken` as prefixes, built as far as a queued prefix needed them.
-    private var takenPrefixes: [Prefix] = []
+    /// The first `takenPrefixCount` choices of `taken` as a prefix, built as far as a queued
+    /// prefix needed them.
+    private var takenPrefix: Prefix?
+    private var takenPrefixCount = 0
     private var position = 0
     private var started = false
 
@@ -77,8 +92,11 @@ struct BoundedExhaustive: SchedulingStrategy {
         if started && !advance() { return false }
         started = true
         position = 0
-        taken = []
-        takenPrefixes = []
+        // Emptied keeping its storage: one allocation an execution at most (when the
+        // storage is shared with the strategy's copy before the execution), not one a doubling.
+        taken.removeAll(keepingCapacity: true)
+        takenPrefix = nil
+        takenPrefixCount = 0
         return true
     }
 
@@ -109,7 +127,7 @@ struct BoundedExhaustive: SchedulingStrategy {
                 let costly = Self.isCostly(candidate.choice, running: running)
                 guard !costly || canPreempt else { continue }
                 let bucket = candidate.choice == .advanceClock ? departures : departures + 1
-                let prefix = Prefix(candidate.choice, after: before)
+                let prefix = Prefix([], then: candidate.choice, after: before)
                 queued[bucket].append(Queued(prefix: prefix, cost: costly ? cost + 1 : cost))
             }
         }
@@ -128,12 +146,11 @@ struct BoundedExhaustive: SchedulingStrategy {
 
     /// The schedule so far as a prefix, building the shared nodes it needs.
     private mutating func prefixOfTaken() -> Prefix? {
-        var prefix = takenPrefixes.last ?? root
-        for choice in taken.dropFirst(takenPrefixes.count) {
-            prefix = Prefix(choice, after: prefix)
-            takenPrefixes.append(prefix!)
-        }
-        return prefix
+        let built = takenPrefixCount == 0 ? root : takenPrefix
+        guard let last = taken.last, takenPrefixCount < taken.count else { return built }
+        takenPrefix = Prefix(Array(taken[takenPrefixCount..<(taken.count - 1)]), then: last, after: built)
+        takenPrefixCount = taken.count
+        return takenPrefix
     }
 
     /// Moves to the next queued schedule: in the current bucket, else in the next. False

@@ -21,4 +21,18 @@ struct ObjectMapTests {
         let other = Object()
         #expect(map[ObjectIdentifier(other)] == nil)
     }
+
+    @Test("values come in the order their keys were first stored; insertIfAbsent keeps a key's first value")
+    func valuesInInsertionOrder() {
+        let objects = (0..<20).map { _ in Object() }
+        var map = ObjectMap<Int>()
+        for (index, object) in objects.enumerated().reversed() {
+            map.insertIfAbsent(ObjectIdentifier(object), index)
+        }
+        for object in objects {
+            map.insertIfAbsent(ObjectIdentifier(object), -1)
+            map[ObjectIdentifier(object), default: -2] += 100
+        }
+        #expect(Array(map.values) == (0..<20).reversed().map { $0 + 100 })
+    }
 }
