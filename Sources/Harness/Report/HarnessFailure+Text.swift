@@ -1,57 +1,8 @@
 import Foundation
 
-/// A failed execution: why it failed, the token that replays it, and its schedule.
-public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible {
-    /// The scenario's name.
-    public let scenario: String
-    /// Why the execution failed.
-    public let reason: ExecutionFailure
-    /// Replays the execution exactly.
-    public let token: ReplayToken
-    /// Every step the execution took.
-    public let trace: [TraceStep]
-    /// The Swift Testing test that found it, when it ran in one: its `Test.ID` without the
-    /// source location (`Module.Suite/name()`), which edits above the test do not change.
-    public let testID: String?
-    /// The names of the tasks whose jobs ran, by their number in ``TraceStep/task``: a
-    /// name given to the task, or where ``Scenario/task(name:file:line:_:)`` started it, or
-    /// for a task the code created (`Task {}`, `Task.detached`), the file and line that did.
-    public let taskNames: [Int: String]
-    /// How a replay reproduced the failure; `nil` when exploring found it.
-    public let reproduction: ReplayReproduction?
-    /// How many times the schedule ran another thread while the running one could go on.
-    public let preemptions: Int
-    /// The schedule exploring found, when ``trace`` is a shrunk one.
-    public let shrunkFrom: ShrinkOrigin?
-    /// Where the tasks that ran in each job began and ended in the code under test, by the
-    /// index in ``trace`` of the step that ended the job (a lane's ``OperationKind/takeJob``).
-    public let taskJobPlaces: [Int: [TaskJobPlaces]]
-
-    init(
-        scenario: String,
-        reason: ExecutionFailure,
-        token: ReplayToken,
-        trace: [TraceStep],
-        testID: String?,
-        taskNames: [Int: String] = [:],
-        preemptions: Int = 0,
-        reproduction: ReplayReproduction? = nil,
-        shrunkFrom: ShrinkOrigin? = nil,
-        taskJobPlaces: [Int: [TaskJobPlaces]] = [:],
-        taskCreations: [Int: CodePlace] = [:]
-    ) {
-        self.scenario = scenario
-        self.reason = reason
-        self.token = token
-        self.trace = trace
-        self.testID = testID
-        self.taskNames = taskNames.merging(taskCreations.mapValues { "\($0.file):\($0.line)" }) { name, _ in name }
-        self.reproduction = reproduction
-        self.preemptions = preemptions
-        self.shrunkFrom = shrunkFrom
-        self.taskJobPlaces = taskJobPlaces
-    }
-
+/// The words of a ``HarnessFailure``: its report, its replay command, and its schedule drawn
+/// as lanes.
+extension HarnessFailure: CustomStringConvertible {
     /// How many steps the report's lanes show at most; the full trace has them all.
     public static let lanesShown = 24
 
@@ -235,15 +186,7 @@ public struct HarnessFailure: Error, Sendable, Codable, CustomStringConvertible 
     }
 }
 
-/// How replaying a token reproduced a failure.
-public enum ReplayReproduction: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The code followed the token to the failure.
-    case exact
-    /// The code left the token at step `divergedAt`; keeping the token's steps up to there
-    /// and searching on (seeded, with the strategy that recorded the token), schedule
-    /// `schedules` of the search failed. Its own token replays it exactly.
-    case prefixAndSearch(divergedAt: Int, schedules: Int)
-
+extension ReplayReproduction: CustomStringConvertible {
     public var description: String {
         switch self {
         case .exact:
@@ -254,27 +197,7 @@ public enum ReplayReproduction: Sendable, Hashable, Codable, CustomStringConvert
     }
 }
 
-/// A replayed token whose failure did not happen again: the code was fixed, or changed so
-/// that the schedule no longer leads to it. A replay that finds no failure passes; the
-/// report says this, so the person confirming a fix knows what was replayed.
-public struct FailureNotReproduced: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// How many steps the token holds.
-    public let tokenSteps: Int
-    /// Where the code left the token (its first step that did not happen as recorded) and
-    /// how; `nil` when the code followed every step of the token and did not fail.
-    public let divergence: Divergence?
-    /// How many schedules ran: one when the code followed the token to its end; else the
-    /// seeded search from the point of divergence, with the exploration's budget.
-    public let schedulesRun: Int
-
-    /// Where and how a replay left its token.
-    public struct Divergence: Sendable, Hashable, Codable {
-        /// The first step, from 0, that did not happen as the token recorded it.
-        public let step: Int
-        /// What the token recorded there and what the code did instead.
-        public let detail: String
-    }
-
+extension FailureNotReproduced: CustomStringConvertible {
     public var description: String {
         guard let divergence else {
             return "the recorded failure no longer happens: the code followed all \(tokenSteps) steps of the token "
@@ -284,12 +207,4 @@ public struct FailureNotReproduced: Sendable, Hashable, Codable, CustomStringCon
             + "\(tokenSteps) steps (\(divergence.detail)), and a seeded search of \(schedulesRun) schedule"
             + "\(schedulesRun == 1 ? "" : "s") from there found no failure"
     }
-}
-
-/// The schedule a failure was found with, before shrinking.
-public struct ShrinkOrigin: Sendable, Hashable, Codable {
-    /// Its length in the steps a report shows (``HarnessFailure/shownStepCount``).
-    public let steps: Int
-    /// Its preemptions.
-    public let preemptions: Int
 }
