@@ -20,6 +20,11 @@ actor EventLog {
     func append(_ event: String) { events.append(event) }
 }
 
+/// A count a screen shows, on the main actor.
+@MainActor final class Screen {
+    var shown = 0
+}
+
 /// Ordinary Swift Testing tests of bugs people write with tasks and actors, each with its fix,
 /// with only `.explored` added. They fail on purpose, so a plain `swift test` skips them:
 /// ``ExploredTraitTests`` runs them in a child process.
@@ -81,6 +86,36 @@ struct ExploredDemos {
     @Test(.explored) func replyRacesTimeout() async {
         let reply = await fetchReply(from: ReplyServer(), latency: .milliseconds(5), timeout: .milliseconds(10))
         #expect(reply == "reply")
+    }
+
+    /// The same reply with a timeout far beyond its latency: the reply always wins.
+    @Test(.explored(schedules: 500, seed: 1)) func replyRacesTimeoutFixed() async {
+        let reply = await fetchReply(from: ReplyServer(), latency: .milliseconds(5), timeout: .seconds(1))
+        #expect(reply == "reply")
+    }
+
+    /// Two detached deliveries each update a `MainActor` count in two hops, reading it in one
+    /// and writing what they read plus one in the next: one update can be lost in between.
+    @Test(.explored(schedules: 500, seed: 1)) func mainActorTwoHops() async {
+        let screen = Screen()
+        let deliveries = (0..<2).map { _ in
+            Task.detached {
+                let shown = await screen.shown
+                await MainActor.run { screen.shown = shown + 1 }
+            }
+        }
+        for delivery in deliveries { await delivery.value }
+        #expect(await screen.shown == 2)
+    }
+
+    /// The fix: each delivery updates the count in one hop.
+    @Test(.explored(schedules: 500, seed: 1)) func mainActorTwoHopsFixed() async {
+        let screen = Screen()
+        let deliveries = (0..<2).map { _ in
+            Task.detached { await MainActor.run { screen.shown += 1 } }
+        }
+        for delivery in deliveries { await delivery.value }
+        #expect(await screen.shown == 2)
     }
 
     /// An ordinary test, without the trait, beside those with it.

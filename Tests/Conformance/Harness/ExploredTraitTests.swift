@@ -22,6 +22,7 @@ struct ExploredTraitTests {
             ("ExploredDemos", "overdraft", "await account.balance >= 0"),
             ("ExploredDemos", "lostUpdate", "await counter.hits == 2"),
             ("ExploredDemos", "fireAndForget", "await log.events == [\"saved\", \"shown\"]"),
+            ("ExploredDemos", "mainActorTwoHops", "await screen.shown == 2"),
             ("ExploredReadmeDemos", "searchShowsTheLatestQuery", "await model.shown == \"results for swift\"")
         ])
     func bugFailsOnceAndReplays(suite: String, test: String, expectation: String) throws {
@@ -59,6 +60,8 @@ struct ExploredTraitTests {
             ("ExploredDemos", "overdraftFixed", 500),
             ("ExploredDemos", "lostUpdateFixed", 500),
             ("ExploredDemos", "fireAndForgetFixed", 500),
+            ("ExploredDemos", "replyRacesTimeoutFixed", 500),
+            ("ExploredDemos", "mainActorTwoHopsFixed", 500),
             ("ExploredDemos", "synchronousBody", 50),
             ("ExploredReadmeDemos", "searchShowsTheLatestQueryFixed", 500),
             ("ExploredReadmeDemos", "mainActorBody", 100)
