@@ -13,6 +13,7 @@
 #include <linux/futex.h>
 #include <sys/types.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #endif
 
 #include <dlfcn.h>
@@ -847,6 +848,32 @@ int cshim_capture_thread_stack(uintptr_t thread, void **frames, int capacity, in
     }
     pthread_mutex_unlock(&cshim_stack_capture_lock);
     return count;
+}
+
+int cshim_read_memory(const void *address, void *buffer, size_t size) {
+#if defined(__linux__)
+    struct iovec local = {.iov_base = buffer, .iov_len = size};
+    struct iovec remote = {.iov_base = (void *)address, .iov_len = size};
+    ssize_t copied = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    if (copied == (ssize_t)size) {
+        return 0;
+    }
+    if (copied >= 0) {
+        errno = EFAULT;
+    }
+    return -1;
+#elif defined(__APPLE__)
+    vm_size_t copied = 0;
+    kern_return_t result = vm_read_overwrite(
+        mach_task_self(), (vm_address_t)address, (vm_size_t)size, (vm_address_t)buffer, &copied);
+    if (result == KERN_SUCCESS && copied == size) {
+        return 0;
+    }
+    errno = EFAULT;
+    return -1;
+#else
+#error "cshim_read_memory: unsupported platform"
+#endif
 }
 
 const char *cshim_symbol_name(void *address) {

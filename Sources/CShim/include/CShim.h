@@ -321,6 +321,11 @@ uint64_t cshim_current_thread_system_id(void);
 /// `errno` set when the thread cannot be read (it has exited).
 int cshim_thread_activity(uint64_t system_id, int *runnable, uint64_t *cpu_ns);
 
+/// Copies `size` bytes at `address` of this process into `buffer` without touching them
+/// directly: an address that is not mapped readable fails the copy instead of raising
+/// SIGSEGV. Returns 0, or -1 with `errno` set (`EFAULT`: not readable).
+int cshim_read_memory(const void *address, void *buffer, size_t size);
+
 /// The name of the function holding `address` as the dynamic linker knows it (mangled for
 /// Swift), or NULL; valid while its image stays loaded.
 const char *cshim_symbol_name(void *address);

@@ -1,3 +1,5 @@
+import CShim
+
 /// A task of the concurrency runtime, held (retained) by the harness so it can tell, once
 /// nothing runs, whether the task has ended or waits, and where.
 ///
@@ -66,16 +68,28 @@ struct RuntimeTask {
 
     /// The entry points of the resume functions of the suspended task's async frames,
     /// innermost first: where it goes on once resumed, then where each caller goes on.
-    /// Read only while the task is suspended.
+    /// Read only while the task is suspended. The frames are read through
+    /// `cshim_read_memory`, and the walk stops at the first context that is misaligned or
+    /// not readable: a context the runtime has not linked, or has let go, ends the list
+    /// rather than the process.
     var resumePoints: [UInt] {
-        func address(_ base: UnsafeRawPointer, _ offset: Int) -> UnsafeRawPointer? {
-            base.load(fromByteOffset: offset, as: UnsafeRawPointer?.self)
-        }
-        var points = [UInt(bitPattern: address(pointer, Offset.resumeFunction))]
-        var context = address(pointer, Offset.resumeContext)
-        while let frame = context, points.count < 64 {
-            points.append(UInt(bitPattern: address(frame, Offset.contextResumeParent)))
-            context = address(frame, Offset.contextParent)
+        var points = [UInt(bitPattern: pointer.load(fromByteOffset: Offset.resumeFunction, as: UnsafeRawPointer?.self))]
+        var context = pointer.load(fromByteOffset: Offset.resumeContext, as: UInt.self)
+        while context != 0, context % UInt(MemoryLayout<UInt>.alignment) == 0, points.count < 64 {
+            let header = withUnsafeTemporaryAllocation(
+                byteCount: Offset.contextResumeParent + MemoryLayout<UInt>.size,
+                alignment: MemoryLayout<UInt>.alignment
+            ) { buffer -> (parent: UInt, resumeParent: UInt)? in
+                guard cshim_read_memory(UnsafeRawPointer(bitPattern: context), buffer.baseAddress, buffer.count) == 0
+                else { return nil }
+                return (
+                    buffer.load(fromByteOffset: Offset.contextParent, as: UInt.self),
+                    buffer.load(fromByteOffset: Offset.contextResumeParent, as: UInt.self)
+                )
+            }
+            guard let header else { break }
+            points.append(header.resumeParent)
+            context = header.parent
         }
         return points.filter { $0 != 0 }
     }
