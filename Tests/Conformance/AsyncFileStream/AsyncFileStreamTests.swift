@@ -20,7 +20,7 @@ struct AsyncFileStreamTests {
         }
     }
 
-    @Test("a 64 MiB file round-trips, whole and in chunks", .timeLimit(.minutes(1)))
+    @Test("a 64 MiB file round-trips, whole and in chunks", .timeLimit(.minutes(10)))
     func largeRoundTrip() async throws {
         try await Support.withTemporaryURL { url in
             let original = Support.patterned(count: 64 * Support.mebibyte)
@@ -120,7 +120,7 @@ struct AsyncFileStreamTests {
     @Test(
         "reading in chunks keeps memory bounded, where reading whole does not",
         .enabled(if: FileTestSupport.canMeasureResidentSize, "needs /proc/self/statm, and no address sanitizer"),
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(10))
     )
     func chunkedReadingKeepsMemoryBounded() async throws {
         let fileSize = 64 * Support.mebibyte
@@ -263,7 +263,7 @@ struct AsyncFileStreamTests {
 
     // MARK: Closing and cancellation
 
-    @Test("close returns once the descriptor is closed", .timeLimit(.minutes(1)))
+    @Test("close returns once the descriptor is closed", .timeLimit(.minutes(10)))
     func closeWaitsForTheDescriptor() async throws {
         try await Support.withTemporaryURL { url in
             try await Data("x".utf8).asyncWrite(to: url)
@@ -275,7 +275,7 @@ struct AsyncFileStreamTests {
         }
     }
 
-    @Test("a stream destroyed without close closes its descriptor", .timeLimit(.minutes(1)))
+    @Test("a stream destroyed without close closes its descriptor", .timeLimit(.minutes(10)))
     func destroyingClosesTheDescriptor() async throws {
         try await Support.withTemporaryURL { url in
             try await Data("x".utf8).asyncWrite(to: url)
@@ -304,7 +304,7 @@ struct AsyncFileStreamTests {
 
     @Test(
         "iterating chunks in a task cancelled midway throws CancellationError and closes the file",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(10))
     )
     func cancelledIteration() async throws {
         try await Support.withTemporaryURL { url in
@@ -346,7 +346,7 @@ struct AsyncFileStreamTests {
         }
     }
 
-    @Test("its close handshake goes through the runtime seam", .timeLimit(.minutes(1)))
+    @Test("its close handshake goes through the runtime seam", .timeLimit(.minutes(10)))
     func closeGoesThroughTheSeam() async throws {
         try await Support.withTemporaryURL { url in
             try await Data("seam".utf8).asyncWrite(to: url)

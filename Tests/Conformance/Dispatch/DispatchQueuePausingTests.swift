@@ -4,7 +4,7 @@ import Testing
 
 /// Serialized: whether a block that should be held back could have run depends on a free
 /// thread in Dispatch's process-wide pool, which parallel tests blocking in waits exhaust.
-@Suite("DispatchQueue.withPaused", .serialized, .timeLimit(.minutes(1)))
+@Suite("DispatchQueue.withPaused", .serialized, .timeLimit(.minutes(10)))
 struct DispatchQueuePausingTests {
     /// Whether the queue under test is concurrent (or serial).
     static let concurrency = [false, true]

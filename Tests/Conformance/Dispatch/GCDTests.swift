@@ -3,7 +3,7 @@ import Primitives
 import Testing
 
 /// Serialized: the shared queue and the main queue are process-wide.
-@Suite("GCD dispatch helpers", .serialized, .timeLimit(.minutes(1)))
+@Suite("GCD dispatch helpers", .serialized, .timeLimit(.minutes(10)))
 struct GCDTests {
     @Test("async runs work on the shared queue, concurrently")
     func asyncRunsConcurrently() {

@@ -1,7 +1,7 @@
 import Primitives
 import Testing
 
-@Suite("WorkerThread: stopping and deinitialization", .timeLimit(.minutes(1)))
+@Suite("WorkerThread: stopping and deinitialization", .timeLimit(.minutes(10)))
 struct WorkerThreadStopTests {
     /// Whether `recorder` saw the worker's thread exit.
     private static func workerExited(_ recorder: RecordingController) -> Bool {

@@ -1,7 +1,7 @@
 import Primitives
 import Testing
 
-@Suite("WorkerThread: starting, sleeping and running work", .timeLimit(.minutes(1)))
+@Suite("WorkerThread: starting, sleeping and running work", .timeLimit(.minutes(10)))
 struct WorkerThreadTests {
     @Test("start() returns only once the thread is waiting for work, and only once true")
     func startReturnsWhenReady() throws {
