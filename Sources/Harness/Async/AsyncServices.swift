@@ -202,7 +202,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         guard isCalledByExecution(job) else { return }
         scheduler.failAtNextDecision(
             .nondeterminism(
-                "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on ContinuousClock, SuspendingClock or SeamClock"
+                "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on "
+                    + "ContinuousClock, SuspendingClock or SeamClock"
             ))
     }
 

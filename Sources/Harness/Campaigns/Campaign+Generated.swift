@@ -46,7 +46,7 @@ extension LinearizabilityTest {
         } catch {
             throw .configuration(error)
         }
-        let report = try self.campaign(name, options: options, testID: Harness.currentTestID)
+        let report = try self.campaign(name, options: options, testID: Harness.currentTestID, wording: .forPerson)
         campaign.summarize(report)
         return report
     }
@@ -76,7 +76,8 @@ extension Campaign {
             return nil
         }
         do {
-            let report = try test.campaign(name, options: configured, testID: Harness.currentTestID)
+            let report = try test.campaign(
+                name, options: configured, testID: Harness.currentTestID, wording: .forPerson)
             summarize(report)
             record(report.notReproduced)
             if let failure = report.failure {

@@ -54,7 +54,8 @@ extension LinearizabilityTest {
                 scenarios: options.scenarios,
                 seed: seed,
                 rows: rows,
-                leakNotSearched: StressReportText.leakNotSearched
+                leakNotSearched: StressReportText.leakNotSearched,
+                wording: .forPerson
             )
         }
     }

@@ -20,8 +20,7 @@ extension Harness {
         if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
             ProcessExecutors.takeOver()
         }
-        var explorer = Explorer(scenario: scenario, options: options, body: body, testID: testID)
-        explorer.crashReport = .forParent
+        var explorer = Explorer(scenario: scenario, options: options, body: body, testID: testID, wording: .forParent)
         explorer.scheduleRecordFile = recordFile
         ChildChannel.sendHeartbeats(while: explorer.activity)
         let report = explorer.run()

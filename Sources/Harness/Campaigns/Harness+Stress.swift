@@ -35,7 +35,9 @@ extension Harness {
             throw .configuration(error)
         }
         return await stressRun(name, options: options, test) { _, escalation in
-            Escalation(name: name, test: test, options: escalation, leakNotSearched: StressReportText.leakNotSearched)
+            Escalation(
+                name: name, test: test, options: escalation, leakNotSearched: StressReportText.leakNotSearched,
+                wording: .forPerson)
         }
     }
 

@@ -70,7 +70,7 @@ extension Harness {
         if options.isolation == .process, let testID {
             return try exploreInChild(scenario, options: options, testID: testID)
         }
-        return Explorer(scenario: scenario, options: options, body: body, testID: testID).run()
+        return Explorer(scenario: scenario, options: options, body: body, testID: testID, wording: .forPerson).run()
     }
 
     /// The running Swift Testing test's ID without its source location (`Module.Suite/name()`):

@@ -8,6 +8,11 @@ enum ChildChannel {
     static let reportMarker = "HARNESS-CHILD-REPORT "
     /// A line that says the child made progress since the last.
     static let heartbeat = "HARNESS-CHILD-ALIVE"
+    /// Starts the line that holds the token of a crashed schedule.
+    static let crashMarker = "HARNESS-CHILD-CRASH "
+    /// Starts every progress line of an exploration (its label's first word), which the
+    /// parent passes on at once.
+    static let progressMarker = "harness: "
 
     private static let writing = SeamMutex()
 

@@ -67,13 +67,13 @@ struct ChildTranscript {
     }
 
     private mutating func take(_ line: String) {
-        if line.hasPrefix(ProgressLine.prefix) {
+        if line.hasPrefix(ChildChannel.progressMarker) {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         } else if line.hasPrefix(ChildChannel.reportMarker) {
             report = try? JSONDecoder().decode(
                 ExplorationReport.self, from: Data(line.dropFirst(ChildChannel.reportMarker.count).utf8))
-        } else if line.hasPrefix(CrashReportText.parentMarker) {
-            crashToken = try? ReplayToken(parsing: String(line.dropFirst(CrashReportText.parentMarker.count)))
+        } else if line.hasPrefix(ChildChannel.crashMarker) {
+            crashToken = try? ReplayToken(parsing: String(line.dropFirst(ChildChannel.crashMarker.count)))
         } else if line != ChildChannel.heartbeat {
             lines.append(line[...])
         }

@@ -10,11 +10,11 @@ struct Explorer {
     let body: @Sendable (Scenario) throws -> Void
     /// The Swift Testing test that runs the exploration, for replay commands.
     let testID: String?
+    /// What the progress lines and a crash print: a crash the replay command, or (in an
+    /// isolated child) a line the parent reads.
+    let wording: ExplorationWording
     /// Counts the steps taken, for stall detection and an isolated child's heartbeat.
     var activity = ActivityCounter()
-    /// What a crash prints: the replay command, or (in an isolated child) a line the
-    /// parent reads.
-    var crashReport = CrashReportText.forPerson
     /// The file the running schedule is recorded in, shared with an isolated child's parent,
     /// which reads it after the child died; `nil`: memory of the process's own.
     var scheduleRecordFile: String?
@@ -60,8 +60,8 @@ struct Explorer {
         let shard = options.replay == nil ? options.shard ?? .whole : .whole
         let planned = shard.scheduleCount(budget: budget)
         let start = ContinuousClock.now
-        var progress = ProgressLine(
-            label: ProgressLine.label(scenario, strategy: searching.strategy, seed: seed),
+        var progress = ProgressMeter(
+            label: wording.progressLabel(scenario, searching.strategy, seed),
             interval: options.progressInterval
         )
         let workers = workerCount(searching.strategy, schedules: planned)
@@ -72,7 +72,7 @@ struct Explorer {
             tally = runOnWorkers(
                 workers, strategy: searching.strategy, seed: seed, naming: naming, shard: shard, planned: planned
             ) { executed in
-                progress.update { ProgressLine.exploration(done: executed, budget: planned, failures: 0, elapsed: $0) }
+                progress.update { wording.progressLine(.schedules(done: executed, budget: planned, failures: 0), $0) }
             }
         } else {
             tally = ScheduleTally(budget: planned)
@@ -98,7 +98,7 @@ struct Explorer {
                 strategy.noteInterleaving(execution.fingerprint.value)
                 strategy.endExecution(steps: execution.trace.count)
                 progress.update {
-                    ProgressLine.exploration(done: tally.executed, budget: planned, failures: 0, elapsed: $0)
+                    wording.progressLine(.schedules(done: tally.executed, budget: planned, failures: 0), $0)
                 }
             }
             if !exhausted, !tally.failed, tally.executed == planned, options.replay == nil {
@@ -125,7 +125,7 @@ struct Explorer {
                 )
         }
         progress.finish {
-            ProgressLine.exploration(done: executed, budget: planned, failures: failure == nil ? 0 : 1, elapsed: $0)
+            wording.progressLine(.schedules(done: executed, budget: planned, failures: failure == nil ? 0 : 1), $0)
         }
         return ExplorationReport(
             scenario: scenario,
@@ -187,7 +187,7 @@ struct Explorer {
     ) -> ExecutionRecord {
         let texts = host.texts(execution: index) { number in
             let tokenPrefix = naming.tokenText(execution: number)
-            let crash = crashReport.text(scenario: scenario, tokenPrefix: tokenPrefix, testID: testID)
+            let crash = wording.crashText(scenario, tokenPrefix, testID)
             return [tokenPrefix, crash.prefix, crash.suffix]
         }
         let limits = limits(shrinking: shrinking, cpu: host.cpu)

@@ -35,7 +35,8 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
     public static func exhaustive(preemptionBound: Int = 2) -> Strategy {
         precondition(
             preemptionBoundRange.contains(preemptionBound),
-            "the preemption bound must lie from \(preemptionBoundRange.lowerBound) to \(preemptionBoundRange.upperBound), not \(preemptionBound)"
+            "the preemption bound must lie from \(preemptionBoundRange.lowerBound) to "
+                + "\(preemptionBoundRange.upperBound), not \(preemptionBound)"
         )
         return Strategy(kind: .exhaustive(preemptionBound: preemptionBound))
     }
@@ -88,7 +89,8 @@ public struct Strategy: Sendable, Hashable, CustomStringConvertible {
                     setting: setting,
                     value: text,
                     expected:
-                        "\(parts[0]):\(name) with \(name) a whole number from \(range.lowerBound) to \(range.upperBound), not '\(parts[1])'"
+                        "\(parts[0]):\(name) with \(name) a whole number from \(range.lowerBound) to "
+                        + "\(range.upperBound), not '\(parts[1])'"
                 )
             }
             return number

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Records the history entries of one generated call, for operations that record themselves
-/// (declared with `recording:`, see ``LinearizabilityTest``): an operation whose effects happen at separate moments, such as a limiter's `run`, which
-/// is queued, then admitted, then leaves, records one entry for each.
+/// (declared with `recording:`, see ``LinearizabilityTest``): an operation whose effects
+/// happen at separate moments, such as a limiter's `run`, which is queued, then admitted,
+/// then leaves, records one entry for each.
 ///
 /// Entries are recorded into the execution's history under ``client``, the number of the
 /// thread (`T1` is 1) or task (`client 1`) that makes the call, and the report's table shows

@@ -23,10 +23,13 @@ extension LinearizabilityTest {
     }
 
     /// Replays the token in `options`, or generates and explores scenarios until one fails
-    /// and shrinks that one.
-    func campaign(_ test: String, options: LinearizabilityOptions, testID: String?) throws(LinearizabilityTestError)
-        -> LinearizabilityTestReport
-    {
+    /// and shrinks that one; its progress lines and a crash print `wording`'s words.
+    func campaign(
+        _ test: String,
+        options: LinearizabilityOptions,
+        testID: String?,
+        wording: ExplorationWording
+    ) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
         guard !operations.isEmpty else { throw .noOperations }
         if requestedClients == .threads, operations.contains(where: \.isAsync) { throw .asyncOperationsOnThreads }
         if hasBlockingOperations, usesTasks { throw .blockingOperationsOnTasks }
@@ -38,8 +41,8 @@ extension LinearizabilityTest {
         exploration.progressInterval = nil
         exploration.isolation = .none
         var tally = Tally()
-        var progress = ProgressLine(
-            label: ProgressLine.label(test, strategy: options.exploration.strategy, seed: campaignSeed),
+        var progress = ProgressMeter(
+            label: wording.progressLabel(test, options.exploration.strategy, campaignSeed),
             interval: options.exploration.progressInterval)
         var failure: GeneratedScenarioFailure?
         var notReproduced: FailureNotReproduced?
@@ -49,14 +52,15 @@ extension LinearizabilityTest {
         {
             let scenario = try regenerate(code, options: options)
             let report = explore(
-                scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+                scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID,
+                wording: wording)
             tally.reports.append(report)
             tally.scenarios = 1
             notReproduced = report.notReproduced
             if let found = report.failure {
                 failure = describe(
                     Shrunk(scenario: scenario, code: code, failure: found), generated: scenario, test: test,
-                    replayed: true, options: exploration, checker: options.checker, testID: testID)
+                    replayed: true, options: exploration, checker: options.checker, testID: testID, wording: wording)
             }
         } else {
             for index in 0..<options.scenarios {
@@ -68,29 +72,34 @@ extension LinearizabilityTest {
                     throw .generator(error)
                 }
                 let report = explore(
-                    scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID)
+                    scenario, code: code, test: test, options: exploration, checker: options.checker, testID: testID,
+                    wording: wording)
                 tally.reports.append(report)
                 tally.scenarios += 1
                 progress.update {
-                    ProgressLine.generation(
-                        scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules,
-                        failed: report.failure != nil, elapsed: $0)
+                    wording.progressLine(
+                        .scenarios(
+                            done: tally.scenarios, budget: options.scenarios, schedules: tally.schedules,
+                            failed: report.failure != nil),
+                        $0)
                 }
                 guard let found = report.failure else { continue }
                 let shrunk = shrink(
                     Shrunk(scenario: scenario, code: code, failure: found), test: test, options: options,
-                    exploration: exploration, testID: testID, tally: &tally, progress: &progress)
+                    exploration: exploration, testID: testID, wording: wording, tally: &tally, progress: &progress)
                 failure = describe(
                     shrunk, generated: scenario, test: test, replayed: false, options: exploration,
-                    checker: options.checker, testID: testID)
+                    checker: options.checker, testID: testID, wording: wording)
                 break
             }
         }
         let elapsed = ContinuousClock.now - start
         progress.finish {
-            ProgressLine.generation(
-                scenariosDone: tally.scenarios, scenarios: options.scenarios, schedules: tally.schedules,
-                failed: failure != nil, elapsed: $0)
+            wording.progressLine(
+                .scenarios(
+                    done: tally.scenarios, budget: options.scenarios, schedules: tally.schedules, failed: failure != nil
+                ),
+                $0)
         }
         return LinearizabilityTestReport(
             test: test,
@@ -114,12 +123,13 @@ extension LinearizabilityTest {
         options: ExplorationOptions,
         checker: LinearizabilityChecker,
         testID: String?,
+        wording: ExplorationWording,
         shrinksSchedule: Bool = false,
         capture: (@Sendable (ExecutionCapture) -> Void)? = nil
     ) -> ExplorationReport {
         var explorer = Explorer(
             scenario: Self.scenarioName(test, code), options: options,
-            body: body(for: scenario, checker: checker, capture: capture), testID: testID)
+            body: body(for: scenario, checker: checker, capture: capture), testID: testID, wording: wording)
         explorer.generatedScenario = code.description
         explorer.shrinksSchedules = shrinksSchedule
         return explorer.run()
@@ -147,8 +157,9 @@ extension LinearizabilityTest {
         options: LinearizabilityOptions,
         exploration: ExplorationOptions,
         testID: String?,
+        wording: ExplorationWording,
         tally: inout Tally,
-        progress: inout ProgressLine
+        progress: inout ProgressMeter
     ) -> Shrunk {
         var current = found
         guard let key = found.failure.reason.shrinkingKey else { return current }
@@ -162,7 +173,7 @@ extension LinearizabilityTest {
                 candidateExploration.schedules = budget.schedules
                 let report = explore(
                     candidate, code: code, test: test, options: candidateExploration, checker: options.checker,
-                    testID: testID)
+                    testID: testID, wording: wording)
                 tally.reports.append(report)
                 let fails = report.failure.map { $0.reason.shrinkingKey == key } ?? false
                 if let failure = report.failure, fails {
@@ -172,10 +183,12 @@ extension LinearizabilityTest {
                     current.steps += 1
                     budget.noteFailure(needed: failure.token.execution + 1)
                 }
-                progress.update { _ in
-                    ProgressLine.shrinking(
-                        candidates: current.candidates, steps: current.steps,
-                        shape: current.scenario.shape(clients: clientNoun))
+                progress.update {
+                    wording.progressLine(
+                        .shrinking(
+                            candidates: current.candidates, steps: current.steps,
+                            shape: current.scenario.shape(clients: clientNoun)),
+                        $0)
                 }
                 if fails { continue search }
             }
@@ -185,7 +198,7 @@ extension LinearizabilityTest {
         finalExploration.schedules = budget.schedules
         let final = explore(
             current.scenario, code: current.code, test: test, options: finalExploration, checker: options.checker,
-            testID: testID, shrinksSchedule: true)
+            testID: testID, wording: wording, shrinksSchedule: true)
         tally.reports.append(final)
         if let failure = final.failure, failure.reason.shrinkingKey == key {
             current.failure = failure
@@ -202,7 +215,8 @@ extension LinearizabilityTest {
         replayed: Bool,
         options: ExplorationOptions,
         checker: LinearizabilityChecker,
-        testID: String?
+        testID: String?,
+        wording: ExplorationWording
     ) -> GeneratedScenarioFailure {
         let last = Mutex<ExecutionCapture?>(nil)
         switch shrunk.failure.reason {
@@ -213,7 +227,8 @@ extension LinearizabilityTest {
             replaying.replay = shrunk.failure.token
             replaying.schedules = 1
             _ = explore(
-                shrunk.scenario, code: shrunk.code, test: test, options: replaying, checker: checker, testID: testID
+                shrunk.scenario, code: shrunk.code, test: test, options: replaying, checker: checker, testID: testID,
+                wording: wording
             ) { record in
                 last.withLock { $0 = record }
             }

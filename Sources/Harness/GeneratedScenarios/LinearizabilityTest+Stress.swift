@@ -58,14 +58,16 @@ extension LinearizabilityTest {
     /// searched for as its kind: an execution fails only when its history is rejected the
     /// same way (``checkHistory(_:model:checker:failingOn:)``), and one rejected otherwise
     /// counts as another forbidden outcome. A failed check, an error or a hang is searched
-    /// for with the test's own body, which fails on any of them.
+    /// for with the test's own body, which fails on any of them. A crash in a search prints
+    /// `wording`'s words.
     func stressEscalation(
         _ test: String,
         options: EscalationOptions,
         scenarios: LinearizabilityOptions,
         seed: UInt64,
         rows: [StressHistogramRow<LinearizabilityOutcome>],
-        leakNotSearched: String
+        leakNotSearched: String,
+        wording: ExplorationWording = .bare
     ) -> Escalation<LinearizabilityOutcome> {
         let firstIterations = Dictionary(rows.map { ($0.outcome, $0.firstIteration) }) { first, _ in first }
         return Escalation(options: options, leakNotSearched: leakNotSearched) { target, others in
@@ -88,7 +90,8 @@ extension LinearizabilityTest {
                     self.body(for: scenario, checker: scenarios.checker, reaching: violation, countingOthersIn: others)(
                         harnessScenario)
                 },
-                matches: matches
+                matches: matches,
+                wording: wording
             )
             search.generatedScenario = code.description
             return search

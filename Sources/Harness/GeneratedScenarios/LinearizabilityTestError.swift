@@ -1,5 +1,5 @@
-/// Why a ``LinearizabilityTest`` could not run.
-public enum LinearizabilityTestError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Why a ``LinearizabilityTest`` could not run; its words are in `Report/` (``description``).
+public enum LinearizabilityTestError: Error, Sendable, Hashable {
     /// A setting is invalid, or the replay token does not fit.
     case configuration(HarnessConfigurationError)
     /// The test declares no operation.
@@ -15,29 +15,4 @@ public enum LinearizabilityTestError: Error, Sendable, Hashable, CustomStringCon
     /// but the scenario there offers only `candidates`: the test's operations or generators
     /// changed since the token was recorded.
     case scenarioCodeOutdated(code: String, step: Int, candidate: Int, candidates: Int)
-
-    public var description: String {
-        switch self {
-        case .configuration(let error):
-            "\(error)"
-        case .noOperations:
-            "the linearizability test declares no operation: add some with operation(…) before check()"
-        case .asyncOperationsOnThreads:
-            "the linearizability test runs its clients on threads (clients(.threads)), but some of its operations are async: a thread cannot call them; use clients(.tasks)"
-        case .blockingOperationsOnTasks:
-            """
-            the linearizability test has blocking operations (blockingOperation(…)), which run on threads only, \
-            but its clients are tasks (clients(.tasks), or an async operation); make every operation synchronous \
-            and use clients(.threads)
-            """
-        case .generator(let failure):
-            "\(failure)"
-        case let .scenarioCodeOutdated(code, step, candidate, candidates):
-            """
-            the replay token's generated scenario \(code) cannot be made again: its shrink step \(step) takes candidate \(candidate), \
-            but the scenario there offers \(candidates); the test's operations or generators changed since it was recorded. \
-            Run the test without HARNESS_REPLAY to find the failure again
-            """
-        }
-    }
 }

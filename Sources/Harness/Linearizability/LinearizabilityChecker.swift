@@ -20,8 +20,9 @@
 ///   do not cover, and every history with a blocked call. Set ``usesFastChecks`` to `false` to always search.
 /// - Otherwise, Wing and Gong's search with Lowe's memoization, as in Porcupine: it tries
 ///   calls in every order the real-time order allows, completed calls before pending ones,
-///   and never revisits a pair (calls applied, model state); run on each independent part separately when the model names parts
-///   (``SequentialModel/partitionKey(of:)``), smallest part first. The search is exponential
+///   and never revisits a pair (calls applied, model state); run on each independent part
+///   separately when the model names parts (``SequentialModel/partitionKey(of:)``), smallest
+///   part first. The search is exponential
 ///   in the worst case, so it has a budget of steps, shared by the parts; when it runs out
 ///   the verdict is ``LinearizabilityVerdict/Outcome/undecided(budget:)``, never a guess.
 ///

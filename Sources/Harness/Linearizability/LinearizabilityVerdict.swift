@@ -1,6 +1,6 @@
 /// What ``LinearizabilityChecker`` concluded about a history, with the history itself so
 /// that ``description`` can say it in words.
-public struct LinearizabilityVerdict<Operation, Result: Equatable>: CustomStringConvertible {
+public struct LinearizabilityVerdict<Operation, Result: Equatable> {
     /// The conclusion.
     public enum Outcome {
         /// Some sequential order of the calls, consistent with their real-time order, gives

@@ -37,9 +37,9 @@ public enum StackResult<Element: Hashable>: Hashable, CustomStringConvertible {
 ///
 /// Starting empty, on a history where each value is pushed by at most one call, the checker
 /// decides in O(n²) without search (``LinearizabilityVerdict/Method/uniqueValueStack``),
-/// O(n²) again for each pending pop that must take a value. Pending pops take the values that would otherwise make the check fail; a history that
-/// still fails while pending pops could have taken other values, and every other history,
-/// the checker searches.
+/// O(n²) again for each pending pop that must take a value. Pending pops take the values that
+/// would otherwise make the check fail; a history that still fails while pending pops could
+/// have taken other values, and every other history, the checker searches.
 public struct StackModel<Element: Hashable>: SequentialModel, CustomStringConvertible {
     /// The values on the stack, bottom first.
     public var elements: [Element]

@@ -148,7 +148,9 @@ struct KeptFailures {
 
     /// What a warning says of `count` kept schedules an older harness wrote.
     func outdatedNote(count: Int) -> String {
-        "\(file.path) keeps \(count) failing schedule(s) of this scenario in a token format this harness does not read (it reads H\(ReplayToken.formatVersion)); they are not replayed: find the failures again by exploring, then delete those lines"
+        "\(file.path) keeps \(count) failing schedule(s) of this scenario in a token format this harness does not read "
+            + "(it reads H\(ReplayToken.formatVersion)); they are not replayed: find the failures again by exploring, "
+            + "then delete those lines"
     }
 
     /// What a warning says of kept schedule `index` (from 0) of `count` whose failure did

@@ -47,7 +47,8 @@ struct ReplayFollower {
             }
             diverge(
                 at: step,
-                "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: \(runnable.joined(separator: ", "))"
+                "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: "
+                    + "\(runnable.joined(separator: ", "))"
             )
             return nil
         }
@@ -61,7 +62,8 @@ struct ReplayFollower {
         guard step < steps.count, steps[step].kind == .chooseJob, let choice = steps[step].choice, choice < count else {
             diverge(
                 at: step,
-                "the code chose among \(count) queued jobs; the token has \(step < steps.count ? "\(steps[step])" : "no more steps")"
+                "the code chose among \(count) queued jobs; the token has "
+                    + "\(step < steps.count ? "\(steps[step])" : "no more steps")"
             )
             return nil
         }

@@ -179,8 +179,8 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         scenarioHash: UInt32, strategy: String, seed: UInt64, execution: String, generatedScenario: String?
     ) -> String {
         let generated = generatedScenario.map { "\($0)." } ?? ""
-        return
-            "H\(formatVersion).\(String(scenarioHash, radix: 16)).\(strategy).\(String(seed, radix: 16)).\(execution).\(generated)"
+        let hash = String(scenarioHash, radix: 16)
+        return "H\(formatVersion).\(hash).\(strategy).\(String(seed, radix: 16)).\(execution).\(generated)"
     }
 
     /// Whether the token was recorded for the scenario named `name`.
@@ -223,9 +223,11 @@ public enum ReplayTokenError: Error, Sendable, Hashable, CustomStringConvertible
         case .malformed(let reason):
             "malformed replay token: \(reason)"
         case .unsupportedVersion(let version):
-            "replay token format H\(version) is not supported; this harness reads H\(ReplayToken.formatVersion): record the schedule again by re-running its exploration (same strategy and seed)"
+            "replay token format H\(version) is not supported; this harness reads H\(ReplayToken.formatVersion): "
+                + "record the schedule again by re-running its exploration (same strategy and seed)"
         case let .otherScenario(token, scenario):
-            "the replay token was recorded for another scenario (hash \(String(token, radix: 16))), not '\(scenario)' (hash \(String(ReplayToken.hash(scenario), radix: 16)))"
+            "the replay token was recorded for another scenario (hash \(String(token, radix: 16))), not '\(scenario)' "
+                + "(hash \(String(ReplayToken.hash(scenario), radix: 16)))"
         }
     }
 }

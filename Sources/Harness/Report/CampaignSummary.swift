@@ -96,7 +96,8 @@ enum CampaignSummary {
         let failures = entries.filter(\.failed).count
         let growing = entries.filter(\.growing).count
         var lines = [
-            "harness campaign: \(entries.count) explorations, \(schedules) schedules, \(failures) failed, \(growing) still finding new interleavings",
+            "harness campaign: \(entries.count) explorations, \(schedules) schedules, \(failures) failed, \(growing) "
+                + "still finding new interleavings",
             pad("scenario", 52) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10) + pad("growing", 9)
                 + pad("sched/s", 9) + "P(miss depth≤3)"
         ]

@@ -7,7 +7,7 @@ enum CrashReportText {
     case forParent
 
     /// The line that starts a crash report for the parent, followed by the token.
-    static let parentMarker = "HARNESS-CHILD-CRASH "
+    static var parentMarker: String { ChildChannel.crashMarker }
 
     /// The text before and after the schedule's steps, for a crash of execution
     /// `tokenPrefix` (a token without steps) of `scenario`, found by the test `testID`.

@@ -24,7 +24,8 @@ extension GeneratedScenarioFailure: CustomStringConvertible {
         var tableLines = table.lines
         if tableLines.count > Self.maxTableLines {
             let cut = tableLines.count - Self.maxTableLines + 1
-            tableLines = tableLines.prefix(Self.maxTableLines - 1) + ["  … (\(cut) more lines in the attached report)"]
+            let more = "  … (\(cut) more lines in the attached report)"
+            tableLines = tableLines.prefix(Self.maxTableLines - 1) + [more]
         }
         var lines = header + tableLines
         var reasonLines = ("why: " + reason).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -40,9 +41,8 @@ extension GeneratedScenarioFailure: CustomStringConvertible {
         let scheduleLines = failure.lanes(last: min(room, HarnessFailure.lanesShown)).split(separator: "\n").map(
             String.init)
         let shown = scheduleLines.count - 1
-        lines.append(
-            "schedule (\(failure.scheduleSize)\(shown < failure.trace.count ? "; the last \(shown) of the scenario's steps shown" : "")):"
-        )
+        let lastSteps = shown < failure.trace.count ? "; the last \(shown) of the scenario's steps shown" : ""
+        lines.append("schedule (\(failure.scheduleSize)\(lastSteps)):")
         lines += scheduleLines
         return lines.joined(separator: "\n")
     }
@@ -59,15 +59,18 @@ extension GeneratedScenarioFailure: CustomStringConvertible {
         let second: String
         if replayed {
             second =
-                "the scenario: \(shape); reproduced from its token \(failure.reproduction.map { "\($0)" } ?? "exactly"):"
+                "the scenario: \(shape); reproduced from its token "
+                + "\(failure.reproduction.map { "\($0)" } ?? "exactly"):"
         } else if candidatesExplored == 0 {
             second = "failing scenario, as generated (not shrunk): \(shape):"
         } else if shrinkSteps == 0 {
             second =
-                "smallest failing scenario: \(shape); none of the \(candidatesExplored) smaller candidates explored fails:"
+                "smallest failing scenario: \(shape); none of the \(candidatesExplored) smaller candidates explored "
+                + "fails:"
         } else {
             second =
-                "smallest failing scenario: \(shape); shrunk in \(shrinkSteps) steps from \(generatedShape) (\(candidatesExplored) candidates explored):"
+                "smallest failing scenario: \(shape); shrunk in \(shrinkSteps) steps from \(generatedShape) "
+                + "(\(candidatesExplored) candidates explored):"
         }
         return ["generated scenario \(scenarioCode) of '\(test)' fails", second]
     }

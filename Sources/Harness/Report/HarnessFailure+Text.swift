@@ -7,10 +7,10 @@ extension HarnessFailure: CustomStringConvertible {
     public static let lanesShown = 24
 
     /// The shell command that replays this failure: `HARNESS_REPLAY` holds the token, and
-    /// `--filter` selects exactly the test that found it (``testFilter(_:)``). Both ``Harness/explore(_:options:sourceLocation:_:)``
-    /// and ``Harness/run(_:options:_:)`` replay a token from `HARNESS_REPLAY` that fits
-    /// their scenario. A step-bound failure sets `HARNESS_MAX_STEPS` too, so the replay
-    /// stops where the original did.
+    /// `--filter` selects exactly the test that found it (``testFilter(_:)``). Both
+    /// ``Harness/explore(_:options:sourceLocation:_:)`` and ``Harness/run(_:options:_:)``
+    /// replay a token from `HARNESS_REPLAY` that fits their scenario. A step-bound failure sets
+    /// `HARNESS_MAX_STEPS` too, so the replay stops where the original did.
     public var replayCommand: String {
         var bound: Int?
         if case .stepBoundExceeded(let maxSteps) = reason { bound = maxSteps }
@@ -192,7 +192,8 @@ extension ReplayReproduction: CustomStringConvertible {
         case .exact:
             "exactly: the code followed the token to the failure"
         case let .prefixAndSearch(step, schedules):
-            "by prefix and search: the code left the token at step \(step); a seeded search from there failed in schedule \(schedules), whose token this is"
+            "by prefix and search: the code left the token at step \(step); a seeded search from there failed in "
+                + "schedule \(schedules), whose token this is"
         }
     }
 }

@@ -1,51 +1,11 @@
-import Foundation
-
-/// Writes a long campaign's progress on standard error: at most one line per interval
-/// (`HARNESS_PROGRESS`, `HARNESS_STRESS_PROGRESS`) while it runs, and its last lines when it
-/// ends; nothing at all without an interval. Every line starts with the campaign's label;
-/// the campaign builds the rest: an exploration's and a generated-scenario campaign's here, a
-/// stress run's in ``StressReportText``.
-struct ProgressLine {
-    /// How the label of every exploration and generated-scenario campaign starts.
-    static let prefix = "harness: "
-
-    /// What every line starts with.
-    let label: String
-    /// Seconds between lines; `nil` writes none.
-    let interval: Double?
-    private let start = ContinuousClock.now
-    private var lastPrinted = ContinuousClock.now
-
-    init(label: String, interval: Double?) {
-        self.label = label
-        self.interval = interval
-    }
-
-    /// Writes the line `text` builds from the wall time since the campaign began, when an
-    /// interval has passed since the last line.
-    mutating func update(_ text: (_ elapsed: Duration) -> String) {
-        guard let interval, ContinuousClock.now - lastPrinted >= .seconds(interval) else { return }
-        lastPrinted = .now
-        write(text(ContinuousClock.now - start))
-    }
-
-    /// Writes the campaign's last lines, which `text` builds from the wall time since it
-    /// began, when there is an interval.
-    func finish(_ text: (_ elapsed: Duration) -> String) {
-        guard interval != nil else { return }
-        write(text(ContinuousClock.now - start))
-    }
-
-    private func write(_ text: String) {
-        FileHandle.standardError.write(Data("\(label) \(text)\n".utf8))
-    }
-
-    // MARK: Texts
-
+/// The words of a long campaign's progress lines (``ProgressMeter`` writes them): an
+/// exploration's and a generated-scenario campaign's here, a stress run's in
+/// ``StressReportText``.
+enum ProgressLine {
     /// The label of an exploration or a generated-scenario campaign: `harness: name
     /// [strategy seed 0x…]`.
     static func label(_ name: String, strategy: Strategy, seed: UInt64) -> String {
-        "\(prefix)\(name) [\(strategy) seed 0x\(String(seed, radix: 16))]"
+        "\(ChildChannel.progressMarker)\(name) [\(strategy) seed 0x\(String(seed, radix: 16))]"
     }
 
     /// How many per second `count` things in `elapsed` are, rounded down.
@@ -53,21 +13,31 @@ struct ProgressLine {
         Int(Double(count) / max(elapsed.seconds, 1e-9))
     }
 
-    /// An exploration's progress: `120/200 schedules, 950/s, 0 failures`.
-    static func exploration(done: Int, budget: Int, failures: Int, elapsed: Duration) -> String {
-        "\(done)/\(budget) schedules, \(rate(done, in: elapsed))/s, \(failures) failures"
+    /// A progress line after the label.
+    static func line(_ progress: ExplorationProgress, elapsed: Duration) -> String {
+        switch progress {
+        case .schedules(let done, let budget, let failures):
+            // `120/200 schedules, 950/s, 0 failures`
+            "\(done)/\(budget) schedules, \(rate(done, in: elapsed))/s, \(failures) failures"
+        case .scenarios(let done, let budget, let schedules, let failed):
+            // `3/10 scenarios, 300 schedules, 950/s, 0 failures`
+            "\(done)/\(budget) scenarios, \(schedules) schedules, \(rate(schedules, in: elapsed))/s, "
+                + "\(failed ? 1 : 0) failures"
+        case .shrinking(let candidates, let steps, let shape):
+            "shrinking: \(candidates) candidates explored, \(steps) steps taken, now \(shape)"
+        }
     }
+}
 
-    /// A generated-scenario campaign's progress: `3/10 scenarios, 300 schedules, 950/s, 0 failures`.
-    static func generation(scenariosDone: Int, scenarios: Int, schedules: Int, failed: Bool, elapsed: Duration)
-        -> String
-    {
-        "\(scenariosDone)/\(scenarios) scenarios, \(schedules) schedules, \(rate(schedules, in: elapsed))/s, \(failed ? 1 : 0) failures"
-    }
+extension ExplorationWording {
+    /// What an exploration and a generated-scenario campaign print for a person at a
+    /// terminal: these progress lines, and a crash's replay command.
+    static let forPerson = words(crash: .forPerson)
+    /// What the exploration of an isolated child prints: these progress lines, which the
+    /// parent passes on, and a crash's token on a line the parent reads.
+    static let forParent = words(crash: .forParent)
 
-    /// A generated-scenario campaign's progress while it shrinks a failure:
-    /// `shrinking: 40 candidates explored, 3 steps taken, now …`.
-    static func shrinking(candidates: Int, steps: Int, shape: String) -> String {
-        "shrinking: \(candidates) candidates explored, \(steps) steps taken, now \(shape)"
+    private static func words(crash: CrashReportText) -> ExplorationWording {
+        ExplorationWording(progressLabel: ProgressLine.label, progressLine: ProgressLine.line, crashText: crash.text)
     }
 }

@@ -68,7 +68,8 @@ enum StressReportText {
             ? "no forbidden outcome"
             : "\(forbidden) \(forbidden == 1 ? "iteration" : "iterations") ended in a forbidden outcome"
         return
-            "stress '\(report.test)': \(report.iterations) iterations in \(seconds(report.elapsed)) on \(report.threads) "
+            "stress '\(report.test)': \(report.iterations) iterations in \(seconds(report.elapsed)) on "
+            + "\(report.threads) "
             + "\(report.threads == 1 ? "thread" : "threads") (\(stop)); \(verdict)"
     }
 
@@ -96,7 +97,8 @@ enum StressReportText {
         switch escalation.result {
         case let .found(failure, strategy, schedulesRun):
             return """
-                \(head) found under the deterministic scheduler after \(schedulesRun) schedules (\(strategy), seed 0x\(String(failure.token.seed, radix: 16)))
+                \(head) found under the deterministic scheduler after \(schedulesRun) schedules (\(strategy), seed \
+                0x\(String(failure.token.seed, radix: 16)))
                 \(failure.message)
                 """
         case let .notFound(schedulesRun, otherFailures, otherForbiddenReached, likelyCauses):
@@ -105,7 +107,8 @@ enum StressReportText {
             ]
             if otherForbiddenReached > 0 {
                 lines[0] =
-                    "\(head) no schedule ends in it within \(schedulesRun) schedules, though \(otherForbiddenReached) ended in "
+                    "\(head) no schedule ends in it within \(schedulesRun) schedules, though \(otherForbiddenReached) "
+                    + "ended in "
                     + "other forbidden outcomes. Likely causes, the most likely first:"
             }
             lines += likelyCauses.map { "  - " + cause($0) }
@@ -125,15 +128,20 @@ enum StressReportText {
     static func cause(_ cause: LikelyCause) -> String {
         switch cause {
         case .weakMemoryOrdering:
-            "memory ordering weaker than the model: the harness runs one thread at a time over sequentially consistent memory, "
+            "memory ordering weaker than the model: the harness runs one thread at a time over sequentially consistent "
+                + "memory, "
                 + "so a race that needs accesses seen out of order has no schedule there"
         case .codeOutsideTheSeam:
-            "code outside the seam: shared state touched without SeamMutex, SeamCondition or SeamAtomic (plain variables, "
-                + "Foundation or Synchronization locks, Dispatch, tasks that escape the executor) is not a scheduling point"
+            "code outside the seam: shared state touched without SeamMutex, SeamCondition or SeamAtomic (plain "
+                + "variables, "
+                + "Foundation or Synchronization locks, Dispatch, tasks that escape the executor) is not a scheduling "
+                + "point"
         case .realTime:
-            "real time: the outcome depends on how long something took, and the harness runs sleeps and timeouts on a virtual clock"
+            "real time: the outcome depends on how long something took, and the harness runs sleeps and timeouts on a "
+                + "virtual clock"
         case .budget:
-            "the budget: the schedule needs more preemptions or schedules; raise \(StressOptions.Variable.escalationSchedules)"
+            "the budget: the schedule needs more preemptions or schedules; raise "
+                + "\(StressOptions.Variable.escalationSchedules)"
         }
     }
 
@@ -144,7 +152,7 @@ enum StressReportText {
 
     // MARK: Lines on standard error
 
-    /// What every progress line of the run of `test` starts with (``ProgressLine/label``).
+    /// What every progress line of the run of `test` starts with (``ProgressMeter/label``).
     static func progressLabel(test: String) -> String {
         "\(prefix)\(test):"
     }

@@ -29,14 +29,22 @@ struct Escalation<Outcome: Hashable & Sendable> {
     }
 
     /// The escalation of the hand-written stress test `test` named `name`: each search
-    /// explores the test's own body (``searchBody(_:reaching:countingOthersIn:)``).
-    init(name: String, test: StressTest<Outcome>, options: EscalationOptions, leakNotSearched: String) {
+    /// explores the test's own body (``searchBody(_:reaching:countingOthersIn:)``), and a
+    /// crash in it prints `wording`'s words.
+    init(
+        name: String,
+        test: StressTest<Outcome>,
+        options: EscalationOptions,
+        leakNotSearched: String,
+        wording: ExplorationWording = .bare
+    ) {
         self.init(options: options, leakNotSearched: leakNotSearched) { target, others in
             EscalationSearch(
                 scenario: name,
                 options: options,
                 body: Self.searchBody(test, reaching: target, countingOthersIn: others),
-                matches: { Self.matches(target, $0) }
+                matches: { Self.matches(target, $0) },
+                wording: wording
             )
         }
     }

@@ -20,6 +20,8 @@ struct EscalationSearch: Sendable {
     let body: @Sendable (Scenario) throws -> Void
     /// Whether an execution that failed for this reason reached what is searched for.
     let matches: @Sendable (ExecutionFailure) -> Bool
+    /// What a crash of the search prints (the report's words).
+    let wording: ExplorationWording
 
     /// How many other failures a search keeps for its report.
     static var otherFailuresKept: Int { 3 }
@@ -44,7 +46,8 @@ struct EscalationSearch: Sendable {
                     stallTimeout: options.stallTimeout
                 )
                 var explorer = Explorer(
-                    scenario: scenario, options: exploration, body: body, testID: Harness.currentTestID)
+                    scenario: scenario, options: exploration, body: body, testID: Harness.currentTestID,
+                    wording: wording)
                 explorer.generatedScenario = generatedScenario
                 explorer.shrinksSchedules = false
                 let report = explorer.run()

@@ -60,7 +60,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
     /// Runs the iterations and returns what they ended in; blocks the calling thread.
     func run() -> Result {
         let start = ContinuousClock.now
-        var progress = ProgressLine(label: wording.progressLabel, interval: options.progressInterval)
+        var progress = ProgressMeter(label: wording.progressLabel, interval: options.progressInterval)
         let leakWatch = StressLeakWatch()
         var threads: [SeamThread] = []
         for runner in 0..<options.threads {
@@ -176,7 +176,7 @@ final class StressRun<Outcome: Hashable & Sendable>: @unchecked Sendable {
 
     /// Watches the runners until each has finished or hung, or the iterations leak threads;
     /// returns the hung runners and the number of threads leaked.
-    private func watch(leakWatch: StressLeakWatch, progress: inout ProgressLine) -> (hung: Set<Int>, leaked: Int?) {
+    private func watch(leakWatch: StressLeakWatch, progress: inout ProgressMeter) -> (hung: Set<Int>, leaked: Int?) {
         var hung: Set<Int> = []
         var leaked: Int?
         var lastNote = ContinuousClock.now

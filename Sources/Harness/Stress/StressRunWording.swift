@@ -2,7 +2,7 @@
 /// holds no sentence of its own. The progress and crash-note closures run on the run's
 /// watching thread.
 struct StressRunWording<Outcome: Hashable & Sendable>: Sendable {
-    /// What every progress line starts with (``ProgressLine/label``).
+    /// What every progress line starts with (``ProgressMeter/label``).
     let progressLabel: String
     /// A progress line after the label, from iterations ended, the budget, the time so far
     /// and the iterations that ended in a forbidden outcome.

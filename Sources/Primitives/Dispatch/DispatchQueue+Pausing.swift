@@ -31,7 +31,8 @@ extension DispatchQueue {
     public func withPaused<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         precondition(
             !label.hasPrefix("com.apple.root."),
-            "DispatchQueue.withPaused cannot pause the global queue '\(label)': global queues ignore barriers and suspension"
+            "DispatchQueue.withPaused cannot pause the global queue '\(label)': global queues ignore barriers and "
+                + "suspension"
         )
         dispatchPrecondition(condition: .notOnQueue(self))
         sync(flags: .barrier) { suspend() }

@@ -32,7 +32,8 @@ final class ThreadLocalKeyRegistry: @unchecked Sendable {
                 guard ObjectIdentifier(existing.valueType) == ObjectIdentifier(valueType) else {
                     fatalError(
                         """
-                        ThreadLocalValue: the key "\(fullKey)" already stores \(String(reflecting: existing.valueType)) \
+                        ThreadLocalValue: the key "\(fullKey)" already stores \
+                        \(String(reflecting: existing.valueType)) \
                         and cannot also store \(String(reflecting: valueType)); give one of them a namespace
                         """
                     )

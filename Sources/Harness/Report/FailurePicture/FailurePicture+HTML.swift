@@ -85,7 +85,8 @@ struct PictureDocument {
         for (index, block) in layout.blocks.enumerated() {
             if block.isCollapsed {
                 page +=
-                    "<details><summary>steps \(block.steps.lowerBound)–\(block.steps.upperBound - 1): \(block.steps.count) steps without a conflict (click to show)</summary>\n"
+                    "<details><summary>steps \(block.steps.lowerBound)–\(block.steps.upperBound - 1): "
+                    + "\(block.steps.count) steps without a conflict (click to show)</summary>\n"
                 appendBlock(index, to: &page)
                 page += "</details>\n"
             } else {
@@ -109,24 +110,27 @@ struct PictureDocument {
 
     private var legend: String {
         var items = [
-            "Time runs down; one column per lane. Each step shows its operation, the object it touches, and its source location (hover for the full path)."
+            "Time runs down; one column per lane. Each step shows its operation, the object it touches, and its source "
+                + "location (hover for the full path)."
         ]
         if !targets.isEmpty {
             items.append(
                 "A coloured step conflicts with another lane's: both touch the same object and at least one writes "
                     + "(atomic stores and read-modify-writes, every mutex and condition operation). A line joins each "
-                    + "pair, from the earlier step to the later; pairs more than \(PictureLayout.longestLine) steps apart "
-                    + "are linked (↔) instead."
+                    + "pair, from the earlier step to the later; pairs more than \(PictureLayout.longestLine) steps "
+                    + "apart are linked (↔) instead."
             )
             items.append(
                 "Conflicting objects: "
                     + targets.map { target in
-                        "<span class=\"chip t\(colours[target.target] ?? 0)\">\(e("\(target.target)"))</span> \(target.pairs) pair\(target.pairs == 1 ? "" : "s")"
+                        "<span class=\"chip t\(colours[target.target] ?? 0)\">\(e("\(target.target)"))</span> "
+                            + "\(target.pairs) pair\(target.pairs == 1 ? "" : "s")"
                     }.joined(separator: ", "))
         }
         if picture.waitsFor.contains(where: \.inCycle) {
             items.append(
-                "<span class=\"key cyc\"></span> waits for, in the lock-order cycle: from the blocked lane to the step where the lane it waits for took what it holds."
+                "<span class=\"key cyc\"></span> waits for, in the lock-order cycle: from the blocked lane to the step "
+                    + "where the lane it waits for took what it holds."
             )
         }
         if picture.waitsFor.contains(where: { !$0.inCycle }) {
@@ -162,7 +166,8 @@ struct PictureDocument {
             page += "<div class=\"end\" style=\"top:\(layout.endRowTop(in: block))px\">"
             for note in picture.notes {
                 page +=
-                    "<div class=\"note \(note.kind == .failed ? "failed" : "blocked") c\(layout.columns[note.lane] ?? 0)\" title=\"\(e(note.text))\">"
+                    "<div class=\"note \(note.kind == .failed ? "failed" : "blocked") "
+                    + "c\(layout.columns[note.lane] ?? 0)\" title=\"\(e(note.text))\">"
                 page += "<b>\(e(note.lane.label))</b> \(e(note.text))</div>"
             }
             page += "</div>\n"
@@ -266,7 +271,8 @@ struct PictureDocument {
         let x2 = rightward ? toX : toX + PictureLayout.cellWidth
         let bend = max(abs(x2 - x1) / 2, 16) * (rightward ? 1 : -1)
         return
-            "<path class=\"\(style)\" d=\"M\(x1) \(from.y)C\(x1 + bend) \(from.y) \(x2 - bend) \(to.y) \(x2) \(to.y)\" />"
+            "<path class=\"\(style)\" "
+            + "d=\"M\(x1) \(from.y)C\(x1 + bend) \(from.y) \(x2 - bend) \(to.y) \(x2) \(to.y)\" />"
     }
 
     /// An arc below the end row from `from`'s note to `to`'s: a lane waits for one whose
@@ -292,27 +298,36 @@ struct PictureDocument {
             ]
         for (name, colour) in styles {
             defs +=
-                "<marker id=\"a\(name)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"11\" markerHeight=\"11\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"\(colour)\"/></marker>"
+                "<marker id=\"a\(name)\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" "
+                + "markerWidth=\"11\" markerHeight=\"11\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" "
+                + "fill=\"\(colour)\"/></marker>"
             defs +=
-                "<marker id=\"d\(name)\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"8\" markerHeight=\"8\"><circle cx=\"5\" cy=\"5\" r=\"4\" fill=\"\(colour)\"/></marker>"
+                "<marker id=\"d\(name)\" viewBox=\"0 0 10 10\" refX=\"5\" refY=\"5\" markerUnits=\"userSpaceOnUse\" "
+                + "markerWidth=\"8\" markerHeight=\"8\"><circle cx=\"5\" cy=\"5\" r=\"4\" "
+                + "fill=\"\(colour)\"/></marker>"
         }
         return "<svg class=\"defs\" width=\"0\" height=\"0\"><defs>\(defs)</defs></svg>"
     }
 
     private var style: String {
         var css = """
-            body{font:13px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;background:#fff;margin:16px 20px}
+            body{font:13px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;background:#fff;\
+            margin:16px 20px}
             h1{font-size:18px;margin:0 0 8px;color:#b42318}
             .facts{border-collapse:collapse;margin-bottom:8px}
-            .facts th{text-align:left;font-weight:600;color:#57606a;padding:2px 12px 2px 0;vertical-align:top;white-space:nowrap}
+            .facts th{text-align:left;font-weight:600;color:#57606a;padding:2px 12px 2px 0;vertical-align:top;\
+            white-space:nowrap}
             .facts td{padding:2px 0;vertical-align:top}
             code,pre{font:12px/1.45 ui-monospace,"DejaVu Sans Mono",monospace}
-            pre.command{background:#f3f4f6;padding:2px 6px;margin:0;border-radius:3px;max-width:1040px;overflow-x:auto;white-space:pre}
-            pre.reason{background:#fff5f5;border-left:4px solid #d62728;padding:6px 10px;margin:8px 0;white-space:pre-wrap}
+            pre.command{background:#f3f4f6;padding:2px 6px;margin:0;border-radius:3px;max-width:1040px;\
+            overflow-x:auto;white-space:pre}
+            pre.reason{background:#fff5f5;border-left:4px solid #d62728;padding:6px 10px;margin:8px 0;\
+            white-space:pre-wrap}
             .legend{color:#444;max-width:1100px;font-size:12px}
             .legend p{margin:3px 0}
             .chip{display:inline-block;padding:0 6px;border-radius:3px;border-left:4px solid;font-weight:600}
-            .key{display:inline-block;width:28px;height:0;vertical-align:middle;border-top:3px solid \(Self.cycleColour)}
+            .key{display:inline-block;width:28px;height:0;vertical-align:middle;\
+            border-top:3px solid \(Self.cycleColour)}
             .key.oth{border-top:2px dashed \(Self.waitColour)}
             main{position:relative;margin-top:12px}
             .defs{position:absolute}
@@ -323,8 +338,11 @@ struct PictureDocument {
             .blk{position:relative}
             .band{position:absolute;top:0;bottom:0;width:\(PictureLayout.cellWidth)px;background:#f6f8fa}
             .r{position:relative;height:\(PictureLayout.rowHeight)px}
-            .r>b{position:absolute;left:0;width:\(PictureLayout.numberWidth - 10)px;top:9px;text-align:right;font:11px ui-monospace,monospace;color:#8c959f}
-            .s{position:absolute;top:2px;box-sizing:border-box;height:\(PictureLayout.cellHeight)px;width:\(PictureLayout.cellWidth)px;padding:0 4px;background:#fff;border:1px solid #d0d7de;border-left-width:4px;border-radius:4px;overflow:hidden;white-space:nowrap;line-height:15px}
+            .r>b{position:absolute;left:0;width:\(PictureLayout.numberWidth - 10)px;top:9px;text-align:right;\
+            font:11px ui-monospace,monospace;color:#8c959f}
+            .s{position:absolute;top:2px;box-sizing:border-box;height:\(PictureLayout.cellHeight)px;\
+            width:\(PictureLayout.cellWidth)px;padding:0 4px;background:#fff;border:1px solid #d0d7de;\
+            border-left-width:4px;border-radius:4px;overflow:hidden;white-space:nowrap;line-height:15px}
             .s span{font-weight:600}
             .s em{font-style:normal;font-weight:400}
             .s small{display:block;color:#6e7781;font-size:11px;overflow:hidden;text-overflow:ellipsis}
@@ -333,7 +351,9 @@ struct PictureDocument {
             .quiet{color:#6e7781;background:#fafbfc}
             .held{border-color:\(Self.cycleColour);box-shadow:0 0 0 2px \(Self.cycleColour)40}
             .end{position:absolute;left:0;right:0;height:\(PictureLayout.endRowHeight)px}
-            .note{position:absolute;top:0;box-sizing:border-box;height:\(PictureLayout.endRowHeight)px;width:\(PictureLayout.cellWidth)px;padding:5px;border-radius:4px;font-size:12px;line-height:15px;overflow:hidden;overflow-wrap:anywhere}
+            .note{position:absolute;top:0;box-sizing:border-box;height:\(PictureLayout.endRowHeight)px;\
+            width:\(PictureLayout.cellWidth)px;padding:5px;border-radius:4px;font-size:12px;line-height:15px;\
+            overflow:hidden;overflow-wrap:anywhere}
             .failed{background:#ffebe9;border:1px solid \(Self.cycleColour);border-left-width:4px}
             .blocked{background:#fff8c5;border:1px solid #d4a72c;border-left-width:4px}
             .over{position:absolute;top:0;left:0;z-index:2;pointer-events:none;overflow:visible}
@@ -341,7 +361,9 @@ struct PictureDocument {
             .over .cyc{stroke:\(Self.cycleColour);stroke-width:3;marker-start:url(#dcyc);marker-end:url(#acyc)}
             .over .oth{stroke:\(Self.waitColour);stroke-dasharray:6 4;marker-start:url(#doth);marker-end:url(#aoth)}
             details{margin:2px 0}
-            summary{cursor:pointer;white-space:nowrap;color:#57606a;font-style:italic;padding:4px 0 4px \(PictureLayout.numberWidth)px;background:repeating-linear-gradient(135deg,#f6f8fa 0 6px,#fff 6px 12px)}\n
+            summary{cursor:pointer;white-space:nowrap;color:#57606a;font-style:italic;\
+            padding:4px 0 4px \(PictureLayout.numberWidth)px;\
+            background:repeating-linear-gradient(135deg,#f6f8fa 0 6px,#fff 6px 12px)}\n
             """
         for lane in picture.lanes {
             css += ".c\(layout.columns[lane] ?? 0){left:\(layout.x(lane))px}"

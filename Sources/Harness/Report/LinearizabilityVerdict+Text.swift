@@ -1,4 +1,4 @@
-extension LinearizabilityVerdict {
+extension LinearizabilityVerdict: CustomStringConvertible {
     /// How many calls of a witness order or a longest prefix the description lists.
     public static var callsListed: Int { 20 }
 
@@ -13,8 +13,8 @@ extension LinearizabilityVerdict {
                 + listing(order)
         case .undecided(let budget):
             return """
-                undecided: the search spent its budget of \(budget) steps without finding an order of the \(calls) calls \
-                or ruling one out. Raise LinearizabilityChecker.budget, give the model independent parts \
+                undecided: the search spent its budget of \(budget) steps without finding an order of the \(calls) \
+                calls or ruling one out. Raise LinearizabilityChecker.budget, give the model independent parts \
                 (SequentialModel.partitionKey(of:)), or check a shorter history.
                 """
         case .modelNotDeterministic(let report):
@@ -118,30 +118,34 @@ extension LinearizabilityVerdict {
             return "\(call(observer)) saw \(value), but it responded before \(call(insertion)) was invoked."
         case .observedAfterRemoved(let value, let observer, let removal):
             return
-                "\(call(observer)) found \(value), but it was invoked after \(call(removal)) had \(removed) \(value), which was \(inserted) only once."
+                "\(call(observer)) found \(value), but it was invoked after \(call(removal)) had \(removed) \(value), "
+                + "which was \(inserted) only once."
         case .fifo(
             let earlier, let later, let earlierInsertion, let laterInsertion, let earlierRemoval, let laterRemoval):
             let order =
-                "\(earlier) was \(inserted) before \(later) (\(call(earlierInsertion)) responded before \(call(laterInsertion)) was invoked)"
+                "\(earlier) was \(inserted) before \(later) (\(call(earlierInsertion)) responded before "
+                + "\(call(laterInsertion)) was invoked)"
             guard let earlierRemoval else {
                 return "\(call(laterRemoval)) returned \(later), but \(order) and never \(removed)."
             }
             let only =
                 history.entries[earlierRemoval].isPending ? ", the only call that can have \(removed) \(earlier)," : ""
             return
-                "\(order), but \(later) was \(removed) first (\(call(laterRemoval)) responded before \(call(earlierRemoval))\(only) was invoked)."
+                "\(order), but \(later) was \(removed) first (\(call(laterRemoval)) responded before "
+                + "\(call(earlierRemoval))\(only) was invoked)."
         case .lifo(let lower, let upper, let lowerInsertion, let upperInsertion, let lowerRemoval, let upperRemoval):
             let after =
                 upperRemoval.map { "and \(upper) was popped only after that pop responded (\(call($0)))" }
                 ?? "and \(upper) was never popped"
             return
-                "\(call(lowerRemoval)) popped \(lower) while \(upper) was on top of it: \(call(upperInsertion)) began after "
-                + "\(call(lowerInsertion)) completed and completed before that pop began, \(after)."
+                "\(call(lowerRemoval)) popped \(lower) while \(upper) was on top of it: \(call(upperInsertion)) began "
+                + "after \(call(lowerInsertion)) completed and completed before that pop began, \(after)."
         case .noBottom(let firstInsertion, let lastRemoval):
             let end = lastRemoval.map { "the invocation of \(call($0))" } ?? "the end"
             return
-                "from the response of \(call(firstInsertion)) to \(end) the stack was never empty, so one value must have "
-                + "stayed at its bottom all that time, pushed before and popped after; but every value there was pushed later or popped earlier."
+                "from the response of \(call(firstInsertion)) to \(end) the stack was never empty, so one value must "
+                + "have stayed at its bottom all that time, pushed before and popped after; but every value there was "
+                + "pushed later or popped earlier."
         case .emptyWhileHeld(let observer, let holders):
             let held = holders.map { holder in
                 let until = holder.until.map { "until the invocation of \(call($0))" } ?? "on, never \(removed)"
@@ -149,7 +153,8 @@ extension LinearizabilityVerdict {
             }.joined(separator: ", then ")
             if method == .uniqueValueSet, let value = holders.first?.value {
                 return
-                    "\(call(observer)) found \(value) absent, but \(value) was in the set all through that call: \(held)."
+                    "\(call(observer)) found \(value) absent, but \(value) was in the set all through that call: "
+                    + "\(held)."
             }
             return
                 "\(call(observer)) found the \(collection) empty, but it held a value all through that call: \(held)."
