@@ -14,7 +14,8 @@ public enum KillableThreadStressTests {
         public let completed: Bool
 
         public var description: String {
-            "kill() \(killReturned ? "requested" : "did nothing"), exit \(exit), body \(completed ? "completed" : "cut short")"
+            "kill() \(killReturned ? "requested" : "did nothing"), exit \(exit), body "
+                + "\(completed ? "completed" : "cut short")"
         }
     }
 

@@ -11,5 +11,6 @@ public enum RuntimeSanitizer {
     /// when a thread is cancelled inside a call it intercepts ("finished with ignores
     /// enabled"), and under stress a kill lands wherever the thread happens to be.
     public static let killsThreadsReason =
-        "kills threads with pthread_cancel; ThreadSanitizer aborts when a cancellation lands inside a call it intercepts, which under stress it can"
+        "kills threads with pthread_cancel; ThreadSanitizer aborts when a cancellation lands inside a call it "
+        + "intercepts, which under stress it can"
 }

@@ -78,7 +78,8 @@ struct HarnessSection {
                 table.add(
                     Table.Row(
                         benchmark:
-                            "\(strategy) (\(steps.decisions.significant3) decisions, \(steps.switches.significant3) switches a schedule)",
+                            "\(strategy) (\(steps.decisions.significant3) decisions, \(steps.switches.significant3) "
+                            + "switches a schedule)",
                         cost: "\(perSecond.grouped) (\((perSecond * steps.decisions).grouped))",
                         baseline: isFixedTarget ? "Shuttle 0.6: user-space switches (DESIGN.md, not run here)" : "—",
                         baselineCost: isFixedTarget ? "~60,000" : "—",
@@ -90,7 +91,8 @@ struct HarnessSection {
         }
 
         table.startGroup(
-            "Harness: marginal cost of one scheduling decision (\(short) vs \(long), \(Self.decisionStrategies.map(\.description).joined(separator: " and ")))"
+            "Harness: marginal cost of one scheduling decision (\(short) vs \(long), "
+                + "\(Self.decisionStrategies.map(\.description).joined(separator: " and ")))"
         )
         log("harness: probing the steps of the decision-cost scenarios")
         let costs = decisionCosts(schedule: schedule, short: short, long: long)

@@ -155,7 +155,8 @@ struct HarnessSpeedSection {
             table.add(
                 Table.Row(
                     benchmark:
-                        "\(measured.scenario), \(measured.strategy), coroutines: schedules/s (anchor \(measured.anchor))",
+                        "\(measured.scenario), \(measured.strategy), coroutines: schedules/s (anchor "
+                        + "\(measured.anchor))",
                     cost: median.grouped,
                     baseline: "the same on OS threads",
                     baselineCost: samples[index].osThreads.median.grouped,

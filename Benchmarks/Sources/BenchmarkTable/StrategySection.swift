@@ -22,7 +22,8 @@ struct StrategySection {
                 let median = firsts.map { $0 ?? Int.max }.median
                 medians["\(strategy)"] = median
                 cells.append(
-                    "\(strategy) \(hits.count)/\(seeds.count) (\(median == Int.max ? "> \(scenario.budget)" : "\(median)"))"
+                    "\(strategy) \(hits.count)/\(seeds.count) "
+                        + "(\(median == Int.max ? "> \(scenario.budget)" : "\(median)"))"
                 )
             }
             let blindStrategies = StrategyComparison.strategies.filter { $0 != .guided }

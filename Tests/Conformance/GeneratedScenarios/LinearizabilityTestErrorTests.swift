@@ -18,7 +18,8 @@ struct LinearizabilityTestErrorTests {
             return failure.generator == "element(of: [])"
                 && failure.operation == "LinearizabilityTestErrorTests.swift:10"
                 && "\(error)".hasPrefix(
-                    "the generator element(of: []) of the operation declared at LinearizabilityTestErrorTests.swift:10 cannot produce a value"
+                    "the generator element(of: []) of the operation declared at LinearizabilityTestErrorTests.swift:10 "
+                        + "cannot produce a value"
                 )
         }
     }

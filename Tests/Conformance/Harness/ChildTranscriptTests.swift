@@ -7,7 +7,8 @@ import Testing
 @Suite("Harness: the isolated child's transcript")
 struct ChildTranscriptTests {
     static let token =
-        "H2.dbb806d5.random.1.0.zCAAAAAsBAgYBAAMFBAYGABYBCA4EAgACAQIDBQQGBgIWFQgCGAEGBBUAAQkLDQcKEx8GAwIJBQYCBwUGAxIGBAAFAV0CCA"
+        "H2.dbb806d5.random.1.0."
+        + "zCAAAAAsBAgYBAAMFBAYGABYBCA4EAgACAQIDBQQGBgIWFQgCGAEGBBUAAQkLDQcKEx8GAwIJBQYCBwUGAxIGBAAFAV0CCA"
 
     /// Reads `text` as a child's standard error.
     static func transcript(of text: String) throws -> ChildTranscript {
@@ -32,7 +33,8 @@ struct ChildTranscriptTests {
     func heartbeatLines() throws {
         let transcript = try Self.transcript(
             of:
-                "\(ChildChannel.heartbeat)\nsome output\n\(ChildChannel.heartbeat)\n\(CrashReportText.parentMarker)\(Self.token)\n"
+                "\(ChildChannel.heartbeat)\nsome output\n\(ChildChannel.heartbeat)\n"
+                + "\(CrashReportText.parentMarker)\(Self.token)\n"
         )
         #expect(transcript.crashToken?.description == Self.token)
         #expect(transcript.tail == "some output")

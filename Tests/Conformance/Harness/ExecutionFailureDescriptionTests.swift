@@ -107,15 +107,17 @@ struct ExecutionFailureDescriptionTests {
         #expect(blocked.codeFrame == "Cache.fill()")
         #expect(
             "\(blocked)"
-                == "blocked in Synchronization.Mutex.withLock<A>(_:) (called from Cache.fill()): a Synchronization.Mutex, "
-                + "which the harness does not control; use SeamMutex; it was started at Cache.swift:12 and has taken no step since"
+                == "blocked in Synchronization.Mutex.withLock<A>(_:) (called from Cache.fill()): "
+                + "a Synchronization.Mutex, which the harness does not control; use SeamMutex; "
+                + "it was started at Cache.swift:12 and has taken no step since"
         )
 
         let busy = StallDiagnosis(.busy(seconds: 1), frames: ["Spinner.spin()"], lastSeen: .step(.yield, at: started))
         #expect(
             "\(busy)"
-                == "busy outside the seam (in Spinner.spin()): computing on a CPU, not waiting: an endless loop, or a spin "
-                + "on state the harness does not see; spin with Seam.yield, or wait on a SeamCondition; its last step was yield at Cache.swift:12"
+                == "busy outside the seam (in Spinner.spin()): computing on a CPU, not waiting: "
+                + "an endless loop, or a spin on state the harness does not see; "
+                + "spin with Seam.yield, or wait on a SeamCondition; its last step was yield at Cache.swift:12"
         )
 
         let unread = StallDiagnosis(.blocked(seconds: 1), frames: nil, lastSeen: nil)

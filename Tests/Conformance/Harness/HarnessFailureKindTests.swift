@@ -249,7 +249,8 @@ struct ReplayTokenTests {
         #expect(notReproduced.schedulesRun == ExplorationOptions().schedules)
         #expect(
             "\(notReproduced)".hasPrefix(
-                "the recorded failure no longer happens: the code followed the token for \(divergence.step) of its \(failure.trace.count) steps"
+                "the recorded failure no longer happens: the code followed the token for \(divergence.step) of its "
+                    + "\(failure.trace.count) steps"
             ))
         #expect(
             "\(notReproduced)".hasSuffix(
@@ -268,7 +269,8 @@ struct ReplayTokenTests {
         #expect(notReproduced.divergence == nil && notReproduced.schedulesRun == 1 && notReproduced.tokenSteps > 0)
         #expect(
             "\(notReproduced)"
-                == "the recorded failure no longer happens: the code followed all \(notReproduced.tokenSteps) steps of the token and did not fail"
+                == "the recorded failure no longer happens: the code followed all \(notReproduced.tokenSteps) steps of "
+                + "the token and did not fail"
         )
         let failure = try #require(
             try Harness.run(
@@ -327,9 +329,8 @@ struct ReplayTokenTests {
                 "evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: true)
             ).failure)
         guard case .prefixAndSearch(let step, let schedules) = replayed.reproduction else {
-            Issue.record(
-                "expected a reproduction by prefix and search, got \(String(describing: replayed.reproduction)): \(replayed.reason)"
-            )
+            let reproduction = String(describing: replayed.reproduction)
+            Issue.record("expected a reproduction by prefix and search, got \(reproduction): \(replayed.reason)")
             return
         }
         #expect(step > 0 && schedules >= 1)

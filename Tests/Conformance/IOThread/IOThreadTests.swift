@@ -388,7 +388,8 @@ struct IOThreadTests {
         ) { _ in }
         #expect(
             thread.description
-                == "IOThread(\"reader\", [unused], policy: round-robin, cancellation: asynchronous, stack: 65536 bytes, joinable)"
+                == "IOThread(\"reader\", [unused], policy: round-robin, cancellation: asynchronous, stack: 65536 "
+                + "bytes, joinable)"
         )
         #expect(
             IOThread { _ in }.description

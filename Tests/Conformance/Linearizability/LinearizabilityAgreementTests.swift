@@ -28,9 +28,10 @@ struct LinearizabilityAgreementTests {
             searched.isLinearizable || searched.violation != nil, "seed \(seed): the search did not decide: \(searched)"
         )
         #expect(fast.isLinearizable || fast.violation != nil, "seed \(seed): no decision: \(fast)")
+        let calls = history.entries.map(\.description).joined(separator: "\n")
         #expect(
             fast.isLinearizable == searched.isLinearizable,
-            "seed \(seed): the checks disagree:\n\(fast)\n\(searched)\n\(history.entries.map(\.description).joined(separator: "\n"))"
+            "seed \(seed): the checks disagree:\n\(fast)\n\(searched)\n\(calls)"
         )
         for order in [fast.order, searched.order].compactMap({ $0 }) {
             #expect(history.isLinearization(order, model: model), "seed \(seed): invalid witness \(order)")

@@ -13,19 +13,20 @@ struct LinearizabilityDescriptionTests {
         ])
         #expect(
             LinearizabilityChecker.check(neverDequeued, model: QueueModel<Int>()).description == """
-                not linearizable (unique-value queue check): dequeue() → 2 (client 1, 4–5) returned 2, but 1 was enqueued before 2 \
-                (enqueue(1) → enqueued (client 0, 0–1) responded before enqueue(2) → enqueued (client 0, 2–3) was invoked) and never dequeued.
+                not linearizable (unique-value queue check): dequeue() → 2 (client 1, 4–5) returned 2, but 1 was \
+                enqueued before 2 (enqueue(1) → enqueued (client 0, 0–1) responded before enqueue(2) → enqueued \
+                (client 0, 2–3) was invoked) and never dequeued.
                 """)
         #expect(
             LinearizabilityChecker(usesFastChecks: false).check(neverDequeued, model: QueueModel<Int>()).description
                 == """
-                not linearizable (found by search, 3 steps): no sequential order of the calls gives every call its recorded result. \
-                The longest order found that does takes 2 of them:
+                not linearizable (found by search, 3 steps): no sequential order of the calls gives every call its \
+                recorded result. The longest order found that does takes 2 of them:
                   1. enqueue(1) → enqueued (client 0, 0–1)
                   2. enqueue(2) → enqueued (client 0, 2–3)
                 and leaves the model in the state queue [1, 2]. After it, the next call must be one invoked before \
-                dequeue() → 2 (client 1, 4–5) responded (it responded first of the calls left), but the model answers that call 1, \
-                and no other call was invoked in time.
+                dequeue() → 2 (client 1, 4–5) responded (it responded first of the calls left), but the model answers \
+                that call 1, and no other call was invoked in time.
                 """)
 
         let emptyWhileHeld = History<StackOperation<Int>, StackResult<Int>>([
@@ -33,8 +34,9 @@ struct LinearizabilityDescriptionTests {
         ])
         #expect(
             LinearizabilityChecker.check(emptyWhileHeld, model: StackModel<Int>()).description == """
-                not linearizable (unique-value stack check): pop() → empty (client 1, 2–3) found the stack empty, but it held a value \
-                all through that call: 1 from the response of push(1) → pushed (client 0, 0–1) on, never popped.
+                not linearizable (unique-value stack check): pop() → empty (client 1, 2–3) found the stack empty, but \
+                it held a value all through that call: 1 from the response of push(1) → pushed (client 0, 0–1) on, \
+                never popped.
                 """)
 
         let linearizable = History<RegisterModel.Operation, RegisterModel.Result>([
@@ -50,15 +52,16 @@ struct LinearizabilityDescriptionTests {
         let flaky = History<LeakyCounterModel.Operation, Int>([call(0, .increment, 1, 0...1)])
         #expect(
             LinearizabilityChecker.check(flaky, model: LeakyCounterModel()).description == """
-                the model is not deterministic: applying increment() (the call increment() → 1 (client 0, 0–1)) to two equal copies \
-                of the state LeakyCounterModel(storage: Conformance.LeakyCounterModel.Storage, leaksIntoAnswers: true, state: 0) \
-                answered 1 the first time and 2 the second. A model's apply must depend only on the model's value; no verdict can be \
-                trusted until it does.
+                the model is not deterministic: applying increment() (the call increment() → 1 (client 0, 0–1)) to two \
+                equal copies of the state LeakyCounterModel(storage: Conformance.LeakyCounterModel.Storage, \
+                leaksIntoAnswers: true, state: 0) answered 1 the first time and 2 the second. A model's apply must \
+                depend only on the model's value; no verdict can be trusted until it does.
                 """)
 
         #expect(
             LinearizabilityChecker(budget: 1).check(linearizable, model: RegisterModel()).description.hasPrefix(
-                "undecided: the search spent its budget of 1 steps without finding an order of the 2 calls or ruling one out."
+                "undecided: the search spent its budget of 1 steps without finding an order of the 2 calls or ruling "
+                    + "one out."
             ))
     }
 }

@@ -19,10 +19,9 @@ struct GeneratedMutantGateTests {
             for (strategy, schedules, seed) in Self.campaign {
                 let options = ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed)
                 let report = try Harness.run("\(mutant.name): \(scenario.name)", options: options, scenario.scenario)
+                let reason = String(describing: report.failure?.reason)
                 #expect(
-                    report.failure == nil,
-                    "\(scenario.name) [\(strategy), seed \(seed)] caught \(mutant): \(String(describing: report.failure?.reason))"
-                )
+                    report.failure == nil, "\(scenario.name) [\(strategy), seed \(seed)] caught \(mutant): \(reason)")
             }
         }
     }

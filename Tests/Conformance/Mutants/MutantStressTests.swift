@@ -65,7 +65,8 @@ enum MutantUnderStress {
                 let replayed = try Harness.replayStress(mutant.name, token: failure.token, test)
                 if replayed.failure?.reason != failure.reason || replayed.failure?.trace != failure.trace {
                     problems.append(
-                        "replaying \(failure.token) did not fail identically: \(String(describing: replayed.failure?.reason))"
+                        "replaying \(failure.token) did not fail identically: "
+                            + "\(String(describing: replayed.failure?.reason))"
                     )
                 }
             }

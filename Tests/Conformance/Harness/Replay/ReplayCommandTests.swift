@@ -169,7 +169,8 @@ struct ReplayCommandTests {
         let file = folder.appendingPathComponent("DemoFailures.txt").path
         #expect(
             kept.output.contains(
-                "kept failure 1 of 1 from \(file): the recorded failure no longer happens: the code followed the token for "
+                "kept failure 1 of 1 from \(file): the recorded failure no longer happens: "
+                    + "the code followed the token for "
             ))
         #expect(kept.replayCommands.isEmpty)
     }
