@@ -99,8 +99,8 @@ enum CampaignSummary {
         let growing = entries.filter(\.growing).count
         var lines = [
             "harness campaign: \(entries.count) explorations, \(schedules) schedules, \(failures) failed, \(growing) still finding new interleavings",
-            pad("scenario", nameWidth) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10) + pad("growing", 9)
-                + pad("sched/s", 9) + "P(miss depth≤3)"
+            pad("scenario", nameWidth) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10)
+                + pad("growing", 9) + pad("sched/s", 9) + "P(miss depth≤3)"
         ]
         for entry in entries.sorted(by: { ($0.scenario, $0.strategy) < ($1.scenario, $1.strategy) }) {
             lines.append(
