@@ -106,12 +106,18 @@ enum CampaignSummary {
             lines.append(
                 pad(entry.scenario, nameWidth) + pad(entry.strategy, 14) + pad("\(entry.schedules)", 11)
                     + pad("\(entry.distinctInterleavings)", 10)
-                    + pad(entry.growing ? "yes" : "no", 9) + pad("\(Int(entry.schedulesPerSecond))", 9)
+                    + pad(entry.growing ? "yes" : "no", 9) + pad(rate(entry.schedulesPerSecond), 9)
                     + (entry.pctMissBound.map { "≤ " + String(format: "%.3g", $0) } ?? "–")
                     + (entry.failed ? "  FAILED" : "")
             )
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Schedules per second: whole above 10, else two significant digits, so that a slow
+    /// exploration (an isolated one, a few schedules) does not read as `0`.
+    static func rate(_ perSecond: Double) -> String {
+        perSecond >= 10 ? "\(Int(perSecond))" : String(format: "%.2g", perSecond)
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

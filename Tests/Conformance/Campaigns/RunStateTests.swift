@@ -50,6 +50,7 @@ struct RunStateTests {
             line.firstRange(of: "random").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
         }
         #expect(strategyColumns.count == 2 && Set(strategyColumns).count == 1, "strategy columns: \(strategyColumns)")
+        #expect([0.27, 5.3, 245.7].map(CampaignSummary.rate) == ["0.27", "5.3", "245"])
     }
 
     @Test("the snapshot keeps the harness's variables and CI, and drops empty knobs")
