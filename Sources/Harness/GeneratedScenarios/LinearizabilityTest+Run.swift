@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Primitives
 
 extension LinearizabilityTest {
     /// The name of the scenario `code` names in the test `test`.
@@ -218,7 +218,7 @@ extension LinearizabilityTest {
         testID: String?,
         wording: ExplorationWording
     ) -> GeneratedScenarioFailure {
-        let last = Mutex<ExecutionCapture?>(nil)
+        let last = DirectlyLocked<ExecutionCapture?>(nil)
         switch shrunk.failure.reason {
         case .stalled, .crashed, .killed:
             break
