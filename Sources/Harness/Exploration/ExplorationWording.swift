@@ -24,13 +24,3 @@ struct ExplorationWording: Sendable {
     let crashText:
         @Sendable (_ scenario: String, _ tokenPrefix: String, _ testID: String?) -> (prefix: String, suffix: String)
 }
-
-extension ExplorationWording {
-    /// For a caller that hands no words down (a test of an escalation, whose searches print no
-    /// progress): a progress line is its values, and a crash prints its token alone.
-    static let bare = ExplorationWording(
-        progressLabel: { name, _, _ in name },
-        progressLine: { progress, _ in "\(progress)" },
-        crashText: { _, tokenPrefix, _ in ("\n" + tokenPrefix, "\n") }
-    )
-}

@@ -67,7 +67,7 @@ extension LinearizabilityTest {
         seed: UInt64,
         rows: [StressHistogramRow<LinearizabilityOutcome>],
         leakNotSearched: String,
-        wording: ExplorationWording = .bare
+        wording: ExplorationWording
     ) -> Escalation<LinearizabilityOutcome> {
         let firstIterations = Dictionary(rows.map { ($0.outcome, $0.firstIteration) }) { first, _ in first }
         return Escalation(options: options, leakNotSearched: leakNotSearched) { target, others in

@@ -36,7 +36,7 @@ struct Escalation<Outcome: Hashable & Sendable> {
         test: StressTest<Outcome>,
         options: EscalationOptions,
         leakNotSearched: String,
-        wording: ExplorationWording = .bare
+        wording: ExplorationWording
     ) {
         self.init(options: options, leakNotSearched: leakNotSearched) { target, others in
             EscalationSearch(

@@ -80,7 +80,7 @@ struct LinearizabilityTestStressTests {
         }
         let escalation = test.stressEscalation(
             "box office race", options: EscalationOptions(schedules: 400), scenarios: scenarios, seed: seed,
-            rows: rows, leakNotSearched: "")
+            rows: rows, leakNotSearched: "", wording: .forPerson)
         let results = escalation.search(for: [Self.overbooked, never])
         let found = try #require(results.first?.result.failure)
         let code = LinearizabilityTest<BoxOffice, BoxOfficeModel>.stressScenario(5, seed: seed)

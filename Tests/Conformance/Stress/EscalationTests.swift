@@ -12,7 +12,8 @@ struct EscalationTests {
             name: "escalation by value",
             test: StressScenarios.alternatelyLostIncrements(),
             options: EscalationOptions(schedules: 200),
-            leakNotSearched: StressReportText.leakNotSearched
+            leakNotSearched: StressReportText.leakNotSearched,
+            wording: .forPerson
         )
         let found = try #require(escalation.search(for: [.returned(1)]).first?.result.failure)
         #expect(found.reason == .forbiddenOutcome(outcome: "1", thread: 0))

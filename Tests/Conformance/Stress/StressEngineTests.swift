@@ -182,7 +182,8 @@ struct StressEngineTests {
             name: "dropping producer",
             test: test,
             options: options,
-            leakNotSearched: StressReportText.leakNotSearched
+            leakNotSearched: StressReportText.leakNotSearched,
+            wording: .forPerson
         )
         let result = search.search(for: [.returned(1)]).first?.result
         guard case .found(let failure, _, let schedulesRun)? = result else {
