@@ -69,23 +69,38 @@ extension LinearizabilityTest {
         let test = self
         return { harnessScenario in
             let quiescence = test.hasBlockingOperations ? Execution.current : nil
-            let (record, subject) = test.perform(
-                scenario, in: harnessScenario, quiescence: quiescence, capture: capture)
-            var history = record.history.history
-            let waiting = quiescence != nil && history.entries.contains(where: \.isPending)
-            if waiting {
-                history.markPendingCallsBlocked()
-                record.endedWithBlockedCalls = true
-            } else {
-                test.tearDownBody?(subject)
+            test.performChecked(scenario, in: harnessScenario, quiescence: quiescence, capture: capture) { history in
+                let outcome = Self.checkHistory(history, model: test.model, checker: checker, failingOn: target)
+                if outcome != .linearizable, outcome != target { others?.add() }
             }
-            let outcome = Self.checkHistory(history, model: test.model, checker: checker, failingOn: target)
-            if outcome != .linearizable, outcome != target { others?.add() }
-            // Abandoning the waiting threads ends what the execution records, so it comes after the check.
-            guard waiting else { return }
-            quiescence?.abandonWaitingThreads()
-            test.tearDownBody?(subject)
         }
+    }
+
+    /// Runs `scenario` in `harnessScenario` on a fresh subject
+    /// (``perform(_:in:quiescence:capture:)``) and returns what `check` makes of the history,
+    /// then tears the subject down. With `quiescence` (a test with blocking operations),
+    /// calls still waiting once nothing else can run are checked as blocked ones, and their
+    /// threads are abandoned after the check, which their abandoning would cut short;
+    /// otherwise the subject is torn down before the check.
+    func performChecked<Checked>(
+        _ scenario: GeneratedScenario<Call>,
+        in harnessScenario: Scenario,
+        quiescence: (any QuiescenceRuntime)?,
+        capture: (@Sendable (ExecutionCapture) -> Void)? = nil,
+        check: (History<Model.Operation, Model.Result>) -> Checked
+    ) -> Checked {
+        let (record, subject) = perform(scenario, in: harnessScenario, quiescence: quiescence, capture: capture)
+        var history = record.history.history
+        guard let quiescence, history.entries.contains(where: \.isPending) else {
+            tearDownBody?(subject)
+            return check(history)
+        }
+        history.markPendingCallsBlocked()
+        record.endedWithBlockedCalls = true
+        let checked = check(history)
+        quiescence.abandonWaitingThreads()
+        tearDownBody?(subject)
+        return checked
     }
 
     /// Runs `scenario` in `harnessScenario` on a fresh subject: the initial part, the parallel
@@ -96,7 +111,7 @@ extension LinearizabilityTest {
     func perform(
         _ scenario: GeneratedScenario<Call>,
         in harnessScenario: Scenario,
-        quiescence: (any ScenarioRuntime)? = nil,
+        quiescence: (any QuiescenceRuntime)? = nil,
         capture: (@Sendable (ExecutionCapture) -> Void)? = nil
     ) -> (record: ExecutionCapture, subject: Subject) {
         let record = ExecutionCapture()
@@ -117,7 +132,7 @@ extension LinearizabilityTest {
     private static func runOnThreads(
         _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture,
         _ harnessScenario: Scenario,
-        quiescence: (any ScenarioRuntime)?
+        quiescence: (any QuiescenceRuntime)?
     ) {
         let main = Seam.currentThread?.rawValue ?? 0
         record.name(.initial, "T\(main)")

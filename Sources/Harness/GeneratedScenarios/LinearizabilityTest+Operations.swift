@@ -135,7 +135,9 @@ extension LinearizabilityTest {
     /// and the history is checked with it: it passes when some order of the other calls leaves
     /// the model blocking every such call, and fails as a lost wake-up
     /// (``LostWakeUp``) when the model lets one return. Then the waiting threads are
-    /// abandoned, never returning, and ``tearDown(_:)`` runs.
+    /// abandoned, never returning, and ``tearDown(_:)`` runs. Under stress the same holds
+    /// for waits on a `SeamCondition` without a deadline, which the iteration counts; a
+    /// thread that waits otherwise ends the iteration as hung.
     public func blockingOperation<Argument>(
         _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
         _ generator: Generator<Argument>,
