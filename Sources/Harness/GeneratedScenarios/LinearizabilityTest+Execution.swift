@@ -118,7 +118,7 @@ extension LinearizabilityTest {
         capture?(record)
         let subject = make()
         if usesTasks {
-            Self.runOnTasks(scenario, subject, record, harnessScenario)
+            Self.runOnTasks(scenario, subject, record, harnessScenario, quiescence: quiescence)
         } else {
             Self.runOnThreads(scenario, subject, record, harnessScenario, quiescence: quiescence)
         }
@@ -151,11 +151,7 @@ extension LinearizabilityTest {
             }
             record.name(.parallel(client: client), "T\(thread.number)")
         }
-        if let quiescence {
-            quiescence.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
-        } else {
-            harnessScenario.joinAll()
-        }
+        awaitClients(of: harnessScenario, quiescence: quiescence)
         for (index, call) in scenario.final.enumerated() {
             perform(
                 call, on: subject, recorder: record.recorder(for: CallSlot(part: .final, index: index), client: main))
@@ -165,9 +161,12 @@ extension LinearizabilityTest {
 
     /// A task named `initial` runs the initial part, one named `client N` each client of the
     /// parallel part (client N), and one named `final` the final part; the initial and final
-    /// parts are client 0.
+    /// parts are client 0. With `quiescence` (a test with blocking operations), the final
+    /// part starts, and the run ends, once every task has ended or is suspended for good
+    /// and nothing else can run, instead of once every task has ended.
     private static func runOnTasks(
-        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario
+        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture,
+        _ harnessScenario: Scenario, quiescence: (any QuiescenceRuntime)?
     ) {
         func start(_ part: CallSlot.Part, _ name: String, client: Int, _ calls: [Call]) {
             guard !calls.isEmpty else { return }
@@ -185,9 +184,19 @@ extension LinearizabilityTest {
         for (client, calls) in scenario.parallel.enumerated() {
             start(.parallel(client: client), "client \(client + 1)", client: client + 1, calls)
         }
-        harnessScenario.joinAll()
+        awaitClients(of: harnessScenario, quiescence: quiescence)
         start(.final, "final", client: 0, scenario.final)
-        harnessScenario.joinAll()
+        awaitClients(of: harnessScenario, quiescence: quiescence)
+    }
+
+    /// Returns once the clients `harnessScenario` started have ended, or, with `quiescence`
+    /// (a test with blocking operations), have ended or wait for good.
+    private static func awaitClients(of harnessScenario: Scenario, quiescence: (any QuiescenceRuntime)?) {
+        if let quiescence {
+            quiescence.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
+        } else {
+            harnessScenario.joinAll()
+        }
     }
 
     /// Makes `call` on a thread. Calls that suspend run on tasks only.

@@ -31,7 +31,7 @@ extension LinearizabilityTest {
     ) throws(LinearizabilityTestError) -> StressTest<LinearizabilityOutcome> {
         guard !operations.isEmpty else { throw .noOperations }
         if requestedClients == .threads, operations.contains(where: \.isAsync) { throw .asyncOperationsOnThreads }
-        if hasBlockingOperations, usesTasks { throw .blockingOperationsOnTasks }
+        if hasBlockingOperations, usesTasks { throw .blockingTasksUnderStress }
         do {
             _ = try generate(seed: Self.stressScenario(0, seed: seed).seed, options: options)
         } catch {

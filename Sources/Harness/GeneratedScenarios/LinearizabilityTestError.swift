@@ -6,9 +6,14 @@ public enum LinearizabilityTestError: Error, Sendable, Hashable, CustomStringCon
     case noOperations
     /// ``ScenarioClients/threads`` was asked for, but some operation is `async`.
     case asyncOperationsOnThreads
-    /// Some operation is blocking, but the clients are tasks (``ScenarioClients/tasks`` was
-    /// asked for, or some operation is `async`): blocking calls need threads.
+    /// Some synchronous operation is blocking, but the clients are tasks
+    /// (``ScenarioClients/tasks`` was asked for, or some operation is `async`): a call that
+    /// waits on a thread would hold one of the executor's threads.
     case blockingOperationsOnTasks
+    /// Under stress, some operation is blocking and the clients are tasks
+    /// (``ScenarioClients/tasks`` was asked for, or some operation is `async`): stress tells
+    /// a blocked call on threads only, by their waits on a `SeamCondition`.
+    case blockingTasksUnderStress
     /// A generator could not produce a value.
     case generator(GeneratorFailure)
     /// The replay token's scenario code takes, at shrink step `step`, candidate `candidate`,
@@ -26,9 +31,15 @@ public enum LinearizabilityTestError: Error, Sendable, Hashable, CustomStringCon
             "the linearizability test runs its clients on threads (clients(.threads)), but some of its operations are async: a thread cannot call them; use clients(.tasks)"
         case .blockingOperationsOnTasks:
             """
-            the linearizability test has blocking operations (blockingOperation(…)), which run on threads only, \
-            but its clients are tasks (clients(.tasks), or an async operation); make every operation synchronous \
-            and use clients(.threads)
+            the linearizability test has synchronous blocking operations (blockingOperation(…)), which run on \
+            threads only, but its clients are tasks (clients(.tasks), or an async operation); make every operation \
+            synchronous and use clients(.threads), or make the blocking ones async
+            """
+        case .blockingTasksUnderStress:
+            """
+            the linearizability test has blocking operations (blockingOperation(…)) and its clients are tasks \
+            (clients(.tasks), or an async operation): stress tells a blocked call on threads only; explore it \
+            with check(), or make every operation synchronous and use clients(.threads)
             """
         case .generator(let failure):
             "\(failure)"
