@@ -61,6 +61,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Tasks in ``waitUntilOthersQuiet()``, each counted in `outstandingTasks` too.
     private var othersQuietWaiters: [UnsafeContinuation<Void, Never>] = []
     private var closed = false
+    /// Whether the scenario abandoned the tasks that wait for good
+    /// (``abandonSuspendedTasks()``): they count as ended.
+    private var suspendedTasksAbandoned = false
     private var threads: [SeamThread] = []
     private var timerThreadStarted = false
     private var mainLaneStarted = false
@@ -262,6 +265,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         heldTasks.filter { !$0.task.isComplete }.map { ($0.runtimeID, $0.task.resumePoints) }
     }
 
+    /// Counts the tasks that have not ended as ended: the scenario judged them suspended for
+    /// good (a generated scenario's blocked calls), once nothing could run. They stay
+    /// suspended; the executor falls quiet and closes without them.
+    func abandonSuspendedTasks() {
+        settle { suspendedTasksAbandoned = true }
+    }
+
     /// Waits until the executor is quiet: every task the scenario started has ended, and
     /// every other task (a `Task {}` one of them started) has ended or waits for good.
     func waitUntilQuiet() {
@@ -318,7 +328,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Whether nothing is left to run or to wake but `waiting` tasks the scenario started,
     /// which are waiting in ``waitUntilOthersQuiet()``. Read under the mutex.
     private func isQuiet(besides waiting: Int) -> Bool {
-        outstandingTasks == waiting && jobsRunning == 0 && jobs.isEmpty && mainJobs.isEmpty && timers.isEmpty
+        (outstandingTasks == waiting || suspendedTasksAbandoned) && jobsRunning == 0 && jobs.isEmpty
+            && mainJobs.isEmpty && timers.isEmpty
     }
 
     /// Whether the executor's threads may exit: closed, and quiet. Read under the mutex.
@@ -335,7 +346,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// Whether a task the scenario started, or a held one, has not ended; read only by the
     /// running thread.
-    var hasUnendedTasks: Bool { outstandingTasks > 0 || heldTasks.contains { !$0.task.isComplete } }
+    var hasUnendedTasks: Bool {
+        !suspendedTasksAbandoned && (outstandingTasks > 0 || heldTasks.contains { !$0.task.isComplete })
+    }
 
     /// Runs jobs until the executor is done: queued jobs in the order the strategy picks, or,
     /// on the main lane, `MainActor` jobs in the order they came.

@@ -14,9 +14,11 @@ extension Execution {
 
     /// Ends the execution without a failure, abandoning the threads that still wait: they
     /// exit without returning from their waits, and the caller's later seam operations are
-    /// performed at once, unrecorded (see ``ExecutionModel/abandonWaitingThreads()``). Call
-    /// from a controlled thread, after ``awaitOthersQuiescent(at:)``.
+    /// performed at once, unrecorded (see ``ExecutionModel/abandonWaitingThreads()``); the
+    /// tasks that wait for good count as ended (``AsyncServices/abandonSuspendedTasks()``).
+    /// Call from a controlled thread, after ``awaitOthersQuiescent(at:)``.
     func abandonWaitingThreads() {
+        asyncServices?.abandonSuspendedTasks()
         withCancellationDisabled { _ in model.abandonWaitingThreads() }
     }
 }

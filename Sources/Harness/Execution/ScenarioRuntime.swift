@@ -3,7 +3,7 @@ import Primitives
 /// What the code of a scenario (its threads, tasks and checks) asks of the execution that
 /// runs it: to fail, to start threads and tasks where the execution runs them, and to know
 /// which of them are joined.
-protocol ScenarioRuntime: AnyObject {
+protocol ScenarioRuntime: QuiescenceRuntime {
     /// Records `failure` on behalf of the calling thread and ends the thread.
     func fail(_ failure: ExecutionFailure) -> Never
     /// Fails the execution at its next decision, without ending the calling thread.
@@ -19,10 +19,17 @@ protocol ScenarioRuntime: AnyObject {
     func services() -> AsyncServices
     /// The execution's task executor, if something started it.
     var startedServices: AsyncServices? { get }
+}
+
+/// What a scenario whose calls may wait for good (a generated scenario with blocking
+/// operations) asks of what runs its threads, an execution or a stress iteration: to go on
+/// once nothing else can, and to end while threads still wait.
+protocol QuiescenceRuntime: AnyObject {
     /// Returns once every other thread has finished or waits for good; `location` is the
     /// caller's place, for the trace.
     func awaitOthersQuiescent(at location: SeamLocation)
-    /// Ends the execution without a failure, abandoning the threads that still wait.
+    /// Ends the run of the scenario's calls without a failure, abandoning the threads that
+    /// still wait.
     func abandonWaitingThreads()
 }
 

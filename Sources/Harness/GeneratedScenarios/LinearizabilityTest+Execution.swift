@@ -68,23 +68,38 @@ extension LinearizabilityTest {
         let test = self
         return { harnessScenario in
             let quiescence = test.hasBlockingOperations ? Execution.current : nil
-            let (record, subject) = test.perform(
-                scenario, in: harnessScenario, quiescence: quiescence, capture: capture)
-            var history = record.history.history
-            let waiting = quiescence != nil && history.entries.contains(where: \.isPending)
-            if waiting {
-                history.markPendingCallsBlocked()
-                record.endedWithBlockedCalls = true
-            } else {
-                test.tearDownBody?(subject)
+            test.performChecked(scenario, in: harnessScenario, quiescence: quiescence, capture: capture) { history in
+                let outcome = Self.checkHistory(history, model: test.model, checker: checker, failingOn: target)
+                if outcome != .linearizable, outcome != target { others?.add() }
             }
-            let outcome = Self.checkHistory(history, model: test.model, checker: checker, failingOn: target)
-            if outcome != .linearizable, outcome != target { others?.add() }
-            // Abandoning the waiting threads ends what the execution records, so it comes after the check.
-            guard waiting else { return }
-            quiescence?.abandonWaitingThreads()
-            test.tearDownBody?(subject)
         }
+    }
+
+    /// Runs `scenario` in `harnessScenario` on a fresh subject
+    /// (``perform(_:in:quiescence:capture:)``) and returns what `check` makes of the history,
+    /// then tears the subject down. With `quiescence` (a test with blocking operations),
+    /// calls still waiting once nothing else can run are checked as blocked ones, and their
+    /// threads are abandoned after the check, which their abandoning would cut short;
+    /// otherwise the subject is torn down before the check.
+    func performChecked<Checked>(
+        _ scenario: GeneratedScenario<Call>,
+        in harnessScenario: Scenario,
+        quiescence: (any QuiescenceRuntime)?,
+        capture: (@Sendable (ExecutionCapture) -> Void)? = nil,
+        check: (History<Model.Operation, Model.Result>) -> Checked
+    ) -> Checked {
+        let (record, subject) = perform(scenario, in: harnessScenario, quiescence: quiescence, capture: capture)
+        var history = record.history.history
+        guard let quiescence, history.entries.contains(where: \.isPending) else {
+            tearDownBody?(subject)
+            return check(history)
+        }
+        history.markPendingCallsBlocked()
+        record.endedWithBlockedCalls = true
+        let checked = check(history)
+        quiescence.abandonWaitingThreads()
+        tearDownBody?(subject)
+        return checked
     }
 
     /// Runs `scenario` in `harnessScenario` on a fresh subject: the initial part, the parallel
@@ -95,14 +110,14 @@ extension LinearizabilityTest {
     func perform(
         _ scenario: GeneratedScenario<Call>,
         in harnessScenario: Scenario,
-        quiescence: (any ScenarioRuntime)? = nil,
+        quiescence: (any QuiescenceRuntime)? = nil,
         capture: (@Sendable (ExecutionCapture) -> Void)? = nil
     ) -> (record: ExecutionCapture, subject: Subject) {
         let record = ExecutionCapture()
         capture?(record)
         let subject = make()
         if usesTasks {
-            Self.runOnTasks(scenario, subject, record, harnessScenario)
+            Self.runOnTasks(scenario, subject, record, harnessScenario, quiescence: quiescence)
         } else {
             Self.runOnThreads(scenario, subject, record, harnessScenario, quiescence: quiescence)
         }
@@ -116,7 +131,7 @@ extension LinearizabilityTest {
     private static func runOnThreads(
         _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture,
         _ harnessScenario: Scenario,
-        quiescence: (any ScenarioRuntime)?
+        quiescence: (any QuiescenceRuntime)?
     ) {
         let main = Seam.currentThread?.rawValue ?? 0
         record.name(.initial, "T\(main)")
@@ -135,11 +150,7 @@ extension LinearizabilityTest {
             }
             record.name(.parallel(client: client), "T\(thread.number)")
         }
-        if let quiescence {
-            quiescence.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
-        } else {
-            harnessScenario.joinAll()
-        }
+        awaitClients(of: harnessScenario, quiescence: quiescence)
         for (index, call) in scenario.final.enumerated() {
             perform(
                 call, on: subject, recorder: record.recorder(for: CallSlot(part: .final, index: index), client: main))
@@ -149,9 +160,12 @@ extension LinearizabilityTest {
 
     /// A task named `initial` runs the initial part, one named `client N` each client of the
     /// parallel part (client N), and one named `final` the final part; the initial and final
-    /// parts are client 0.
+    /// parts are client 0. With `quiescence` (a test with blocking operations), the final
+    /// part starts, and the run ends, once every task has ended or is suspended for good
+    /// and nothing else can run, instead of once every task has ended.
     private static func runOnTasks(
-        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture, _ harnessScenario: Scenario
+        _ scenario: GeneratedScenario<Call>, _ subject: Subject, _ record: ExecutionCapture,
+        _ harnessScenario: Scenario, quiescence: (any QuiescenceRuntime)?
     ) {
         func start(_ part: CallSlot.Part, _ name: String, client: Int, _ calls: [Call]) {
             guard !calls.isEmpty else { return }
@@ -169,9 +183,19 @@ extension LinearizabilityTest {
         for (client, calls) in scenario.parallel.enumerated() {
             start(.parallel(client: client), "client \(client + 1)", client: client + 1, calls)
         }
-        harnessScenario.joinAll()
+        awaitClients(of: harnessScenario, quiescence: quiescence)
         start(.final, "final", client: 0, scenario.final)
-        harnessScenario.joinAll()
+        awaitClients(of: harnessScenario, quiescence: quiescence)
+    }
+
+    /// Returns once the clients `harnessScenario` started have ended, or, with `quiescence`
+    /// (a test with blocking operations), have ended or wait for good.
+    private static func awaitClients(of harnessScenario: Scenario, quiescence: (any QuiescenceRuntime)?) {
+        if let quiescence {
+            quiescence.awaitOthersQuiescent(at: SeamLocation(fileID: #fileID, line: #line))
+        } else {
+            harnessScenario.joinAll()
+        }
     }
 
     /// Makes `call` on a thread. Calls that suspend run on tasks only.

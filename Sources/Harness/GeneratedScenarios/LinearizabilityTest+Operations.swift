@@ -24,12 +24,7 @@ extension LinearizabilityTest {
         line: UInt = #line,
         perform: @escaping @Sendable (Subject, Argument) async -> Model.Result
     ) -> Self {
-        let maker = CallMaker(generator: generator, label: { "\(makeOperation($0))" }) { argument in
-            .async { subject, recorder in
-                await recorder.record(makeOperation(argument)) { await perform(subject, argument) }
-            }
-        }
-        return adding(maker, isAsync: true, fileID: fileID, line: line)
+        adding(Self.recordingCalls(makeOperation, generator, perform), isAsync: true, fileID: fileID, line: line)
     }
 
     /// An operation with an argument that may throw, for a model whose result is a
@@ -129,13 +124,15 @@ extension LinearizabilityTest {
     /// A blocking operation with an argument drawn from `generator`: a call that may wait
     /// until other calls change the subject's state (a bounded queue's `put` while it is
     /// full), which the model says with ``SequentialModel/blocks(_:)``. Its calls are drawn
-    /// for the parallel part only; the clients are threads. At the end of the parallel part,
-    /// and again after the final part, the scenario goes on once every client has finished or
-    /// waits for good; a call still waiting at the end is blocked (``History/Entry/isBlocked``)
-    /// and the history is checked with it: it passes when some order of the other calls leaves
-    /// the model blocking every such call, and fails as a lost wake-up
-    /// (``LostWakeUp``) when the model lets one return. Then the waiting threads are
-    /// abandoned, never returning, and ``tearDown(_:)`` runs.
+    /// for the parallel part only; the clients are threads (tasks for an `async` one). At the
+    /// end of the parallel part, and again after the final part, the scenario goes on once
+    /// every client has finished or waits for good; a call still waiting at the end is
+    /// blocked (``History/Entry/isBlocked``) and the history is checked with it: it passes
+    /// when some order of the other calls leaves the model blocking every such call, and
+    /// fails as a lost wake-up (``LostWakeUp``) when the model lets one return. Then the waiting threads are
+    /// abandoned, never returning, and ``tearDown(_:)`` runs. Under stress the same holds
+    /// for waits on a `SeamCondition` without a deadline, which the iteration counts; a
+    /// thread that waits otherwise ends the iteration as hung.
     public func blockingOperation<Argument>(
         _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
         _ generator: Generator<Argument>,
@@ -146,6 +143,34 @@ extension LinearizabilityTest {
         adding(
             Self.recordingCalls(makeOperation, generator, perform), isAsync: false, isBlocking: true, fileID: fileID,
             line: line)
+    }
+
+    /// A blocking operation whose calls suspend (an actor's method that awaits a
+    /// continuation until other calls resume it): as the synchronous `blockingOperation`,
+    /// with tasks as clients. A call still suspended once no task, job or thread can run is
+    /// blocked. Stress refuses the test (``LinearizabilityTestError/blockingTasksUnderStress``).
+    public func blockingOperation<Argument>(
+        _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
+        _ generator: Generator<Argument>,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject, Argument) async -> Model.Result
+    ) -> Self {
+        adding(
+            Self.recordingCalls(makeOperation, generator, perform), isAsync: true, isBlocking: true, fileID: fileID,
+            line: line)
+    }
+
+    /// A blocking operation without an argument whose calls suspend.
+    public func blockingOperation(
+        _ operation: Model.Operation,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        perform: @escaping @Sendable (Subject) async -> Model.Result
+    ) -> Self {
+        blockingOperation({ _ in operation }, .just(()), fileID: fileID, line: line) { subject, _ in
+            await perform(subject)
+        }
     }
 
     /// A blocking operation without an argument (`.take`): see
@@ -187,6 +212,20 @@ extension LinearizabilityTest {
             .async { subject, recorder in await perform(subject, argument, recorder) }
         }
         return adding(maker, isAsync: true, fileID: fileID, line: line)
+    }
+
+    /// The calls of an operation that may suspend whose result `perform` returns: each
+    /// recorded around `perform`.
+    private static func recordingCalls<Argument>(
+        _ makeOperation: @escaping @Sendable (Argument) -> Model.Operation,
+        _ generator: Generator<Argument>,
+        _ perform: @escaping @Sendable (Subject, Argument) async -> Model.Result
+    ) -> CallMaker<Argument> {
+        CallMaker(generator: generator, label: { "\(makeOperation($0))" }) { argument in
+            .async { subject, recorder in
+                await recorder.record(makeOperation(argument)) { await perform(subject, argument) }
+            }
+        }
     }
 
     /// The calls of a synchronous operation whose result `perform` returns: each recorded

@@ -32,7 +32,7 @@ extension LinearizabilityTest {
     ) throws(LinearizabilityTestError) -> LinearizabilityTestReport {
         guard !operations.isEmpty else { throw .noOperations }
         if requestedClients == .threads, operations.contains(where: \.isAsync) { throw .asyncOperationsOnThreads }
-        if hasBlockingOperations, usesTasks { throw .blockingOperationsOnTasks }
+        if hasSynchronousBlockingOperations, usesTasks { throw .blockingOperationsOnTasks }
         let start = ContinuousClock.now
         let campaignSeed =
             options.exploration.replay?.seed ?? options.exploration.seed ?? UInt64(ReplayToken.hash(test))

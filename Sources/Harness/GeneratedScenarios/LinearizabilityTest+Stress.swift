@@ -1,6 +1,8 @@
 /// A ``LinearizabilityTest`` as a stress test: iteration `i` of a run makes the scenario of
 /// ``stressScenario(_:seed:)`` and runs its calls on real threads, and the checker's verdict
-/// on the history is the iteration's outcome (``LinearizabilityOutcome``). Its escalation
+/// on the history is the iteration's outcome (``LinearizabilityOutcome``); with blocking
+/// operations, calls still waiting once the iteration's threads are quiescent
+/// (``StressWaits``) are checked as blocked, as in exploration. Its escalation
 /// searches, in the scenario that first showed a violation, for a schedule whose history is
 /// the same kind of violation.
 extension LinearizabilityTest {
@@ -29,6 +31,7 @@ extension LinearizabilityTest {
     ) throws(LinearizabilityTestError) -> StressTest<LinearizabilityOutcome> {
         guard !operations.isEmpty else { throw .noOperations }
         if requestedClients == .threads, operations.contains(where: \.isAsync) { throw .asyncOperationsOnThreads }
+        if hasBlockingOperations, usesTasks { throw .blockingTasksUnderStress }
         do {
             _ = try generate(seed: Self.stressScenario(0, seed: seed).seed, options: options)
         } catch {
@@ -45,9 +48,11 @@ extension LinearizabilityTest {
             }
             let code = Self.stressScenario(iteration.index, seed: seed)
             let scenario = try test.generate(seed: code.seed, options: options)
-            let (record, subject) = test.perform(scenario, in: harnessScenario)
-            test.tearDownBody?(subject)
-            return LinearizabilityOutcome(options.checker.check(record.history.history, model: test.model))
+            let quiescence = test.hasBlockingOperations ? iteration : nil
+            quiescence?.countWaits()
+            return test.performChecked(scenario, in: harnessScenario, quiescence: quiescence) { history in
+                LinearizabilityOutcome(options.checker.check(history, model: test.model))
+            }
         }
     }
 

@@ -84,6 +84,9 @@ where Model.Operation: Sendable, Model.Result: Sendable {
     /// Whether some operation is blocking (``blockingOperation(_:_:fileID:line:perform:)``).
     var hasBlockingOperations: Bool { operations.contains(where: \.isBlocking) }
 
+    /// Whether some synchronous operation is blocking: one whose calls wait on a thread.
+    var hasSynchronousBlockingOperations: Bool { operations.contains { $0.isBlocking && !$0.isAsync } }
+
     /// Whether the clients are tasks.
     var usesTasks: Bool {
         switch requestedClients {

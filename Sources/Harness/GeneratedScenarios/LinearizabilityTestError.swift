@@ -6,9 +6,14 @@ public enum LinearizabilityTestError: Error, Sendable, Hashable {
     case noOperations
     /// ``ScenarioClients/threads`` was asked for, but some operation is `async`.
     case asyncOperationsOnThreads
-    /// Some operation is blocking, but the clients are tasks (``ScenarioClients/tasks`` was
-    /// asked for, or some operation is `async`): blocking calls need threads.
+    /// Some synchronous operation is blocking, but the clients are tasks
+    /// (``ScenarioClients/tasks`` was asked for, or some operation is `async`): a call that
+    /// waits on a thread would hold one of the executor's threads.
     case blockingOperationsOnTasks
+    /// Under stress, some operation is blocking and the clients are tasks
+    /// (``ScenarioClients/tasks`` was asked for, or some operation is `async`): stress tells
+    /// a blocked call on threads only, by their waits on a `SeamCondition`.
+    case blockingTasksUnderStress
     /// A generator could not produce a value.
     case generator(GeneratorFailure)
     /// The replay token's scenario code takes, at shrink step `step`, candidate `candidate`,

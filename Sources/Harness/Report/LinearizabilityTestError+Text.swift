@@ -11,9 +11,15 @@ extension LinearizabilityTestError: CustomStringConvertible {
                 + "async: a thread cannot call them; use clients(.tasks)"
         case .blockingOperationsOnTasks:
             """
-            the linearizability test has blocking operations (blockingOperation(…)), which run on threads only, \
-            but its clients are tasks (clients(.tasks), or an async operation); make every operation synchronous \
-            and use clients(.threads)
+            the linearizability test has synchronous blocking operations (blockingOperation(…)), which run on \
+            threads only, but its clients are tasks (clients(.tasks), or an async operation); make every operation \
+            synchronous and use clients(.threads), or make the blocking ones async
+            """
+        case .blockingTasksUnderStress:
+            """
+            the linearizability test has blocking operations (blockingOperation(…)) and its clients are tasks \
+            (clients(.tasks), or an async operation): stress tells a blocked call on threads only; explore it \
+            with check(), or make every operation synchronous and use clients(.threads)
             """
         case .generator(let failure):
             "\(failure)"

@@ -22,6 +22,10 @@ final class StressIteration: @unchecked Sendable {
     private var outstandingTasks = 0
     private var failure: StressFailure?
     private let abandoned = Atomic(false)
+    /// The scenario's waits, once it asked for them to be counted (``countWaits()``).
+    private var waits: StressWaits?
+    private let countsWaits = Atomic(false)
+    private let waitsChanged = SeamCondition()
 
     init(index: Int, taskPool: StressTaskPool?) {
         self.index = index
@@ -58,7 +62,10 @@ final class StressIteration: @unchecked Sendable {
         }
         switch result {
         case .success(let thread):
-            lock.withLockDirectly { unjoined.append(thread) }
+            lock.withLockDirectly {
+                unjoined.append(thread)
+                if let id = thread.controlledID { waits?.spawned(id) }
+            }
             return thread
         case .failure(let error):
             preconditionFailure(
@@ -113,6 +120,53 @@ final class StressIteration: @unchecked Sendable {
         return Task.detached(operation: operation)
     }
 
+    // MARK: Waits
+
+    /// Counts from now on which of the threads the scenario spawns wait for good
+    /// (``StressWaits``), for ``awaitOthersQuiescent(at:)``: call from the root thread before
+    /// it spawns them.
+    func countWaits() {
+        lock.withLockDirectly { waits = StressWaits() }
+        countsWaits.store(true, ordering: .releasing)
+    }
+
+    /// Whether the iteration counts its threads' waits.
+    var isCountingWaits: Bool { countsWaits.load(ordering: .acquiring) }
+
+    /// `thread` ended.
+    func threadEnded(_ thread: SeamThreadID) {
+        changeWaits { $0.ended(thread) }
+    }
+
+    /// `thread` is about to wait on `condition` without a deadline, releasing `mutex`:
+    /// whether it waits, counted or not, or leaves.
+    func willWait(
+        _ thread: SeamThreadID, on condition: SeamCondition, releasing mutex: SeamMutex
+    ) -> StressWaits.Entry {
+        changeWaits { $0.willWait(thread, on: condition, releasing: mutex) } ?? .untracked
+    }
+
+    /// `thread`'s wait on `condition` returned: whether it leaves.
+    func didWait(_ thread: SeamThreadID, on condition: SeamCondition) -> Bool {
+        changeWaits { $0.didWait(thread, on: condition) } ?? false
+    }
+
+    /// A wake-up of one or `all` of `condition`'s waiters is about to be sent.
+    func wakes(_ condition: SeamCondition, all: Bool) {
+        changeWaits { $0.wakes(condition, all: all) }
+    }
+
+    /// Applies `change` to the counted waits, if they are counted, and tells the root thread.
+    private func changeWaits<Result>(_ change: (inout StressWaits) -> Result) -> Result? {
+        guard isCountingWaits else { return nil }
+        let result = lock.withLockDirectly { () -> Result? in
+            guard waits != nil else { return nil }
+            return change(&waits!)
+        }
+        waitsChanged.broadcastDirectly()
+        return result
+    }
+
     // MARK: Abandoning
 
     /// Marks the iteration as hung and left behind: its threads stay where they are, but
@@ -151,5 +205,23 @@ enum StressFailure: Hashable, Sendable {
         case let .checkFailed(message, file, line): .checkFailed(message: message, file: file, line: line)
         case .threw(let error): .threw(error: error)
         }
+    }
+}
+
+extension StressIteration: QuiescenceRuntime {
+    /// Returns once every thread the scenario spawned since ``countWaits()`` has ended or
+    /// waits for good (``StressWaits/isQuiescent``), opening the gate first. It may wait
+    /// forever (a thread that spins, or waits otherwise than on a ``SeamCondition``): the run
+    /// then ends the iteration as hung.
+    func awaitOthersQuiescent(at location: SeamLocation) {
+        openGate()
+        lock.withLockDirectly { waitsChanged.waitDirectly(on: lock, until: { waits?.isQuiescent ?? true }) }
+    }
+
+    /// Abandons the threads that wait: each is woken, and leaves its wait by exiting, as a
+    /// thread that starts a wait from now on does (``StressController``).
+    func abandonWaitingThreads() {
+        let waits = lock.withLockDirectly { self.waits?.release() ?? [] }
+        for (condition, mutex) in waits { mutex.withLockDirectly { condition.broadcastDirectly() } }
     }
 }

@@ -51,13 +51,50 @@ struct BlockingOperationTests {
         #expect(parallelBlockingCalls > 0)
     }
 
-    @Test("blocking operations need threads: with tasks as clients the test does not run, and says why")
+    @Test("synchronous blocking operations need threads: with tasks as clients the test does not run, and says why")
     func blockingOnTasks() {
         #expect(throws: LinearizabilityTestError.blockingOperationsOnTasks) {
             try oneConditionQueueTest(wakesAll: true).clients(.tasks).run(
                 "blocking on tasks", options: LinearizabilityOptions(scenarios: 1))
         }
         #expect("\(LinearizabilityTestError.blockingOperationsOnTasks)".contains("clients(.threads)"))
+    }
+
+    /// Scenarios of three tasks making one or two calls each: enough for two takers and a
+    /// putter, small enough to explore tasks quickly.
+    private static let smallAsync = LinearizabilityOptions(seed: 1, threads: 3...3, operationsPerThread: 1...2)
+
+    @Test("an actor buffer resuming one waiter of two kinds loses a wake-up: the suspended call is found, replayed")
+    func asyncLostWakeUpFound() throws {
+        let report = try continuationBufferTest(resumesAll: false).run(
+            "continuation buffer, one", options: Self.smallAsync)
+        let failure = try #require(report.failure)
+        #expect(failure.reason.contains("a lost wake-up"))
+        #expect(failure.table.columns.flatMap(\.cells).contains { $0.hasSuffix("(blocked)") })
+        #expect(failure.table.columns.allSatisfy { $0.lane.hasPrefix("client ") })
+        var replaying = Self.smallAsync
+        replaying.exploration.replay = try ReplayToken(parsing: failure.token.description)
+        let replayed = try #require(
+            try continuationBufferTest(resumesAll: false).run("continuation buffer, one", options: replaying).failure)
+        #expect(replayed.failure.reproduction == .exact)
+        #expect(replayed.reason == failure.reason)
+    }
+
+    @Test("the same actor buffer resuming every waiter passes: calls suspended at the end are justified")
+    func asyncResumeAllPasses() throws {
+        let report = try continuationBufferTest(resumesAll: true).run(
+            "continuation buffer, all", options: Self.smallAsync)
+        #expect(report.failure == nil)
+        #expect(report.scenariosRun == 10)
+    }
+
+    @Test("stress tells blocked calls on threads only: async blocking operations are refused under stress, saying why")
+    func asyncBlockingUnderStress() async {
+        await #expect(throws: LinearizabilityTestError.blockingTasksUnderStress) {
+            try await continuationBufferTest(resumesAll: true).runStress(
+                "continuation buffer", options: LinearizabilityStressOptions())
+        }
+        #expect("\(LinearizabilityTestError.blockingTasksUnderStress)".contains("check()"))
     }
 }
 

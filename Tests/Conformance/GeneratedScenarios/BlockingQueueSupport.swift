@@ -52,3 +52,41 @@ func oneConditionQueueTest(wakesAll: Bool) -> LinearizabilityTest<OneConditionQu
         }
         .blockingOperation(.take) { queue in .took(queue.take()) }
 }
+
+/// A blocking queue whose `take` waits for the next `put` before it looks at the queue, as
+/// if each element brought its own wake-up: an element put before the take began is not
+/// waited for, and with no `put` after it the take waits for good while the queue holds an
+/// element. With one client after an initial `put`, that lost wake-up needs no race.
+final class NextPutQueue: @unchecked Sendable {
+    private let mutex = SeamMutex()
+    private let putDone = SeamCondition()
+    private var elements: [Int] = []
+    private var puts = 0
+
+    func put(_ value: Int) {
+        mutex.withLock {
+            elements.append(value)
+            puts += 1
+            putDone.broadcast()
+        }
+    }
+
+    func take() -> Int {
+        mutex.withLock {
+            let seen = puts
+            while puts == seen { putDone.wait(on: mutex) }
+            return elements.removeFirst()
+        }
+    }
+}
+
+/// The generated test of a ``NextPutQueue`` against an unbounded ``BlockingQueueModel``:
+/// `put` never blocks, so the initial part may draw it; `take` blocks.
+func nextPutQueueTest() -> LinearizabilityTest<NextPutQueue, BlockingQueueModel> {
+    LinearizabilityTest(model: BlockingQueueModel(capacity: .max)) { NextPutQueue() }
+        .operation(BlockingQueueModel.Operation.put, .int(in: 1...3)) { queue, value in
+            queue.put(value)
+            return .put
+        }
+        .blockingOperation(.take) { queue in .took(queue.take()) }
+}

@@ -174,6 +174,74 @@ struct LinearizabilityTestStressTests {
         try Self.expectReplaysIdentically(found, test, name: "unexpected error", scenarios: scenarios)
     }
 
+    /// Scenarios of one client making `calls` calls after `initial` calls alone, and nothing after.
+    private static func oneClient(initial: Int, calls: ClosedRange<Int>) -> LinearizabilityOptions {
+        LinearizabilityOptions(
+            seed: 3, threads: 1...1, operationsPerThread: calls, initialOperations: initial...initial,
+            finalOperations: 0...0)
+    }
+
+    @Test("a take that no put can wake while the queue holds one is a lost wake-up, not a hang: escalated, replayed")
+    func lostWakeUpUnderStress() async throws {
+        let test = nextPutQueueTest()
+        let scenarios = Self.oneClient(initial: 1, calls: 1...1)
+        let options = LinearizabilityStressOptions(
+            stress: StressOptions(iterations: 30, timeBudget: nil, escalation: EscalationOptions(schedules: 20)),
+            scenarios: scenarios)
+        let report = try await test.runStress("next-put queue", options: options)
+        let lost = StressOutcome<LinearizabilityOutcome>.returned(
+            .violation(HistoryViolation(kind: .notLinearizable, operations: ["take()"])))
+        #expect(Set(report.histogram.map(\.outcome)) == [.returned(.linearizable), lost])
+        #expect(report.stop == .iterations)
+        let escalation = try #require(report.escalations.first)
+        #expect(escalation.target == lost)
+        let failure = try #require(escalation.result.failure)
+        guard case .historyRejected(.verdict(.notLinearizable, let explanation), _) = failure.reason else {
+            Issue.record("the search found \(failure.reason)")
+            return
+        }
+        #expect(explanation.contains("a lost wake-up"))
+        try Self.expectReplaysIdentically(failure, test, name: "next-put queue", scenarios: scenarios)
+    }
+
+    @Test("a take on an empty queue, a put on a full one, waits for good, justified: linearizable; the run goes on")
+    func justifiedWaitsPass() async throws {
+        let options = LinearizabilityStressOptions(
+            stress: StressOptions(iterations: 30, timeBudget: nil), scenarios: Self.oneClient(initial: 0, calls: 1...2))
+        let report = try await oneConditionQueueTest(wakesAll: true).runStress("waits for good", options: options)
+        #expect(report.histogram.map(\.outcome) == [.returned(.linearizable)])
+        #expect(report.count(of: .returned(.linearizable)) == 30)
+        #expect(report.stop == .iterations)
+    }
+
+    @Test("a one-condition queue on the real threads: broadcasting passes; signalling is lost wake-ups or passes")
+    func oneConditionQueueOnRealThreads() async throws {
+        let scenarios = LinearizabilityOptions(seed: 2)
+        let options = LinearizabilityStressOptions(
+            stress: StressOptions(iterations: 200, timeBudget: nil, escalation: EscalationOptions(schedules: 300)),
+            scenarios: scenarios)
+        let broadcast = try await oneConditionQueueTest(wakesAll: true).runStress("broadcast", options: options)
+        #expect(broadcast.histogram.map(\.outcome) == [.returned(.linearizable)])
+        #expect(broadcast.stop == .iterations)
+        let test = oneConditionQueueTest(wakesAll: false)
+        let signal = try await test.runStress("signal", options: options)
+        for row in signal.histogram {
+            switch row.outcome {
+            case .returned(.linearizable):
+                break
+            case .returned(.violation(let violation)):
+                #expect(violation.kind == .notLinearizable)
+            default:
+                Issue.record("an outcome other than a verdict: \(row.outcome)")
+            }
+        }
+        for escalation in signal.escalations {
+            let failure = try #require(escalation.result.failure)
+            try Self.expectReplaysIdentically(failure, test, name: "signal", scenarios: scenarios)
+        }
+        #expect(signal.stop == .iterations)
+    }
+
     @Test("a test that cannot run is an error before anything runs")
     func errorsBeforeRunning() async {
         let empty = LinearizabilityTest(model: BoxOfficeModel(capacity: 1)) { BoxOffice(capacity: 1) }
