@@ -242,7 +242,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             }
             let earlyTimeoutWithin = replay?.isFollowing == true ? UInt64.max : limits.earlyTimeoutWithin
             let decision = model.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) {
-                choose(among: $0, running: $1, describe: $2)
+                choose(among: $0, running: $1, pending: $2)
             }
             switch decision {
             case .run(let thread):
@@ -262,9 +262,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         }
     }
 
-    private func choose(among candidates: [Candidate], running: Int?, describe: (Int) -> String) -> Choice {
+    private func choose(among candidates: [Candidate], running: Int?, pending: (Int) -> OperationKind?) -> Choice {
         let step = trace.steps.count
-        if let choice = replay?.choice(at: step, among: candidates, describe: { "T\($0) (\(describe($0)))" }) {
+        if let choice = replay?.choice(at: step, among: candidates, pending: pending) {
             return choice
         }
         return candidates[strategy.choose(among: candidates, running: running)].choice
@@ -319,7 +319,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         let index = trace.steps.count
         let taken = trace.append(step)
         if !step.followsFailure {
-            replay?.check(taken.encoded, at: index, summary: taken.step.summary)
+            replay?.check(taken.encoded, at: index, step: taken.step)
         }
     }
 

@@ -80,10 +80,11 @@ extension ExecutionModel {
         }
     }
 
-    /// What `thread` waits to do, for a replay's report of a thread it cannot run.
-    func describePending(_ thread: Int) -> String {
-        guard case .ready(let operation, _) = threads[thread].state else { return "\(threads[thread].state)" }
-        return operation.kind.description
+    /// What `thread` waits to do, for a replay's report of a thread it cannot run; `nil` when
+    /// it waits for no operation (never so for a candidate to run: each is ready).
+    func pendingKind(of thread: Int) -> OperationKind? {
+        guard case .ready(let operation, _) = threads[thread].state else { return nil }
+        return operation.kind
     }
 
     /// Says who waits for what when nothing can run: tasks that wait for good, when no

@@ -428,14 +428,14 @@ struct ExecutionModel {
     /// conditions), then, when the earliest deadline to come lies at most `earlyTimeoutWithin`
     /// nanoseconds ahead of the clock, an early timeout (the clock jumps to that deadline, so
     /// timers fire in deadline order and a runnable thread loses at most that much virtual
-    /// time); `choose` picks one of them (given the thread that could go on among them, and a
-    /// description of a thread's pending operation). When nothing can run the clock
-    /// advances to the earliest deadline. Builds no array: the candidates' storage is kept
-    /// from one decision to the next.
+    /// time); `choose` picks one of them (given the thread that could go on among them, and the
+    /// kind of a thread's pending operation). When nothing can run the clock advances to the
+    /// earliest deadline. Builds no array: the candidates' storage is kept from one decision
+    /// to the next.
     mutating func decide(
         running: Int?,
         earlyTimeoutWithin: UInt64?,
-        choose: (_ candidates: [Candidate], _ running: Int?, _ describe: (Int) -> String) -> Choice
+        choose: (_ candidates: [Candidate], _ running: Int?, _ pending: (Int) -> OperationKind?) -> Choice
     ) -> Decision {
         if failure != nil {
             phase = .windingDown
@@ -511,7 +511,7 @@ struct ExecutionModel {
         {
             candidates.append(Candidate(.advanceClock))
         }
-        switch choose(candidates, runningCandidate, { describePending($0) }) {
+        switch choose(candidates, runningCandidate, { pendingKind(of: $0) }) {
         case .thread(let thread):
             decisions.append(.thread(running: runningCandidate, chosen: thread))
             if let runningCandidate, thread != runningCandidate { preemptions += 1 }

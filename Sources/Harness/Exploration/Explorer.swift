@@ -120,7 +120,7 @@ struct Explorer {
                 ? nil
                 : FailureNotReproduced(
                     tokenSteps: replay.steps.count,
-                    divergence: divergence.map { FailureNotReproduced.Divergence(step: $0.step, detail: $0.detail) },
+                    divergence: divergence,
                     schedulesRun: executed
                 )
         }

@@ -73,10 +73,10 @@ struct KeptFailures {
             data = try Data(contentsOf: file)
         } catch {
             throw .corruptKeptFailures(
-                file: file.path, line: nil, problem: "it cannot be read: \(error.localizedDescription)")
+                file: file.path, line: nil, problem: .unreadable(reason: error.localizedDescription))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw .corruptKeptFailures(file: file.path, line: nil, problem: "it is not UTF-8 text")
+            throw .corruptKeptFailures(file: file.path, line: nil, problem: .notUTF8)
         }
         return text
     }
@@ -90,27 +90,24 @@ struct KeptFailures {
     ) throws(HarnessConfigurationError) -> (scenario: Substring, token: ReplayToken?)? {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
-        func corrupt(_ problem: String) -> HarnessConfigurationError {
+        func corrupt(_ problem: HarnessConfigurationError.KeptFailuresProblem) -> HarnessConfigurationError {
             .corruptKeptFailures(file: file.path, line: number, problem: problem)
         }
         guard line.hasPrefix("fails "), let space = line.lastIndex(of: " "),
             space > line.index(line.startIndex, offsetBy: 5)
-        else { throw corrupt("expected 'fails SCENARIO TOKEN', found '\(line.prefix(80))'") }
+        else { throw corrupt(.notAKeptFailure(line: String(line.prefix(80)))) }
         let scenario = line[line.index(line.startIndex, offsetBy: 6)..<space]
         let field = String(line[line.index(after: space)...])
-        do {
-            let token = try ReplayToken(parsing: field)
-            guard token.fits(scenario: String(scenario)) else {
-                throw corrupt("its token was recorded for another scenario than '\(scenario)'")
-            }
-            return (scenario, token)
-        } catch let error as HarnessConfigurationError {
-            throw error
-        } catch ReplayTokenError.unsupportedVersion {
+        let token: ReplayToken
+        do throws(ReplayTokenError) {
+            token = try ReplayToken(parsing: field)
+        } catch .unsupportedVersion {
             return (scenario, nil)
         } catch {
-            throw corrupt("its token cannot be read: \(error)")
+            throw corrupt(.unreadableToken(error))
         }
+        guard token.fits(scenario: String(scenario)) else { throw corrupt(.otherScenario(String(scenario))) }
+        return (scenario, token)
     }
 
     /// Appends `token`, found failing `scenario`, unless it is kept already. Throws when the
@@ -135,27 +132,4 @@ struct KeptFailures {
         # Commit this file: once the bug is fixed, each schedule guards against its return.
 
         """
-
-    /// What a report says of a failure kept in this file.
-    var keptNote: String {
-        "kept in \(file.path): replayed before exploring from now on"
-    }
-
-    /// What a report says of kept schedule `index` (from 0) of `count` that failed again.
-    func failedAgainNote(index: Int, of count: Int) -> String {
-        "kept failure \(index + 1) of \(count) from \(file.path) fails again"
-    }
-
-    /// What a warning says of `count` kept schedules an older harness wrote.
-    func outdatedNote(count: Int) -> String {
-        "\(file.path) keeps \(count) failing schedule(s) of this scenario in a token format this harness does not read "
-            + "(it reads H\(ReplayToken.formatVersion)); they are not replayed: find the failures again by exploring, "
-            + "then delete those lines"
-    }
-
-    /// What a warning says of kept schedule `index` (from 0) of `count` whose failure did
-    /// not happen again after the code left the schedule.
-    func notReproducedNote(index: Int, of count: Int, _ notReproduced: FailureNotReproduced) -> String {
-        "kept failure \(index + 1) of \(count) from \(file.path): \(notReproduced)"
-    }
 }

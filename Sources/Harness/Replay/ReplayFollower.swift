@@ -7,10 +7,7 @@
 /// of the execution is a seeded search from the point of divergence.
 struct ReplayFollower {
     /// Where and how the code first left the schedule.
-    struct Divergence: Hashable {
-        let step: Int
-        let detail: String
-    }
+    typealias Divergence = FailureNotReproduced.Divergence
 
     private let steps: [EncodedStep]
     /// The first divergence, once there is one.
@@ -25,11 +22,11 @@ struct ReplayFollower {
 
     /// The choice the schedule makes at `step` among `candidates`; `nil` once the code has
     /// left the schedule (then the strategy decides), which this call may find out.
-    /// `describe` names a runnable thread for the divergence's detail.
-    mutating func choice(at step: Int, among candidates: [Candidate], describe: (Int) -> String) -> Choice? {
+    /// `pending` gives the operation a runnable thread waits to do, for the divergence.
+    mutating func choice(at step: Int, among candidates: [Candidate], pending: (Int) -> OperationKind?) -> Choice? {
         guard divergence == nil else { return nil }
         guard step < steps.count else {
-            diverge(at: step, "the execution goes on past the token's last step (\(steps.count) steps)")
+            diverge(at: step, .pastLastStep(tokenSteps: steps.count))
             return nil
         }
         let expected = steps[step]
@@ -41,15 +38,11 @@ struct ReplayFollower {
             default: .thread(thread)
             }
         guard candidates.contains(where: { $0.choice == wanted }) else {
-            let runnable = candidates.compactMap { candidate -> String? in
-                guard case .thread(let thread) = candidate.choice else { return nil }
-                return describe(thread)
+            let runnable = candidates.compactMap { candidate -> EncodedStep? in
+                guard case .thread(let thread) = candidate.choice, let kind = pending(thread) else { return nil }
+                return EncodedStep(thread: thread, kind: kind)
             }
-            diverge(
-                at: step,
-                "the token runs T\(thread) (\(expected.kind)) but it cannot run here; runnable: "
-                    + "\(runnable.joined(separator: ", "))"
-            )
+            diverge(at: step, .cannotRun(expected: expected, runnable: runnable))
             return nil
         }
         return wanted
@@ -60,34 +53,31 @@ struct ReplayFollower {
     mutating func jobChoice(at step: Int, among count: Int) -> Int? {
         guard divergence == nil else { return nil }
         guard step < steps.count, steps[step].kind == .chooseJob, let choice = steps[step].choice, choice < count else {
-            diverge(
-                at: step,
-                "the code chose among \(count) queued jobs; the token has "
-                    + "\(step < steps.count ? "\(steps[step])" : "no more steps")"
-            )
+            diverge(at: step, .jobChoice(queued: count, recorded: step < steps.count ? steps[step] : nil))
             return nil
         }
         return choice
     }
 
     /// Checks the step the code took at `index` against the schedule's.
-    mutating func check(_ taken: EncodedStep, at index: Int, summary: @autoclosure () -> String) {
+    /// `step` is the step as the trace holds it, for the divergence.
+    mutating func check(_ taken: EncodedStep, at index: Int, step: @autoclosure () -> TraceStep) {
         guard divergence == nil else { return }
         if index >= steps.count {
-            diverge(at: index, "the execution goes on past the token's last step (\(steps.count) steps)")
+            diverge(at: index, .pastLastStep(tokenSteps: steps.count))
         } else if steps[index] != taken {
-            diverge(at: index, "the token has \(steps[index]) but the code took \(taken): \(summary())")
+            diverge(at: index, .otherStep(recorded: steps[index], taken: step()))
         }
     }
 
     /// Notes the end of the execution after `stepCount` steps.
     mutating func finish(after stepCount: Int) {
         if divergence == nil, stepCount < steps.count {
-            diverge(at: stepCount, "the execution ended after \(stepCount) steps; the token has \(steps.count)")
+            diverge(at: stepCount, .endedEarly(steps: stepCount, tokenSteps: steps.count))
         }
     }
 
-    private mutating func diverge(at step: Int, _ detail: String) {
-        divergence = Divergence(step: step, detail: detail)
+    private mutating func diverge(at step: Int, _ departure: Divergence.Departure) {
+        divergence = Divergence(step: step, departure: departure)
     }
 }

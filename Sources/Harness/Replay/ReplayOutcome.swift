@@ -21,11 +21,27 @@ public struct FailureNotReproduced: Sendable, Hashable, Codable {
     /// seeded search from the point of divergence, with the exploration's budget.
     public let schedulesRun: Int
 
-    /// Where and how a replay left its token.
+    /// Where and how a replay left its token; ``detail`` (in `Report/`) says how in words.
     public struct Divergence: Sendable, Hashable, Codable {
         /// The first step, from 0, that did not happen as the token recorded it.
         public let step: Int
         /// What the token recorded there and what the code did instead.
-        public let detail: String
+        let departure: Departure
+
+        /// How the code left the token at a step.
+        enum Departure: Sendable, Hashable, Codable {
+            /// The execution went on past the token's last step; the token has `tokenSteps`.
+            case pastLastStep(tokenSteps: Int)
+            /// The token runs `expected`, which cannot run here; `runnable` are the threads that
+            /// could, each with the operation it waits to do.
+            case cannotRun(expected: EncodedStep, runnable: [EncodedStep])
+            /// The code chose among `queued` queued jobs; the token has `recorded` there, or no
+            /// more steps (`nil`).
+            case jobChoice(queued: Int, recorded: EncodedStep?)
+            /// The token has `recorded`; the code took `taken`.
+            case otherStep(recorded: EncodedStep, taken: TraceStep)
+            /// The execution ended after `steps` steps; the token has `tokenSteps`.
+            case endedEarly(steps: Int, tokenSteps: Int)
+        }
     }
 }

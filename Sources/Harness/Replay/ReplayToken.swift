@@ -2,7 +2,7 @@ import Foundation
 
 /// One step of a schedule as a replay token stores it: who took it, what it did, and for a
 /// choice among jobs, which one.
-struct EncodedStep: Hashable, Sendable, CustomStringConvertible {
+struct EncodedStep: Hashable, Sendable, Codable, CustomStringConvertible {
     let thread: Int?
     let kind: OperationKind
     var choice: Int? = nil
@@ -103,53 +103,51 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let fields = trimmed.split(separator: ".", omittingEmptySubsequences: false)
         guard fields.count == 6 || fields.count == 7 else {
-            throw .malformed(
-                "expected 6 fields separated by '.' (7 for a generated scenario), found \(fields.count) in '\(trimmed)'"
-            )
+            throw .malformed(.fieldCount(fields.count, text: trimmed))
         }
         guard fields[0].hasPrefix("H"), let version = Int(fields[0].dropFirst()) else {
-            throw .malformed("a token starts with 'H' and its format version, not '\(fields[0])'")
+            throw .malformed(.version(field: String(fields[0])))
         }
         guard version == Self.formatVersion else {
             throw .unsupportedVersion(version)
         }
         guard let scenarioHash = UInt32(fields[1], radix: 16) else {
-            throw .malformed("the scenario field '\(fields[1])' is not hexadecimal")
+            throw .malformed(.scenario(field: String(fields[1])))
         }
-        guard !fields[2].isEmpty else { throw .malformed("the strategy field is empty") }
+        guard !fields[2].isEmpty else { throw .malformed(.emptyStrategy) }
         guard let seed = UInt64(fields[3], radix: 16) else {
-            throw .malformed("the seed field '\(fields[3])' is not hexadecimal")
+            throw .malformed(.seed(field: String(fields[3])))
         }
         guard let execution = Int(fields[4]), execution >= 0 else {
-            throw .malformed("the execution field '\(fields[4])' is not a whole number")
+            throw .malformed(.execution(field: String(fields[4])))
         }
         var generatedScenario: String?
         if fields.count == 7 {
             guard !fields[5].isEmpty, fields[5].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
             else {
-                throw .malformed("the generated scenario field '\(fields[5])' holds more than letters, digits and '-'")
+                throw .malformed(.generatedScenario(field: String(fields[5])))
             }
             generatedScenario = String(fields[5])
         }
         let stepsField = fields[fields.count - 1]
         let compressed = stepsField.hasPrefix("z")
         guard let coded = Self.decodeBase64URL(compressed ? stepsField.dropFirst() : stepsField) else {
-            throw .malformed("the steps field is not base64url")
+            throw .malformed(.stepsNotBase64URL)
         }
         guard let bytes = compressed ? StepCompression.decompress(coded) : coded else {
-            throw .malformed("the compressed steps field is corrupt")
+            throw .malformed(.compressedStepsCorrupt)
         }
         var steps: [EncodedStep] = []
         var index = 0
         while index < bytes.count {
-            guard index + 1 < bytes.count else { throw .malformed("step \(steps.count) is cut short") }
+            guard index + 1 < bytes.count else { throw .malformed(.stepCutShort(step: steps.count)) }
             guard let kind = OperationKind(rawValue: bytes[index + 1]) else {
-                throw .malformed("step \(steps.count) has an unknown operation code \(bytes[index + 1])")
+                throw .malformed(.unknownOperation(step: steps.count, code: bytes[index + 1]))
             }
             var step = EncodedStep(thread: bytes[index] == 0xFF ? nil : Int(bytes[index]), kind: kind)
             index += 2
             if kind == .chooseJob {
-                guard index < bytes.count else { throw .malformed("step \(steps.count) lacks the job it chose") }
+                guard index < bytes.count else { throw .malformed(.missingJobChoice(step: steps.count)) }
                 step.choice = Int(bytes[index])
                 index += 1
             }
@@ -209,25 +207,40 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Why a replay token could not be used.
-public enum ReplayTokenError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The text is not a token; the message says what is wrong.
-    case malformed(String)
+/// Why a replay token could not be used; its words are in `Report/` (``description``).
+public enum ReplayTokenError: Error, Sendable, Hashable {
+    /// The text is not a token; the value says what is wrong.
+    case malformed(Malformation)
     /// The token was written by another version of the format.
     case unsupportedVersion(Int)
     /// The token was recorded for another scenario.
     case otherScenario(token: UInt32, scenario: String)
 
-    public var description: String {
-        switch self {
-        case .malformed(let reason):
-            "malformed replay token: \(reason)"
-        case .unsupportedVersion(let version):
-            "replay token format H\(version) is not supported; this harness reads H\(ReplayToken.formatVersion): "
-                + "record the schedule again by re-running its exploration (same strategy and seed)"
-        case let .otherScenario(token, scenario):
-            "the replay token was recorded for another scenario (hash \(String(token, radix: 16))), not '\(scenario)' "
-                + "(hash \(String(ReplayToken.hash(scenario), radix: 16)))"
-        }
+    /// What is wrong with a text that is not a token; each field as the text holds it.
+    public enum Malformation: Sendable, Hashable {
+        /// The text, trimmed, has `count` fields separated by '.', not 6 (7 for a generated scenario).
+        case fieldCount(Int, text: String)
+        /// The first field is not 'H' and a format version.
+        case version(field: String)
+        /// The scenario field is not hexadecimal.
+        case scenario(field: String)
+        /// The strategy field is empty.
+        case emptyStrategy
+        /// The seed field is not hexadecimal.
+        case seed(field: String)
+        /// The execution field is not a whole number.
+        case execution(field: String)
+        /// The generated scenario field holds more than letters, digits and '-'.
+        case generatedScenario(field: String)
+        /// The steps field is not base64url.
+        case stepsNotBase64URL
+        /// The steps field is marked compressed but does not decompress.
+        case compressedStepsCorrupt
+        /// Step `step` (from 0) ends before its operation.
+        case stepCutShort(step: Int)
+        /// Step `step` has operation code `code`, which names no operation.
+        case unknownOperation(step: Int, code: UInt8)
+        /// Step `step` chooses a job but ends before the job's index.
+        case missingJobChoice(step: Int)
     }
 }

@@ -16,3 +16,21 @@ extension HarnessConfigurationError: CustomStringConvertible {
         }
     }
 }
+
+/// What makes kept failures unreadable, in words.
+extension HarnessConfigurationError.KeptFailuresProblem: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .unreadable(let reason):
+            "it cannot be read: \(reason)"
+        case .notUTF8:
+            "it is not UTF-8 text"
+        case .notAKeptFailure(let line):
+            "expected 'fails SCENARIO TOKEN', found '\(line)'"
+        case .otherScenario(let scenario):
+            "its token was recorded for another scenario than '\(scenario)'"
+        case .unreadableToken(let error):
+            "its token cannot be read: \(error)"
+        }
+    }
+}

@@ -209,3 +209,24 @@ extension FailureNotReproduced: CustomStringConvertible {
             + "\(schedulesRun == 1 ? "" : "s") from there found no failure"
     }
 }
+
+extension FailureNotReproduced.Divergence {
+    /// What the token recorded at ``step`` and what the code did instead, in words.
+    public var detail: String {
+        switch departure {
+        case .pastLastStep(let tokenSteps):
+            return "the execution goes on past the token's last step (\(tokenSteps) steps)"
+        case let .cannotRun(expected, runnable):
+            let threads = runnable.map { "T\($0.thread ?? -1) (\($0.kind))" }.joined(separator: ", ")
+            return "the token runs T\(expected.thread ?? -1) (\(expected.kind)) but it cannot run here; "
+                + "runnable: \(threads)"
+        case let .jobChoice(queued, recorded):
+            return "the code chose among \(queued) queued jobs; the token has "
+                + (recorded.map { "\($0)" } ?? "no more steps")
+        case let .otherStep(recorded, taken):
+            return "the token has \(recorded) but the code took \(EncodedStep(taken)): \(taken.summary)"
+        case let .endedEarly(steps, tokenSteps):
+            return "the execution ended after \(steps) steps; the token has \(tokenSteps)"
+        }
+    }
+}
