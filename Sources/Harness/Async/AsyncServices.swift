@@ -202,11 +202,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// which the harness cannot put on its virtual clock. The job does not run.
     func rejectDelayedJob<C: Clock>(_ job: UnownedJob, on clock: C) {
         guard isCalledByExecution(job) else { return }
-        scheduler.failAtNextDecision(
-            .nondeterminism(
-                "a task slept on \(C.self), whose durations the harness cannot put on its virtual clock; sleep on "
-                    + "ContinuousClock, SuspendingClock or SeamClock"
-            ))
+        scheduler.failAtNextDecision(.nondeterminism(.foreignClock("\(C.self)")))
     }
 
     /// A job that arrives from a thread the execution does not control escaped it: it is

@@ -34,7 +34,7 @@ extension Campaign {
                         try kept.keep(failure.token, scenario: name)
                         if kept.writes { notes.append(kept.keptNote) }
                     } catch {
-                        notes.append("could not keep the failure in \(kept.file.path): \(error)")
+                        notes.append(kept.notKeptNote(error))
                     }
                 }
                 record(failure, message: failure.message, fullReport: failure.fullReport, notes: notes)

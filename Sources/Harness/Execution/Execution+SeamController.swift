@@ -164,20 +164,20 @@ extension Execution {
 
     func willCancel(_ thread: SeamThreadID, at location: SeamLocation) {
         if backend.runsAsCoroutine(thread.rawValue) {
-            runOnOSThreads(because: "T\(thread.rawValue) is cancelled")
+            runOnOSThreads(because: .cancelledCoroutine(thread: thread.rawValue))
         }
         point(.cancel(thread.rawValue), location)
     }
 
     func willUseThreadSpecificState(at location: SeamLocation) {
         guard let me = Seam.currentThread?.rawValue, backend.runsAsCoroutine(me) else { return }
-        runOnOSThreads(because: "T\(me) uses thread-specific storage at \(location.fileName):\(location.line)")
+        runOnOSThreads(because: .threadSpecificStorage(thread: me, location: location))
     }
 
     /// Ends the execution, to be run again with every thread on an OS thread of its own.
-    private func runOnOSThreads(because reason: String) -> Never {
+    private func runOnOSThreads(because reason: Nondeterminism) -> Never {
         withCancellationDisabled { _ in needsOSThreads = needsOSThreads ?? reason }
-        fail(.nondeterminism("run again on OS threads: \(reason)"))
+        fail(.nondeterminism(reason))
     }
 
     // MARK: Failing from a thread

@@ -39,7 +39,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// Where the execution's OS threads run: OS threads reused from one execution to the next.
     let threadPool: SeamThreadPool
     /// Why the execution stopped to be run again on OS threads (``ExecutionRecord/needsOSThreads``).
-    @exclusivity(unchecked) var needsOSThreads: String?
+    @exclusivity(unchecked) var needsOSThreads: Nondeterminism?
     /// The scheduling state; its events are sent, and its actions applied, only here.
     @exclusivity(unchecked) var model: ExecutionModel
     @exclusivity(unchecked) var trace: TraceRecorder

@@ -56,7 +56,7 @@ struct ExecutionRecord {
     /// Why the execution stopped to be run again on OS threads: a scenario thread running as
     /// a coroutine did what only an OS thread can (it was cancelled, or used thread-specific
     /// storage). `nil` when it ran to its end.
-    let needsOSThreads: String?
+    let needsOSThreads: Nondeterminism?
 
     /// Where the tasks that ran in each job began and ended in the code under test, by the
     /// index of the `takeJob` step that ended the job: symbolicated on each call (in the

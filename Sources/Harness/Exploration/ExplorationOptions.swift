@@ -299,21 +299,13 @@ extension Duration {
     }
 }
 
-/// Why ``Harness/run(_:options:_:)`` could not explore.
-public enum HarnessError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Why ``Harness/run(_:options:_:)`` could not explore; its words are in `Report/`
+/// (``description``).
+public enum HarnessError: Error, Sendable, Hashable {
     /// A setting is invalid, or the replay token does not fit.
     case configuration(HarnessConfigurationError)
     /// The isolated child process ended without a report: `ending` says how.
     case isolatedChildFailed(scenario: String, ending: IsolatedChildEnding)
-
-    public var description: String {
-        switch self {
-        case .configuration(let error):
-            "\(error)"
-        case let .isolatedChildFailed(scenario, ending):
-            "the isolated exploration of '\(scenario)' failed: \(ending)"
-        }
-    }
 }
 
 /// What a scenario's threads run as under the deterministic scheduler.

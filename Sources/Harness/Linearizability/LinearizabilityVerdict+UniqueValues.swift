@@ -18,7 +18,7 @@ extension LinearizabilityVerdict {
     where Model.Operation == Operation, Model.Result == Result {
         self.init(.linearizable(order: order), method: method, history: history)
         guard history.isLinearization(order, model: model, timeline: timeline) else {
-            assertionFailure("the \(methodText) built an invalid witness for a history it accepted")
+            assertionFailure("the \(method) check built an invalid witness for a history it accepted")
             return nil
         }
     }

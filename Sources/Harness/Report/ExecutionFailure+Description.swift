@@ -39,8 +39,8 @@ extension ExecutionFailure: CustomStringConvertible {
                 """
         case let .tooManyThreads(limit):
             return "the scenario started more than \(limit) threads"
-        case .nondeterminism(let detail):
-            return "nondeterminism: \(detail)"
+        case .nondeterminism(let nondeterminism):
+            return "nondeterminism: \(nondeterminism)"
         case .escaped(let escape):
             return "escape: \(escape)"
         case let .crashed(signal, cause):
@@ -185,6 +185,21 @@ extension HistoryRejection: CustomStringConvertible {
             explanation
         case let .foreignError(call, error, expected):
             "\(call) threw \(error), which is not a \(expected): the model's results have no place for it"
+        }
+    }
+}
+
+/// Something the harness does not schedule, in words.
+extension Nondeterminism: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .cancelledCoroutine(let thread):
+            "run again on OS threads: T\(thread) is cancelled"
+        case let .threadSpecificStorage(thread, location):
+            "run again on OS threads: T\(thread) uses thread-specific storage at \(location.fileName):\(location.line)"
+        case .foreignClock(let clock):
+            "a task slept on \(clock), whose durations the harness cannot put on its virtual clock; sleep on "
+                + "ContinuousClock, SuspendingClock or SeamClock"
         }
     }
 }

@@ -5,6 +5,11 @@ extension KeptFailures {
         "kept in \(file.path): replayed before exploring from now on"
     }
 
+    /// What a report says of a failure that could not be kept in this file, because of `error`.
+    func notKeptNote(_ error: any Error) -> String {
+        "could not keep the failure in \(file.path): \(error)"
+    }
+
     /// What a report says of kept schedule `index` (from 0) of `count` that failed again.
     func failedAgainNote(index: Int, of count: Int) -> String {
         "kept failure \(index + 1) of \(count) from \(file.path) fails again"

@@ -36,7 +36,7 @@ public enum ExecutionFailure: Sendable, Hashable, Codable {
     /// More threads than the harness can control at once.
     case tooManyThreads(Int)
     /// Something the harness does not schedule took part in the execution.
-    case nondeterminism(String)
+    case nondeterminism(Nondeterminism)
     /// A job of the execution came from a thread the harness does not control: work escaped
     /// it, and what the scenario saw afterwards (a check failing, tasks waiting) may be the
     /// escape's doing. It takes precedence over any other failure of the execution.
@@ -89,6 +89,20 @@ extension ExecutionFailure {
         case taskThrew(String)
         case tooManyThreads
     }
+}
+
+/// Something the harness does not schedule that took part in an execution; its words are in
+/// `Report/` (``description``).
+public enum Nondeterminism: Sendable, Hashable, Codable {
+    /// Thread `thread`, running as a coroutine, was cancelled, which only an OS thread can
+    /// be: the execution runs again on OS threads.
+    case cancelledCoroutine(thread: Int)
+    /// Thread `thread`, running as a coroutine, used thread-specific storage at `location`,
+    /// which only an OS thread has: the execution runs again on OS threads.
+    case threadSpecificStorage(thread: Int, location: SeamLocation)
+    /// A task slept on the clock named `clock`, whose durations are not `Duration`, so the
+    /// harness cannot put them on its virtual clock.
+    case foreignClock(String)
 }
 
 /// A task that waits for good, as a ``ExecutionFailure/tasksDeadlocked(tasks:)`` lists it.
