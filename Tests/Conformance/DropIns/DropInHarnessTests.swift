@@ -32,7 +32,7 @@ struct DropInHarnessTests {
     }
 
     @Test(
-        "a lazy initialization on the Mutex and Atomic drop-ins that does not re-check under the lock is found and replayed",
+        "a lazy init on the Mutex and Atomic drop-ins that does not re-check under the lock is found and replayed",
         arguments: strategies)
     func lazyInitializationRace(strategy: Strategy) throws {
         try findAndReplay(

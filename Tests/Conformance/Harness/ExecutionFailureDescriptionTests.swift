@@ -94,7 +94,7 @@ struct ExecutionFailureDescriptionTests {
     }
 
     @Test(
-        "a stall is read from the stack as a value, and said with the wait, its caller, the alternative and the last place"
+        "a stall is read from the stack as a value and said with its wait, caller, alternative and last place"
     )
     func stall() {
         let frames = [

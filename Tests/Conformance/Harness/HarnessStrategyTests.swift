@@ -71,7 +71,7 @@ struct HarnessStrategyTests {
     }
 
     @Test(
-        "exhaustive search covers every schedule of the task group within one preemption, job orders included, and says so"
+        "exhaustive search covers every schedule of the task group within one preemption, job orders too, and says so"
     )
     func taskGroupExhausted() throws {
         let options = ExplorationOptions(strategy: .exhaustive(preemptionBound: 1), schedules: Self.budget)

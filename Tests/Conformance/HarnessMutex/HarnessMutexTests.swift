@@ -13,7 +13,7 @@ struct HarnessMutexTests {
         "withLock excludes: concurrent increments on real threads lose nothing",
         .disabled(
             if: BuildConfiguration.sanitizer == .thread,
-            "in production HarnessMutex is a Synchronization.Mutex, on which ThreadSanitizer reports false races under contention"
+            "in production HarnessMutex is a Synchronization.Mutex, on which TSan reports false races under contention"
         )
     )
     func excludesOnRealThreads() throws {

@@ -69,10 +69,11 @@ struct HarnessUnstructuredAsyncTests {
             "fire and forget lanes", options: Self.isolated(.pos),
             UnstructuredAsyncScenarios.fireAndForgetAudit(awaitsAudit: false))
         let failure = try #require(report.failure)
-        let created = "UnstructuredAsyncScenarios.swift:\(UnstructuredAsyncScenarios.Checkout.auditTaskLine)"
+        let line = UnstructuredAsyncScenarios.Checkout.auditTaskLine
+        let created = "UnstructuredAsyncScenarios.swift:\(line)"
         let header = try #require(failure.message.split(separator: "\n").first { $0.hasPrefix("step ") })
         // The column is narrower than the name: it keeps the line.
-        #expect(header.contains("task 2 UnstructuredAsyncScena…:\(UnstructuredAsyncScenarios.Checkout.auditTaskLine)"))
+        #expect(header.contains("task 2 UnstructuredAsyncScena…:\(line)"))
         #expect(failure.picture.lanes.map(\.label).contains("task 2 \(created)"), "\(failure.picture.lanes)")
     }
 
@@ -82,7 +83,7 @@ struct HarnessUnstructuredAsyncTests {
     }
 
     @Test(
-        "a reply racing a timeout, both on Task.sleep(for:) of the default clock, that resumes a continuation twice is found and replayed",
+        "a reply racing a timeout (Task.sleep, default clock) that resumes a continuation twice is found and replayed",
         arguments: strategies)
     func replyRacingTimeout(strategy: Strategy) throws {
         try Self.findAndReplay(
@@ -156,7 +157,7 @@ struct HarnessInProcessUnstructuredTests {
     }
 
     @Test(
-        "Task.sleep on the default clock waits on virtual time, in a scenario task and in a Task {} it starts: hours end at once"
+        "Task.sleep on the default clock waits virtual time in a scenario task and in its Task {}: hours end at once"
     )
     func defaultClockSleepIsVirtual() throws {
         let report = try Harness.run("hours on the default clock", options: Self.options) { scenario in

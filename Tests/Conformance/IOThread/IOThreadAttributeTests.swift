@@ -46,7 +46,7 @@ struct IOThreadAttributeTests {
     ]
 
     @Test(
-        "the platform's limits are what DESIGN.md measured; IOThread's minimum stack is 64 KiB or the platform's, a page multiple"
+        "platform limits are as DESIGN.md measured; IOThread's minimum stack is 64 KiB or the platform's, in pages"
     )
     func platformLimits() {
         #if os(Linux)
@@ -148,7 +148,7 @@ struct IOThreadAttributeTests {
     }
 
     @Test(
-        "an explicit real-time policy is applied at its lowest priority, or refused without privilege, never ignored (seed defect 1)",
+        "a real-time policy is applied at its lowest priority or refused unprivileged, never ignored (seed defect 1)",
         arguments: [IOThreadSchedulePolicy.fifo, .roundRobin]
     )
     func realTimePolicyApplied(policy: IOThreadSchedulePolicy) {

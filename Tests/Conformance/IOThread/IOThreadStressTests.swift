@@ -146,7 +146,7 @@ struct IOThreadStressTests {
     #endif
 
     @Test(
-        "handlers registered from many threads while the thread runs and exits: none lost, each once, in each registrar's order (seed defect 3)",
+        "handlers registered from many threads as it runs and exits: none lost, each once, in order (seed defect 3)",
         arguments: [ExitKind.finished, .killed]
     )
     func concurrentRegistration(kind: ExitKind) throws {

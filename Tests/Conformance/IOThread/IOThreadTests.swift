@@ -399,7 +399,7 @@ struct IOThreadTests {
     }
 
     @Test(
-        "spawn, start, locks, cancel, cancellation points, exit and join reach the controller; handlers run outside the lock",
+        "spawn, start, locks, cancel, cancellation points, exit and join reach the controller; handlers run unlocked",
         .killsInsideBlockingCalls
     )
     func operationsGoThroughTheSeam() {

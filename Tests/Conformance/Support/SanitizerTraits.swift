@@ -12,7 +12,7 @@ extension Trait where Self == ConditionTrait {
     static var killsInsideBlockingCalls: Self {
         .disabled(
             if: BuildConfiguration.sanitizer == .thread,
-            "ThreadSanitizer aborts when a thread is cancelled inside a call it intercepts (finished with ignores enabled)"
+            "TSan aborts when a thread is cancelled inside a call it intercepts (finished with ignores enabled)"
         )
     }
 

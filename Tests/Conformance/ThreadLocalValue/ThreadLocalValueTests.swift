@@ -116,7 +116,7 @@ struct ThreadLocalValueTests {
     }
 
     @Test(
-        "neither creating an instance nor accessing a value is a seam operation: thread-locals are not shared state, and the registry is process-wide"
+        "creating an instance and accessing a value are not seam operations: thread-locals are not shared state"
     )
     func seamOperations() throws {
         let recorder = RecordingController()
