@@ -21,34 +21,38 @@ final class ForeignJobs: Sendable {
         return firstJob.withLock { $0 }
     }
 
-    /// Waits for a job to arrive for as long as `wakeup` (read again every millisecond) says
-    /// one may still come: not at all when none can; while one is underway, up to `cap` (real
-    /// time); and `grace` (real time) from when nothing is underway any more while one could.
-    /// Returns whether one arrived.
+    /// Waits for a job to arrive for as long as `wakeup` (read again every tick) says one may
+    /// still come: not at all when none can; while one is underway, up to `cap`; and `grace`
+    /// from when nothing is underway any more while one could. Returns whether one arrived.
+    ///
+    /// Time is counted in ticks, each a sleep of a millisecond: on a loaded machine, where a
+    /// sleeping thread wakes late, the wait stretches as the thread that sends the job slows.
     func awaitOne(grace: Duration, cap: Duration, _ wakeup: () -> ForeignWakeup) -> Bool {
-        let start = cshim_monotonic_now_ns()
-        var graceEnds: UInt64?
+        let graceTicks = Self.ticks(grace)
+        let capTicks = Self.ticks(cap)
+        var ticks: Int64 = 0
+        var graceLeft = graceTicks
         while !arrived.load(ordering: .acquiring) {
-            let now = cshim_monotonic_now_ns()
             switch wakeup() {
             case .impossible:
                 return false
             case .underway:
-                if now - start >= Self.nanoseconds(cap) { return false }
-                graceEnds = nil
+                if ticks >= capTicks { return false }
+                graceLeft = graceTicks
             case .possible:
-                let ends = graceEnds ?? now + Self.nanoseconds(grace)
-                if now >= ends { return false }
-                graceEnds = ends
+                if graceLeft <= 0 { return false }
+                graceLeft -= 1
             }
-            _ = cshim_sleep_until_monotonic(now + 1_000_000)
+            ticks += 1
+            _ = cshim_sleep_until_monotonic(cshim_monotonic_now_ns() + 1_000_000)
         }
         return true
     }
 
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+    /// How many ticks of a millisecond `duration` lasts.
+    private static func ticks(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 }
 

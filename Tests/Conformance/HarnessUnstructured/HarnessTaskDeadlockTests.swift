@@ -176,6 +176,55 @@ struct HarnessTaskDeadlockTests {
         }
     }
 
+    /// An executor of the test's own: a thread the harness does not control runs its jobs.
+    final class OutsideExecutor: SerialExecutor, @unchecked Sendable {
+        private let jobs = Mutex<[UnownedJob]>([])
+        private let queued = DispatchSemaphore(value: 0)
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            jobs.withLock { $0.append(job) }
+            queued.signal()
+        }
+
+        /// Runs the first job it is given, once it is given one, on the calling thread.
+        func runOne() {
+            queued.wait()
+            let job = jobs.withLock { $0.removeFirst() }
+            job.runSynchronously(on: asUnownedSerialExecutor())
+        }
+    }
+
+    actor OutsideActor {
+        let executor: OutsideExecutor
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+        init(executor: OutsideExecutor) {
+            self.executor = executor
+        }
+
+        func visit() {}
+    }
+
+    /// A task that hops to an actor whose executor runs outside the harness is queued, then
+    /// running, outside the execution while every thread of it waits: the harness waits for
+    /// its job to come back, however long that takes (up to the stall timeout), and reports
+    /// the escape rather than the deadlock a fixed grace could leave.
+    @Test("a task queued on an executor outside the harness is waited for, and reported as the escape")
+    func underwayOutside() throws {
+        let executor = OutsideExecutor()
+        Thread.detachNewThread { executor.runOne() }
+        let report = try Harness.run("underway outside", options: ExplorationOptions(schedules: 1)) { scenario in
+            scenario.task { await OutsideActor(executor: executor).visit() }
+            scenario.joinAll()
+        }
+        guard case .escaped(let escape)? = report.failure?.reason else {
+            Issue.record("expected an escape, got \(String(describing: report.failure?.reason))")
+            return
+        }
+        #expect(escape.task == 1)
+    }
+
     @Test("an escape takes precedence over the check that fails after it")
     func escapeBeforeCheck() throws {
         final class Flag: Sendable {
