@@ -107,13 +107,15 @@ struct Explorer {
         }
         let executed = tally.executed
         let failure = tally.failure.map { failing in
-            let reproduction = options.replay.map { _ in
-                divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) }
-                    ?? .exact
+            activity.whileComputing {
+                let reproduction = options.replay.map { _ in
+                    divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) }
+                        ?? .exact
+                }
+                let found = harnessFailure(failing.record, execution: failing.execution, naming: naming, reproduction)
+                return options.replay == nil && shrinksSchedules
+                    ? shrink(found, decisions: failing.record.decisions, naming: naming) : found
             }
-            let found = harnessFailure(failing.record, execution: failing.execution, naming: naming, reproduction)
-            return options.replay == nil && shrinksSchedules
-                ? shrink(found, decisions: failing.record.decisions, naming: naming) : found
         }
         let notReproduced = options.replay.flatMap { replay in
             failure != nil
