@@ -2,7 +2,6 @@
 import CShim
 import Foundation
 import Primitives
-import Synchronization
 
 /// The Swift-concurrency side of one execution: a task executor whose jobs run on
 /// controlled lane threads, one job at a time per lane, in an order the strategy picks; a
@@ -68,7 +67,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Whether a task made elsewhere (``startTask(name:createdBy:_:)``) is being created, and
     /// its first job once it has arrived. A lock of the process's own, not a seam mutex: the
     /// job arrives from a thread the execution does not control.
-    private let admission = Mutex(Admission.closed)
+    private let admission = DirectlyLocked(Admission.closed)
 
     private enum Admission {
         /// No task is being created elsewhere.

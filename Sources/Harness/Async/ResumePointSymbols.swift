@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Primitives
 
 #if canImport(Runtime)
 import Runtime
@@ -14,7 +14,7 @@ enum ResumePointSymbols {
     /// Every resume point symbolicated so far, with its place or `nil` when it is not in
     /// the code under test. Process-wide because addresses are the process's; a deadlock is
     /// re-run while its schedule is shrunk, and reading debug information is slow.
-    private static let places = Mutex<[UInt: CodePlace?]>([:])
+    private static let places = DirectlyLocked<[UInt: CodePlace?]>([:])
 
     /// The places of `points` in the code under test, in the order of `points`.
     static func userPlaces(of points: [UInt]) -> [CodePlace] {

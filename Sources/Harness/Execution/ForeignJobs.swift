@@ -1,4 +1,5 @@
 import CShim
+import Primitives
 import Synchronization
 
 /// The jobs enqueued for one execution from threads it does not control: they escaped the
@@ -7,7 +8,7 @@ import Synchronization
 /// long as it may, so a job that arrives after the execution ended is noted, not a crash.
 final class ForeignJobs: Sendable {
     private let arrived = Atomic<Bool>(false)
-    private let firstJob = Mutex<ForeignJob?>(nil)
+    private let firstJob = DirectlyLocked<ForeignJob?>(nil)
 
     /// Notes `job`; the first one noted is the one reported.
     func note(_ job: ForeignJob) {

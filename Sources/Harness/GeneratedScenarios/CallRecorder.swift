@@ -1,4 +1,4 @@
-import Synchronization
+import Primitives
 
 /// Records the history entries of one generated call, for operations that record themselves
 /// (declared with `recording:`, see ``LinearizabilityTest``): an operation whose effects happen at separate moments, such as a limiter's `run`, which
@@ -11,7 +11,7 @@ public final class CallRecorder<Operation: Sendable, Result: Sendable>: Sendable
     /// The client the entries are recorded for: the thread's number, or the task's.
     public let client: Int
     private let history: HistoryRecorder<Operation, Result>
-    private let recorded = Mutex<[Int]>([])
+    private let recorded = DirectlyLocked<[Int]>([])
 
     init(client: Int, history: HistoryRecorder<Operation, Result>) {
         self.client = client

@@ -1,5 +1,4 @@
 import Primitives
-import Synchronization
 
 /// Where a call sits in a generated scenario.
 struct CallSlot: Hashable, Sendable {
@@ -19,9 +18,9 @@ extension LinearizabilityTest {
     /// call that started, and the lane each client ran on.
     final class ExecutionCapture: Sendable {
         let history = HistoryRecorder<Model.Operation, Model.Result>()
-        private let recorders = Mutex<[CallSlot: Recorder]>([:])
-        private let lanes = Mutex<[CallSlot.Part: String]>([:])
-        private let waitedForGood = Mutex(false)
+        private let recorders = DirectlyLocked<[CallSlot: Recorder]>([:])
+        private let lanes = DirectlyLocked<[CallSlot.Part: String]>([:])
+        private let waitedForGood = DirectlyLocked(false)
 
         /// Whether the execution ended with calls waiting for good: its pending calls are
         /// blocked ones.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Primitives
 
 extension LinearizabilityTest {
     /// The name of the scenario `code` names in the test `test`.
@@ -204,7 +204,7 @@ extension LinearizabilityTest {
         checker: LinearizabilityChecker,
         testID: String?
     ) -> GeneratedScenarioFailure {
-        let last = Mutex<ExecutionCapture?>(nil)
+        let last = DirectlyLocked<ExecutionCapture?>(nil)
         switch shrunk.failure.reason {
         case .stalled, .crashed, .killed:
             break

@@ -90,26 +90,34 @@ enum CampaignSummary {
         }
     }
 
-    /// The summary table.
+    /// The summary table. Its first column is as wide as the longest scenario name, which
+    /// may carry a note (``SequenceCoverageText``) that must not be cut.
     static func table(_ entries: [CampaignEntry]) -> String {
+        let nameWidth = max(52, (entries.map(\.scenario.count).max() ?? 0) + 2)
         let schedules = entries.reduce(0) { $0 + $1.schedules }
         let failures = entries.filter(\.failed).count
         let growing = entries.filter(\.growing).count
         var lines = [
             "harness campaign: \(entries.count) explorations, \(schedules) schedules, \(failures) failed, \(growing) still finding new interleavings",
-            pad("scenario", 52) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10) + pad("growing", 9)
-                + pad("sched/s", 9) + "P(miss depth≤3)"
+            pad("scenario", nameWidth) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10)
+                + pad("growing", 9) + pad("sched/s", 9) + "P(miss depth≤3)"
         ]
         for entry in entries.sorted(by: { ($0.scenario, $0.strategy) < ($1.scenario, $1.strategy) }) {
             lines.append(
-                pad(entry.scenario, 52) + pad(entry.strategy, 14) + pad("\(entry.schedules)", 11)
+                pad(entry.scenario, nameWidth) + pad(entry.strategy, 14) + pad("\(entry.schedules)", 11)
                     + pad("\(entry.distinctInterleavings)", 10)
-                    + pad(entry.growing ? "yes" : "no", 9) + pad("\(Int(entry.schedulesPerSecond))", 9)
+                    + pad(entry.growing ? "yes" : "no", 9) + pad(rate(entry.schedulesPerSecond), 9)
                     + (entry.pctMissBound.map { "≤ " + String(format: "%.3g", $0) } ?? "–")
                     + (entry.failed ? "  FAILED" : "")
             )
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Schedules per second: whole above 10, else two significant digits, so that a slow
+    /// exploration (an isolated one, a few schedules) does not read as `0`.
+    static func rate(_ perSecond: Double) -> String {
+        perSecond >= 10 ? "\(Int(perSecond))" : String(format: "%.2g", perSecond)
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

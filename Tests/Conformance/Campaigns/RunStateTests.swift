@@ -38,6 +38,21 @@ struct RunStateTests {
         }
     }
 
+    @Test("the summary table keeps a generated test's whole name, note included, its columns aligned")
+    func longNames() {
+        let long = "stale cache set (2 generated, sequences still new: raise HARNESS_SCENARIOS)"
+        let entries = [long, "short"].map {
+            CampaignEntry(scenario: $0, strategy: .random, seed: 1, reports: [], elapsed: .zero)
+        }
+        let lines = CampaignSummary.table(entries).split(separator: "\n").dropFirst()
+        #expect(lines.contains { $0.hasPrefix(long + "  random") })
+        let strategyColumns = lines.dropFirst().map { line in
+            line.firstRange(of: "random").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+        }
+        #expect(strategyColumns.count == 2 && Set(strategyColumns).count == 1, "strategy columns: \(strategyColumns)")
+        #expect([0.27, 5.3, 245.7].map(CampaignSummary.rate) == ["0.27", "5.3", "245"])
+    }
+
     @Test("the snapshot keeps the harness's variables and CI, and drops empty knobs")
     func snapshot() {
         let snapshot = EnvironmentSnapshot(["HARNESS_SEED": "", "HARNESS_SCHEDULES": "3", "CI": "", "PATH": "/bin"])
