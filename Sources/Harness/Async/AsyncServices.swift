@@ -255,10 +255,29 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     /// The held tasks that have not ended, in the order they first came, with where each
-    /// would go on; read only by the running thread while no other thread or task runs, so
-    /// each of them is suspended.
-    var unendedTasks: [(runtimeID: UInt64, resumePoints: [UInt])] {
-        heldTasks.filter { !$0.task.isComplete }.map { ($0.runtimeID, $0.task.resumePoints) }
+    /// would go on and what it awaits; read only by the running thread while no other thread
+    /// or task runs, so each of them is suspended.
+    var unendedTasks: [(runtimeID: UInt64, resumePoints: [UInt], awaits: BlockedTask.Awaited?)] {
+        let unended = heldTasks.filter { !$0.task.isComplete }
+        return unended.map { held in
+            let awaits: BlockedTask.Awaited?
+            switch held.task.wait {
+            case .task(let address):
+                let awaited = unended.first { $0.task.address == address }
+                awaits = awaited.map { .task(scheduler.taskNumber(runtimeID: $0.runtimeID) + 1) } ?? .foreignTask
+            case .continuation: awaits = .continuation
+            case .taskGroup: awaits = .taskGroup
+            case .underway, .unknown: awaits = nil
+            }
+            return (held.runtimeID, held.task.resumePoints, awaits)
+        }
+    }
+
+    /// What may still wake the held tasks that have not ended; read only by the running
+    /// thread while no other thread of the execution runs.
+    var foreignWakeup: ForeignWakeup {
+        let unended = heldTasks.filter { !$0.task.isComplete }
+        return ForeignWakeup(waits: unended.map(\.task.wait), held: Set(unended.map(\.task.address)))
     }
 
     /// Counts the tasks that have not ended as ended: the scenario judged them suspended for

@@ -59,6 +59,12 @@ enum ResumePointSymbols {
     /// The architecture the backtrace is for: this process's.
     private static let architecture = (try? Backtrace.capture(limit: 1).architecture) ?? "x86_64"
 
+    /// The process's images, captured once: `ImageMap.capture()` reads each mapped image's
+    /// header through plain loads, and a mapping another thread removes meanwhile ends the
+    /// process (a core of an isolated child showed SIGSEGV in `getElfImageInfo` there, while a
+    /// failure's report was symbolicated); the images the code under test runs from stay.
+    private static let images = ImageMap.capture()
+
     /// The compact format's instructions for a frame given by an absolute 8-byte address: an
     /// async resume point, and a return address.
     private static let asyncResumePoint: UInt8 = 0x3F
@@ -77,7 +83,7 @@ enum ResumePointSymbols {
         let encoded = Data(bytes).base64EncodedString().replacingOccurrences(of: "=", with: "")
         let json = #"{"architecture":"\#(architecture)","backtrace":"\#(encoded)"}"#
         guard let backtrace = try? JSONDecoder().decode(Backtrace.self, from: Data(json.utf8)) else { return nil }
-        return backtrace.symbolicated(with: ImageMap.capture(), options: [.showSourceLocations])
+        return backtrace.symbolicated(with: images, options: [.showSourceLocations])
     }
 
     /// Where `frame` is in the code under test: `nil` for a frame in the harness's sources or

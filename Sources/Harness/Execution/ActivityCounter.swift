@@ -1,3 +1,4 @@
+import CShim
 import Synchronization
 
 /// Counts the steps of one exploration, from any thread: how a stall is told
@@ -5,13 +6,30 @@ import Synchronization
 final class ActivityCounter: Sendable {
     private let counter = Atomic<Int>(0)
     private let runnableChecks = Atomic<Int>(0)
+    /// The OS thread (its system ID) in ``whileComputing(_:)``, 0 when none is.
+    private let computingThread = Atomic<UInt64>(0)
 
     /// Every step counted so far; it changes whenever the exploration makes progress.
     var steps: Int { counter.load(ordering: .relaxed) }
 
-    /// Steps, and stall checks that found the running thread runnable (computing, or waiting
-    /// for a CPU on a busy machine): it changes whenever the exploration is alive.
-    var signsOfLife: Int { steps &+ runnableChecks.load(ordering: .relaxed) }
+    /// Steps, stall checks that found the running thread runnable (computing, or waiting for
+    /// a CPU on a busy machine), and the CPU time (in milliseconds) of a thread in
+    /// ``whileComputing(_:)``: it changes whenever the exploration is alive.
+    var signsOfLife: Int {
+        let thread = computingThread.load(ordering: .relaxed)
+        let cpu = thread == 0 ? nil : ThreadActivity.read(systemID: thread)?.cpuTime.components
+        let milliseconds = cpu.map { Int($0.seconds) &* 1_000 &+ Int($0.attoseconds / 1_000_000_000_000_000) } ?? 0
+        return steps &+ runnableChecks.load(ordering: .relaxed) &+ milliseconds
+    }
+
+    /// Runs `body`, work of the calling thread that takes no step (symbolicating a failure's
+    /// frames for its report, which on a loaded machine can take longer than an isolated
+    /// child's silence is allowed to last): the CPU time it uses meanwhile is a sign of life.
+    func whileComputing<Result>(_ body: () throws -> Result) rethrows -> Result {
+        computingThread.store(cshim_current_thread_system_id(), ordering: .relaxed)
+        defer { computingThread.store(0, ordering: .relaxed) }
+        return try body()
+    }
 
     /// Counts a step.
     func noteStep() {

@@ -19,13 +19,24 @@ extension Execution: TaskScheduling {
 
     /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends, once
     /// every task has ended or waits for good. Tasks that wait for good (a `Task {}` the
-    /// scenario did not wait for, left on a continuation nobody resumes) fail the execution.
+    /// scenario did not wait for, left on a continuation nobody resumes) fail the execution,
+    /// unless a job from outside comes for them.
     func closeServices() {
         guard let asyncServices else { return }
-        if asyncServices.hasUnendedTasks, escape() == nil {
+        if asyncServices.hasUnendedTasks, !awaitForeignJob() {
             failAtNextDecision(.tasksDeadlocked(tasks: blockedTasks()))
         }
         asyncServices.close()
+    }
+
+    /// Once nothing the execution controls can run and tasks have not ended: waits for a job
+    /// from outside for as long as one may still wake them (``ForeignWakeup``); returns
+    /// whether one came.
+    func awaitForeignJob() -> Bool {
+        guard let asyncServices else { return foreignJobs.first != nil }
+        return foreignJobs.awaitOne(grace: limits.foreignJobGrace, cap: limits.stallTimeout) {
+            asyncServices.foreignWakeup
+        }
     }
 
     /// The execution's tasks that have not ended, as a deadlock lists them: numbered, named,
@@ -39,7 +50,8 @@ extension Execution: TaskScheduling {
                 task: number,
                 name: trace.taskNames[number],
                 waitsAt: places.first,
-                startedIn: places.last
+                startedIn: places.last,
+                awaits: task.awaits
             )
         }
     }

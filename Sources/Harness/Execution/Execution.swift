@@ -253,7 +253,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 return .allFinished
             case .stuck:
                 let tasksWait = asyncServices?.hasUnendedTasks == true
-                if tasksWait, foreignJobs.awaitOne(grace: limits.foreignJobGrace) { continue }
+                if tasksWait, awaitForeignJob() { continue }
                 model.failStuck(blockedTasks: tasksWait ? blockedTasks() : [])
                 return .failed
             case .failed:

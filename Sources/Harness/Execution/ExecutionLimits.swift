@@ -14,8 +14,9 @@ struct ExecutionLimits {
     var cpu: Int32? = nil
     /// Lane threads that run the scenario's task jobs.
     var executorLanes = 2
-    /// How long (real time) a stuck execution whose tasks wait gives a job from outside
-    /// the harness to arrive, so that the escape is reported rather than the deadlock it
-    /// leaves (``ForeignJobs/awaitOne(grace:)``).
+    /// How long (real time) a stuck execution whose tasks wait on what a thread outside the
+    /// harness may resume gives a job from outside to arrive, so that the escape is reported
+    /// rather than the deadlock it leaves (``ForeignWakeup/possible``). Tasks that wait for
+    /// each other get none; a task underway outside gets up to `stallTimeout`.
     var foreignJobGrace: Duration = .seconds(1)
 }

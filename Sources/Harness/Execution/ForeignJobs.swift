@@ -22,15 +22,68 @@ final class ForeignJobs: Sendable {
         return firstJob.withLock { $0 }
     }
 
-    /// Waits up to `grace` (real time, checked every millisecond) for a job to arrive;
-    /// returns whether one did.
-    func awaitOne(grace: Duration) -> Bool {
-        let (seconds, attoseconds) = grace.components
-        for _ in 0..<(seconds * 1_000 + attoseconds / 1_000_000_000_000_000) {
-            if arrived.load(ordering: .acquiring) { return true }
+    /// Waits for a job to arrive for as long as `wakeup` (read again every tick) says one may
+    /// still come: not at all when none can; while one is underway, up to `cap`; and `grace`
+    /// from when nothing is underway any more while one could. Returns whether one arrived.
+    ///
+    /// Time is counted in ticks, each a sleep of a millisecond: on a loaded machine, where a
+    /// sleeping thread wakes late, the wait stretches as the thread that sends the job slows.
+    func awaitOne(grace: Duration, cap: Duration, _ wakeup: () -> ForeignWakeup) -> Bool {
+        let graceTicks = Self.ticks(grace)
+        let capTicks = Self.ticks(cap)
+        var ticks: Int64 = 0
+        var graceLeft = graceTicks
+        while !arrived.load(ordering: .acquiring) {
+            switch wakeup() {
+            case .impossible:
+                return false
+            case .underway:
+                if ticks >= capTicks { return false }
+                graceLeft = graceTicks
+            case .possible:
+                if graceLeft <= 0 { return false }
+                graceLeft -= 1
+            }
+            ticks += 1
             _ = cshim_sleep_until_monotonic(cshim_monotonic_now_ns() + 1_000_000)
         }
-        return false
+        return true
+    }
+
+    /// How many ticks of a millisecond `duration` lasts.
+    private static func ticks(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+}
+
+/// What may still wake the tasks of an execution once nothing it controls can run, and so
+/// how long it waits for a job from outside (``ForeignJobs/awaitOne(grace:cap:_:)``) before
+/// it reports them deadlocked. A job from outside is an escape, which fails the execution;
+/// the wait is for reporting the escape rather than the deadlock it leaves.
+enum ForeignWakeup: Equatable {
+    /// Every task that has not ended waits for another of them to end: nothing outside the
+    /// execution can wake any, and the deadlock is reported at once.
+    case impossible
+    /// A task waits on what a thread outside the harness may resume (a continuation, its
+    /// task group, a task the execution does not run) or on what the harness cannot read:
+    /// it gets the grace.
+    case possible
+    /// A task runs, or is queued, outside the execution (on the main thread, an executor of
+    /// its own, or on its way back from a thread that resumed it): its job is waited for.
+    case underway
+
+    /// The wake-up of tasks doing `waits`, which the tasks at `held` may end.
+    init(waits: [RuntimeTask.Wait], held: Set<UInt>) {
+        if waits.contains(.underway) {
+            self = .underway
+            return
+        }
+        let waitForEachOther = waits.allSatisfy { wait in
+            guard case .task(let address) = wait else { return false }
+            return held.contains(address)
+        }
+        self = waitForEachOther && !waits.isEmpty ? .impossible : .possible
     }
 }
 

@@ -29,8 +29,8 @@ import Synchronization
 /// Kept elsewhere:
 /// - The stalled-thread stack capture (`cshim_allow_stack_capture`, `CShim.c`): a handler for
 ///   one real-time signal, which a signal's handler is for the whole process.
-/// - `ResumePointSymbols.places`: a cache of symbolicated code addresses, which mean the same
-///   in the whole process.
+/// - `ResumePointSymbols.places` and `.images`: a cache of symbolicated code addresses and
+///   the process's images, which mean the same in the whole process.
 /// - `HarnessEnvironment`'s state and its `atexit` (replay matching): `HARNESS_REPLAY` names
 ///   one token for the whole test run, which must fit some scenario by the process's end.
 /// - `CampaignSummary.entries` and its `atexit`: the summary covers every exploration of the

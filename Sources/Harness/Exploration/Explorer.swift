@@ -107,13 +107,15 @@ struct Explorer {
         }
         let executed = tally.executed
         let failure = tally.failure.map { failing in
-            let reproduction = options.replay.map { _ in
-                divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) }
-                    ?? .exact
+            activity.whileComputing {
+                let reproduction = options.replay.map { _ in
+                    divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) }
+                        ?? .exact
+                }
+                let found = harnessFailure(failing.record, execution: failing.execution, naming: naming, reproduction)
+                return options.replay == nil && shrinksSchedules
+                    ? shrink(found, decisions: failing.record.decisions, naming: naming) : found
             }
-            let found = harnessFailure(failing.record, execution: failing.execution, naming: naming, reproduction)
-            return options.replay == nil && shrinksSchedules
-                ? shrink(found, decisions: failing.record.decisions, naming: naming) : found
         }
         let notReproduced = options.replay.flatMap { replay in
             failure != nil
@@ -293,9 +295,10 @@ struct Explorer {
     /// How many schedules shrinking's exhaustive search runs at each preemption bound.
     static let shrinkingSearchBudget = 200
 
-    /// The execution limits the options set. Jobs from outside the harness get a second in
-    /// the test's own process, where the platform's executors run what escapes; a tenth of
-    /// one where the harness owns the executors, and none while shrinking. The execution's
+    /// The execution limits the options set. A resume from outside the harness, for tasks
+    /// that may get one (``ForeignWakeup/possible``), gets a second in the test's own process,
+    /// where the platform's executors run what escapes; a tenth of one where the harness owns
+    /// the executors, and none while shrinking. The execution's
     /// threads are pinned to `cpu`, or to the calling thread's CPU when `nil`.
     private func limits(shrinking: Bool, cpu: Int32?) -> Execution.Limits {
         var limits = Execution.Limits()

@@ -18,8 +18,7 @@ extension ExecutionFailure: CustomStringConvertible {
             }
             return text
         case .tasksDeadlocked(let tasks):
-            return "deadlock: tasks wait for good, with nothing left to wake them\n"
-                + tasks.map { "  \($0)" }.joined(separator: "\n")
+            return Self.tasksDeadlocked(tasks) + "\n" + tasks.map { "  \($0)" }.joined(separator: "\n")
         case let .threadsStillRunning(waits):
             return "threads still running when the scenario ended\n" + Self.lines(waits)
         case let .forbiddenOutcome(outcome, thread):
@@ -51,6 +50,19 @@ extension ExecutionFailure: CustomStringConvertible {
                 the last it began: not a crash of the code under test (the OOM killer, or kill -\(signal))
                 """
         }
+    }
+
+    /// The first line of a deadlock of tasks: how the harness knew nothing would wake them,
+    /// at once when they wait for each other, after the grace for a resume from outside when
+    /// one may be resumed from there.
+    private static func tasksDeadlocked(_ tasks: [BlockedTask]) -> String {
+        let awaits = tasks.map(\.awaits)
+        if awaits.allSatisfy({ if case .task? = $0 { true } else { false } }) {
+            return "deadlock: tasks wait for each other, and nothing outside the harness can wake them"
+        }
+        let line = "deadlock: tasks wait for good, with nothing left to wake them"
+        guard awaits.contains(where: { $0 != nil }) else { return line }
+        return line + " (none was resumed from outside the harness within the grace)"
     }
 
     /// Where a misuse of the seam happened: `File.swift:12` with the module, or `?:0` when
@@ -101,12 +113,25 @@ extension ThreadWait: CustomStringConvertible {
 }
 
 extension BlockedTask: CustomStringConvertible {
-    /// `task 2 'name' waits at File.swift:18 in Type.method(), in the body at File.swift:30`.
+    /// `task 2 'name' waits at File.swift:18 in Type.method() on a continuation, started in File.swift:30 in run()`.
     public var description: String {
         var text = "task \(task)" + (name.map { " '\($0)'" } ?? "")
         text += waitsAt.map { " waits at \($0)" } ?? " waits (where is unknown: no debug information)"
+        if let awaits { text += " \(awaits)" }
         if let startedIn, startedIn != waitsAt { text += ", started in \(startedIn)" }
         return text
+    }
+}
+
+extension BlockedTask.Awaited: CustomStringConvertible {
+    /// `for task 3`, `on a continuation`, `for its task group`, `for a task outside the harness`.
+    public var description: String {
+        switch self {
+        case .task(let task): "for task \(task)"
+        case .continuation: "on a continuation"
+        case .taskGroup: "for its task group"
+        case .foreignTask: "for a task outside the harness"
+        }
     }
 }
 

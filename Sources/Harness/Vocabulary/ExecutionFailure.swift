@@ -118,12 +118,30 @@ public struct BlockedTask: Sendable, Hashable, Codable {
     /// The outermost of its suspended frames in the code under test: the body it was started
     /// with, when that is there.
     public let startedIn: CodePlace?
+    /// What the task awaits, as the runtime records it; `nil` when the record could not be
+    /// read.
+    public let awaits: Awaited?
 
-    public init(task: Int, name: String?, waitsAt: CodePlace?, startedIn: CodePlace?) {
+    public init(task: Int, name: String?, waitsAt: CodePlace?, startedIn: CodePlace?, awaits: Awaited? = nil) {
         self.task = task
         self.name = name
         self.waitsAt = waitsAt
         self.startedIn = startedIn
+        self.awaits = awaits
+    }
+
+    /// What a blocked task awaits. Only ``task(_:)`` is something nothing outside the harness
+    /// can end: the others may be resumed from a thread the harness does not control, so the
+    /// harness gives such a resume its grace before it reports the deadlock.
+    public enum Awaited: Sendable, Hashable, Codable {
+        /// The value of another task of the execution (its number, from 1), which waits too.
+        case task(Int)
+        /// A continuation: whatever holds it may resume it, from any thread.
+        case continuation
+        /// A child of the task's task group.
+        case taskGroup
+        /// The value of a task the execution does not run.
+        case foreignTask
     }
 }
 

@@ -56,6 +56,7 @@ struct HarnessTaskDeadlockTests {
         #expect(tasks.map(\.waitsAt) == [Self.receive, Self.receive])
         #expect(tasks.map(\.startedIn?.line) == Scenarios.unstructuredPeersLines)
         #expect(tasks.map(\.name) == [nil, nil])
+        #expect(tasks.map(\.awaits) == [.continuation, .continuation])
     }
 
     @Test(
@@ -85,13 +86,22 @@ struct HarnessTaskDeadlockTests {
     func leftWaitingAtTheEnd(isolation: ExplorationIsolation) throws {
         let (tasks, _) = try Self.blockedTasks("left waiting", isolation: isolation, Scenarios.neverResumedAtTheEnd)
         #expect(tasks.map(\.waitsAt) == [Self.receive])
+        #expect(tasks.map(\.awaits) == [.continuation])
         #expect(tasks.map(\.startedIn?.line) == [Scenarios.leftWaitingLine])
     }
 
-    @Test("a task awaiting a task that awaits it", arguments: isolations)
+    /// Tasks that await each other's values can be woken by nothing outside the harness: the
+    /// deadlock is reported without the grace given to a resume from outside, and says so.
+    @Test(
+        "a task awaiting a task that awaits it, reported without waiting for a resume from outside",
+        arguments: isolations
+    )
     func mutualAwait(isolation: ExplorationIsolation) throws {
-        let (tasks, _) = try Self.blockedTasks("mutual await", isolation: isolation, Scenarios.mutualAwait)
+        let (tasks, message) = try Self.blockedTasks("mutual await", isolation: isolation, Scenarios.mutualAwait)
         #expect(Set(tasks.compactMap(\.waitsAt?.line)) == [Scenarios.awaitStoredLine, Scenarios.awaitFirstLine])
+        #expect(Set(tasks.map(\.awaits)) == Set(tasks.map { .task($0.task) }))
+        let atOnce = "tasks wait for each other, and nothing outside the harness can wake them"
+        #expect(message.contains(atOnce), "\(message)")
     }
 
     @Test("a deadlock of tasks reads: each task, its name, where it waits and what started it")
@@ -110,6 +120,32 @@ struct HarnessTaskDeadlockTests {
                 deadlock: tasks wait for good, with nothing left to wake them
                   task 2 'first' waits at Peer.swift:17 in receive(), started in PeerTests.swift:30 in run()
                   task 3 waits (where is unknown: no debug information)
+                """)
+    }
+
+    @Test("a deadlock of tasks says what each awaits, and whether a resume from outside was waited for")
+    func renderingAwaits() {
+        let first = CodePlace(file: "Peer.swift", line: 17, function: "receive()")
+        let eachOther = ExecutionFailure.tasksDeadlocked(tasks: [
+            BlockedTask(task: 2, name: nil, waitsAt: first, startedIn: nil, awaits: .task(3)),
+            BlockedTask(task: 3, name: nil, waitsAt: first, startedIn: nil, awaits: .task(2))
+        ])
+        #expect(
+            "\(eachOther)" == """
+                deadlock: tasks wait for each other, and nothing outside the harness can wake them
+                  task 2 waits at Peer.swift:17 in receive() for task 3
+                  task 3 waits at Peer.swift:17 in receive() for task 2
+                """)
+        let resumable = ExecutionFailure.tasksDeadlocked(tasks: [
+            BlockedTask(task: 2, name: nil, waitsAt: first, startedIn: nil, awaits: .continuation),
+            BlockedTask(task: 3, name: nil, waitsAt: nil, startedIn: nil, awaits: .foreignTask)
+        ])
+        #expect(
+            "\(resumable)" == """
+                deadlock: tasks wait for good, with nothing left to wake them (none was resumed from outside the \
+                harness within the grace)
+                  task 2 waits at Peer.swift:17 in receive() on a continuation
+                  task 3 waits (where is unknown: no debug information) for a task outside the harness
                 """)
     }
 
@@ -138,6 +174,55 @@ struct HarnessTaskDeadlockTests {
             #expect(!escape.executorsOwned)
             #expect(escape.task != nil)
         }
+    }
+
+    /// An executor of the test's own: a thread the harness does not control runs its jobs.
+    final class OutsideExecutor: SerialExecutor, @unchecked Sendable {
+        private let jobs = Mutex<[UnownedJob]>([])
+        private let queued = DispatchSemaphore(value: 0)
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            jobs.withLock { $0.append(job) }
+            queued.signal()
+        }
+
+        /// Runs the first job it is given, once it is given one, on the calling thread.
+        func runOne() {
+            queued.wait()
+            let job = jobs.withLock { $0.removeFirst() }
+            job.runSynchronously(on: asUnownedSerialExecutor())
+        }
+    }
+
+    actor OutsideActor {
+        let executor: OutsideExecutor
+        nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+        init(executor: OutsideExecutor) {
+            self.executor = executor
+        }
+
+        func visit() {}
+    }
+
+    /// A task that hops to an actor whose executor runs outside the harness is queued, then
+    /// running, outside the execution while every thread of it waits: the harness waits for
+    /// its job to come back, however long that takes (up to the stall timeout), and reports
+    /// the escape rather than the deadlock a fixed grace could leave.
+    @Test("a task queued on an executor outside the harness is waited for, and reported as the escape")
+    func underwayOutside() throws {
+        let executor = OutsideExecutor()
+        Thread.detachNewThread { executor.runOne() }
+        let report = try Harness.run("underway outside", options: ExplorationOptions(schedules: 1)) { scenario in
+            scenario.task { await OutsideActor(executor: executor).visit() }
+            scenario.joinAll()
+        }
+        guard case .escaped(let escape)? = report.failure?.reason else {
+            Issue.record("expected an escape, got \(String(describing: report.failure?.reason))")
+            return
+        }
+        #expect(escape.task == 1)
     }
 
     @Test("an escape takes precedence over the check that fails after it")
