@@ -375,8 +375,11 @@ static void cshim_word_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t 
             timeout_ns == 0 ? NULL : &interval, NULL, 0);
 #elif defined(__APPLE__)
     uint64_t microseconds = timeout_ns / 1000;
-    __ulock_wait(CSHIM_UL_COMPARE_AND_WAIT | CSHIM_ULF_NO_ERRNO, (void *)word, expected,
-                 timeout_ns == 0 ? 0 : (uint32_t)(microseconds > UINT32_MAX ? UINT32_MAX : (microseconds == 0 ? 1 : microseconds)));
+    // 0 waits with no deadline; a deadline under a microsecond is one microsecond.
+    uint32_t timeout_us = timeout_ns == 0 ? 0
+                          : microseconds > UINT32_MAX ? UINT32_MAX
+                          : microseconds == 0 ? 1 : (uint32_t)microseconds;
+    __ulock_wait(CSHIM_UL_COMPARE_AND_WAIT | CSHIM_ULF_NO_ERRNO, (void *)word, expected, timeout_us);
 #else
 #error "cshim_word_wait: unsupported platform"
 #endif
@@ -750,7 +753,8 @@ int cshim_capture_current_stack(void **frames, int capacity) {
 
 static void cshim_stack_handler(int signal_number) {
     (void)signal_number;
-    atomic_store_explicit(&cshim_stack_count, backtrace(cshim_stack_frames, CSHIM_STACK_CAPACITY), memory_order_release);
+    atomic_store_explicit(&cshim_stack_count, backtrace(cshim_stack_frames, CSHIM_STACK_CAPACITY),
+                          memory_order_release);
 }
 
 static void cshim_install_stack_handler(void) {
@@ -836,7 +840,8 @@ int cshim_capture_thread_stack(uintptr_t thread, void **frames, int capacity, in
     int count = -1;
     if (pthread_kill((pthread_t)thread, CSHIM_STACK_SIGNAL) == 0) {
         uint64_t deadline = cshim_monotonic_now_ns() + (uint64_t)timeout_ms * 1000000u;
-        while ((count = atomic_load_explicit(&cshim_stack_count, memory_order_acquire)) < 0 && cshim_monotonic_now_ns() < deadline) {
+        while ((count = atomic_load_explicit(&cshim_stack_count, memory_order_acquire)) < 0
+               && cshim_monotonic_now_ns() < deadline) {
             cshim_sleep_until_monotonic(cshim_monotonic_now_ns() + 1000000u);
         }
     }

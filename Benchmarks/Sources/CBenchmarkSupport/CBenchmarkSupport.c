@@ -147,7 +147,8 @@ static void cbench_futex_pass(void *channel, uint32_t to) {
 uint64_t cbench_futex_handoffs(uint64_t rounds, int cpu) {
     _Atomic uint32_t turn;
     atomic_init(&turn, 1);
-    cbench_game game = {.take = cbench_futex_take, .pass = cbench_futex_pass, .channel = (void *)&turn, .rounds = rounds, .cpu = cpu};
+    cbench_game game = {
+        .take = cbench_futex_take, .pass = cbench_futex_pass, .channel = (void *)&turn, .rounds = rounds, .cpu = cpu};
     return cbench_play(&game);
 }
 
@@ -180,7 +181,8 @@ uint64_t cbench_condvar_handoffs(uint64_t rounds, int cpu) {
     cbench_condvar_channel channel = {.turn = 1};
     pthread_mutex_init(&channel.mutex, NULL);
     pthread_cond_init(&channel.changed, NULL);
-    cbench_game game = {.take = cbench_condvar_take, .pass = cbench_condvar_pass, .channel = &channel, .rounds = rounds, .cpu = cpu};
+    cbench_game game = {
+        .take = cbench_condvar_take, .pass = cbench_condvar_pass, .channel = &channel, .rounds = rounds, .cpu = cpu};
     uint64_t elapsed = cbench_play(&game);
     pthread_cond_destroy(&channel.changed);
     pthread_mutex_destroy(&channel.mutex);

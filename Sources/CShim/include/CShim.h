@@ -332,6 +332,7 @@ const char *cshim_symbol_name(void *address);
 
 /// The Swift runtime's demangler (exported by libswiftCore): writes the readable form of
 /// `mangled` into a buffer it allocates with malloc, or returns NULL.
-char *swift_demangle(const char *mangled, size_t mangledLength, char *outputBuffer, size_t *outputBufferSize, uint32_t flags);
+char *swift_demangle(const char *mangled, size_t mangledLength, char *outputBuffer, size_t *outputBufferSize,
+                     uint32_t flags);
 
 #endif
