@@ -17,9 +17,8 @@ final class ActivityCounter: Sendable {
     /// ``whileComputing(_:)``: it changes whenever the exploration is alive.
     var signsOfLife: Int {
         let thread = computingThread.load(ordering: .relaxed)
-        let cpu = thread == 0 ? nil : ThreadActivity.read(systemID: thread)?.cpuTime.components
-        let milliseconds = cpu.map { Int($0.seconds) &* 1_000 &+ Int($0.attoseconds / 1_000_000_000_000_000) } ?? 0
-        return steps &+ runnableChecks.load(ordering: .relaxed) &+ milliseconds
+        let cpu = thread == 0 ? nil : ThreadActivity.read(systemID: thread)?.cpuTime
+        return steps &+ runnableChecks.load(ordering: .relaxed) &+ Int(cpu?.wholeMilliseconds ?? 0)
     }
 
     /// Runs `body`, work of the calling thread that takes no step (symbolicating a failure's

@@ -29,8 +29,8 @@ final class ForeignJobs: Sendable {
     /// Time is counted in ticks, each a sleep of a millisecond: on a loaded machine, where a
     /// sleeping thread wakes late, the wait stretches as the thread that sends the job slows.
     func awaitOne(grace: Duration, cap: Duration, _ wakeup: () -> ForeignWakeup) -> Bool {
-        let graceTicks = Self.ticks(grace)
-        let capTicks = Self.ticks(cap)
+        let graceTicks = grace.wholeMilliseconds
+        let capTicks = cap.wholeMilliseconds
         var ticks: Int64 = 0
         var graceLeft = graceTicks
         while !arrived.load(ordering: .acquiring) {
@@ -48,12 +48,6 @@ final class ForeignJobs: Sendable {
             _ = cshim_sleep_until_monotonic(cshim_monotonic_now_ns() + 1_000_000)
         }
         return true
-    }
-
-    /// How many ticks of a millisecond `duration` lasts.
-    private static func ticks(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 }
 

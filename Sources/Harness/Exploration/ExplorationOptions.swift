@@ -292,13 +292,6 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}
-
 /// Why ``Harness/run(_:options:_:)`` could not explore; its words are in `Report/`
 /// (``description``).
 public enum HarnessError: Error, Sendable, Hashable {
