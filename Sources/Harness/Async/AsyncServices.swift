@@ -258,7 +258,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// would go on and what it awaits; read only by the running thread while no other thread
     /// or task runs, so each of them is suspended.
     var unendedTasks: [(runtimeID: UInt64, resumePoints: [UInt], awaits: BlockedTask.Awaited?)] {
-        let unended = heldTasks.filter { !$0.task.isComplete }
+        let unended = unendedHeldTasks
         return unended.map { held in
             let awaits: BlockedTask.Awaited?
             switch held.task.wait {
@@ -273,10 +273,15 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// The held tasks that have not ended.
+    private var unendedHeldTasks: [(runtimeID: UInt64, task: RuntimeTask)] {
+        heldTasks.filter { !$0.task.isComplete }
+    }
+
     /// What may still wake the held tasks that have not ended; read only by the running
     /// thread while no other thread of the execution runs.
     var foreignWakeup: ForeignWakeup {
-        let unended = heldTasks.filter { !$0.task.isComplete }
+        let unended = unendedHeldTasks
         return ForeignWakeup(waits: unended.map(\.task.wait), held: Set(unended.map(\.task.address)))
     }
 
