@@ -147,7 +147,12 @@ struct ExecutionModel {
     /// of the task executor.
     var roleOfSpawnedThreads = ThreadRecord.Role.scenario
     /// Why the execution failed, if it did.
-    private(set) var failure: ExecutionFailure?
+    private(set) var failure: ExecutionFailure? {
+        didSet { hasFailed = failure != nil }
+    }
+    /// Whether ``failure`` is set, kept as a flag: testing the optional itself copied the
+    /// failure at every decision and step.
+    private(set) var hasFailed = false
     private var phase = Phase.scheduling
     /// How many steps the model took: the length of the driver's trace.
     private(set) var stepCount = 0
@@ -171,7 +176,7 @@ struct ExecutionModel {
         // appending reallocated each array several times an execution.
         threads = []
         threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
-        threads.append(ThreadRecord(state: .ready(.start, nil), name: "T0"))
+        threads.append(ThreadRecord(state: .ready(.start, nil)))
         candidateBuffer.reserveCapacity(Self.expectedThreads)
         decisions.reserveCapacity(Self.expectedDecisions)
     }
@@ -244,7 +249,7 @@ struct ExecutionModel {
             reply = .waitEnded(.signalled)
         case .wait(let condition, let mutex, let deadline):
             release(mutex, by: thread, location: location)
-            if failure == nil {
+            if !hasFailed {
                 mutexes[mutex, default: MutexModel()] = MutexModel()
                 if let deadline, deadline <= clock {
                     threads[thread].state = .ready(.reacquire(mutex: mutex), location)
@@ -273,7 +278,7 @@ struct ExecutionModel {
             .quiesce:
             break
         }
-        if failure != nil {
+        if hasFailed {
             phase = .windingDown
             return Performed(step: step, outcome: .fails, reply: reply)
         }
@@ -339,7 +344,7 @@ struct ExecutionModel {
     /// unless it failed before, `failure` is why. The next decision or operation performed
     /// fails.
     mutating func noteFailure(_ failure: ExecutionFailure) {
-        if self.failure == nil { self.failure = failure }
+        if !hasFailed { self.failure = failure }
     }
 
     /// The execution stalled: a thread never came back to the seam, so `stall` is why it
@@ -437,7 +442,7 @@ struct ExecutionModel {
         earlyTimeoutWithin: UInt64?,
         choose: (_ candidates: [Candidate], _ running: Int?, _ pending: (Int) -> OperationKind?) -> Choice
     ) -> Decision {
-        if failure != nil {
+        if hasFailed {
             phase = .windingDown
             return .failed
         }
@@ -706,7 +711,7 @@ struct ExecutionModel {
             failure = .tooManyThreads(limits.maxThreads)
             return nil
         }
-        var record = ThreadRecord(state: .ready(.start, nil), name: "T\(index)")
+        var record = ThreadRecord(state: .ready(.start, nil))
         record.role = roleOfSpawnedThreads
         threads.append(record)
         return index
@@ -727,7 +732,7 @@ struct ExecutionModel {
             location: location,
             isOnExecutorThread: thread.map { threads[$0].isExecutorThread } ?? false,
             job: thread.flatMap { threads[$0].job },
-            followsFailure: failure != nil
+            followsFailure: hasFailed
         )
     }
 }
