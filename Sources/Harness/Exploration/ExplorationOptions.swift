@@ -308,10 +308,11 @@ public enum ScenarioThreads: String, Sendable, Hashable, Codable {
     /// thread-specific storage through the seam (``ThreadLocalValue``), makes its execution
     /// run again on OS threads, and the exploration goes on there; a build under a sanitizer
     /// or for a processor other than x86_64 and arm64 always uses OS threads. The task
-    /// executor's lanes and threads started with a C entry (``IOThread``) or with attributes
-    /// are OS threads regardless. Code outside the seam that tells threads apart by
-    /// `pthread_self` or keeps state of its own per OS thread sees one thread: keep ``os``
-    /// for it.
+    /// executor's lanes are coroutines too where a switch carries the concurrency runtime's
+    /// per-thread state (Linux), OS threads elsewhere; threads started with a C entry
+    /// (``IOThread``) or with attributes are OS threads regardless. Code outside the seam
+    /// that tells threads apart by `pthread_self` or keeps state of its own per OS thread
+    /// sees one thread: keep ``os`` for it.
     case coroutines
     /// An OS thread each: the default.
     case os
