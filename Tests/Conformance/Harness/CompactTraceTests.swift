@@ -10,7 +10,8 @@ struct CompactTraceTests {
         let steps = [
             TraceStep(
                 thread: 1, kind: .lock, target: .object(SharedObject(.mutex, 2)),
-                location: SeamLocation(fileID: "Module/File.swift", line: 12), task: 3, isBookkeeping: true, call: call),
+                location: SeamLocation(fileID: "Module/File.swift", line: 12), task: 3, isBookkeeping: true,
+                call: call),
             TraceStep(thread: nil, kind: .advanceClock, target: .clockAdvance(nanoseconds: 5), location: nil),
             TraceStep(
                 thread: 0, kind: .chooseJob, target: .queuedJob(position: 2, count: 3), choice: 1,
