@@ -6,7 +6,7 @@ import Primitives
 /// only when something reads them: a failure's report, the last schedule's token, a
 /// replay's divergence.
 struct CompactTrace {
-    /// One step, as ``TraceStep`` has it but for its location.
+    /// One step: each field is ``TraceStep``'s of the same name, but for the location.
     struct Step {
         /// Where a step was taken: the call site's literal and line, or, for a location that
         /// came as text, its index among the trace's ``CompactTrace/textLocations``.
