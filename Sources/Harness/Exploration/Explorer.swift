@@ -96,7 +96,7 @@ struct Explorer {
                 }
                 strategy = execution.strategy
                 strategy.noteInterleaving(execution.fingerprint.value)
-                strategy.endExecution(steps: execution.trace.count)
+                strategy.endExecution(steps: execution.stepCount)
                 progress.update {
                     wording.progressLine(.schedules(done: tally.executed, budget: planned, failures: 0), $0)
                 }
@@ -269,7 +269,7 @@ struct Explorer {
                     break search
                 }
                 search = candidate.strategy
-                search.endExecution(steps: candidate.trace.count)
+                search.endExecution(steps: candidate.stepCount)
             }
         }
         guard let execution = shrunk, let reason = execution.failure else { return failure }
