@@ -118,7 +118,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     func resume(_ thread: Int) {
         guard isCoroutine[thread] else { return osThreads.resume(thread) }
         next.store(thread, ordering: .releasing)
-        if let host, pthread_equal(host, pthread_self()) == 0 {
+        if let host, pthread_equal(host, cshim_thread_self()) == 0 {
             cshim_unpark(hostParker)
         }
     }
@@ -225,7 +225,9 @@ private func coroutineMain(_ argument: UnsafeMutableRawPointer?) {
 
 /// The host's pooled-thread body.
 private func hostMain(_ argument: UnsafeMutableRawPointer?) {
-    Unmanaged<CoroutineHandoff>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.runHost() }
+    ThreadIdentityWatch.watching {
+        Unmanaged<CoroutineHandoff>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.runHost() }
+    }
 }
 
 /// Releases the host's reference to its handoff once the host has returned to the pool.
