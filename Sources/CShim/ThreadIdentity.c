@@ -4,6 +4,7 @@
 #endif
 
 #include "CShim.h"
+#include "Sanitized.h"
 
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -11,8 +12,15 @@
 
 _Thread_local bool cshim_identity_watched = false;
 
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 30)
+// Not under a sanitizer: no coroutine runs there, and its runtime has functions of its own
+// around the C library's.
+#if defined(__GLIBC__) && !defined(CSHIM_SANITIZED)
+#if __GLIBC_PREREQ(2, 30)
 #define CSHIM_IDENTITY_WATCH 1
+#endif
+#endif
+
+#if defined(CSHIM_IDENTITY_WATCH)
 
 #include <sys/syscall.h>
 #include <threads.h>
