@@ -315,8 +315,8 @@ public enum ScenarioThreads: String, Sendable, Hashable, Codable {
     /// A build under a sanitizer or for a processor other than x86_64 and arm64 always uses OS
     /// threads. The task executor's lanes and threads started with a C entry (``IOThread``)
     /// or with attributes are OS threads regardless. State kept per OS thread without those
-    /// calls (C `__thread` variables) is not seen: such code sees one thread, so keep ``os``
-    /// for it.
+    /// calls (C `__thread` variables, the owner's thread ID a `Synchronization.Mutex`
+    /// records) is not seen: such code sees one thread, so keep ``os`` for it.
     case coroutines
     /// An OS thread each.
     case os
@@ -328,7 +328,7 @@ public enum ScenarioThreads: String, Sendable, Hashable, Codable {
     public static var platformDefault: ScenarioThreads {
         #if canImport(Darwin)
         return .os
-        #elseif canImport(Glibc)
+        #elseif canImport(Glibc) || canImport(Musl)
         return cshim_coroutines_supported() && cshim_identity_watch_supported() ? .coroutines : .os
         #else
         #error("ScenarioThreads.platformDefault: unsupported platform")

@@ -243,7 +243,7 @@ struct CoroutineBackendTests {
             try ExplorationOptions(threads: .coroutines).applyingEnvironment(["HARNESS_THREADS": "os"]).threads == .os)
         #if canImport(Darwin)
         #expect(ExplorationOptions().threads == .os)
-        #elseif canImport(Glibc)
+        #elseif canImport(Glibc) || canImport(Musl)
         #expect(ExplorationOptions().threads == (cshim_coroutines_supported() ? .coroutines : .os))
         #else
         #error("environmentKnob: unsupported platform")
