@@ -243,21 +243,33 @@ static inline void cshim_seam_set_current(void *controller) {
 
 // MARK: Coroutines
 
+/// The most bytes of the concurrency runtime's thread-local block a coroutine carries.
+#define CSHIM_TASK_BLOCK_BYTES 64
+
 /// A coroutine: a stack of its own and, while it is suspended, its saved stack pointer and
 /// the per-thread state that moves with it from switch to switch: the seam's controller
-/// slot, `errno`, and Swift's dynamic exclusivity checking's set of accesses in progress
-/// (which the runtime keeps per OS thread). Zero-initialize it; the OS thread's own
-/// context is a coroutine too, the one that switches to the first.
+/// slot, `errno`, Swift's dynamic exclusivity checking's set of accesses in progress
+/// (which the runtime keeps per OS thread) and, where `cshim_coroutines_carry_tasks`, the
+/// concurrency runtime's thread-local block (the task a job runs, the executor it runs on).
+/// Zero-initialize it; the OS thread's own context is a coroutine too, the one that
+/// switches to the first.
 typedef struct {
     void *stack_pointer;
     void *seam_slot;
     int saved_errno;
     uintptr_t exclusivity[4];
+    unsigned char tasks[CSHIM_TASK_BLOCK_BYTES];
 } cshim_coroutine;
 
 /// Whether this build switches coroutines: on x86_64 and arm64, without a sanitizer (the
 /// sanitizers would need to be told of every stack switch).
 bool cshim_coroutines_supported(void);
+
+/// Whether a coroutine switch also moves the concurrency runtime's per-thread state, so
+/// that a task's job may run on a coroutine and be switched out in the middle: where
+/// coroutines are supported, on Linux, when that state is a thread-local block of at most
+/// `CSHIM_TASK_BLOCK_BYTES` (32 bytes in Swift 6.3). Finds the block on first call.
+bool cshim_coroutines_carry_tasks(void);
 
 /// Maps `size` bytes of stack (rounded up to whole pages) above an inaccessible guard page.
 /// Returns the lowest usable address, or NULL with `errno` set.

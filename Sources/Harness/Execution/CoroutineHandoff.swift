@@ -3,10 +3,11 @@ import Primitives
 import Synchronization
 
 /// Runs an execution's scenario threads as coroutines on one OS thread, the host, and hands
-/// control between them and the execution's OS threads (the task executor's lanes, threads
-/// that may really be cancelled): a switch from coroutine to coroutine is a swap of
-/// registers on the host, with no system call; a switch to or from an OS thread wakes the
-/// other side's futex: the OS threads, and the execution's end, are a ``FutexHandoff``'s.
+/// control between them and the execution's OS threads (threads that may really be
+/// cancelled, the task executor's lanes where a switch cannot carry a task): a switch from
+/// coroutine to coroutine is a swap of registers on the host, with no system call; a switch
+/// to or from an OS thread wakes the other side's futex: the OS threads, and the
+/// execution's end, are a ``FutexHandoff``'s.
 ///
 /// The coroutine to run next is handed over in one atomic word: whoever resumes a
 /// coroutine stores it there, and the host (in the coroutine that parks next, or in its own

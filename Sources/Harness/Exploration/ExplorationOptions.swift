@@ -313,10 +313,12 @@ public enum ScenarioThreads: String, Sendable, Hashable, Codable {
     /// `Thread.current` included) makes its execution run again on OS threads, and the
     /// exploration goes on there, as its report says (``ExplorationReport/osThreadFallback``).
     /// A build under a sanitizer or for a processor other than x86_64 and arm64 always uses OS
-    /// threads. The task executor's lanes and threads started with a C entry (``IOThread``)
-    /// or with attributes are OS threads regardless. State kept per OS thread without those
-    /// calls (C `__thread` variables, the owner's thread ID a `Synchronization.Mutex`
-    /// records) is not seen: such code sees one thread, so keep ``os`` for it.
+    /// threads. The task executor's lanes are coroutines too where a switch carries the
+    /// concurrency runtime's per-thread state (Linux), OS threads elsewhere; threads started
+    /// with a C entry (``IOThread``) or with attributes are OS threads regardless. State kept
+    /// per OS thread without those calls (C `__thread` variables, the owner's thread ID a
+    /// `Synchronization.Mutex` records) is not seen: such code sees one thread, so keep ``os``
+    /// for it.
     case coroutines
     /// An OS thread each.
     case os
