@@ -4,6 +4,7 @@
 #endif
 
 #include "CShim.h"
+#include "Sanitized.h"
 
 #if defined(__APPLE__)
 #elif defined(__linux__)
@@ -16,15 +17,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#if !defined(__has_feature)
-#define __has_feature(feature) 0
-#endif
-
-#if __has_feature(thread_sanitizer) || defined(__SANITIZE_THREAD__) || __has_feature(address_sanitizer) \
-    || defined(__SANITIZE_ADDRESS__)
-#define CSHIM_COROUTINE_SANITIZED 1
-#endif
-
 // Exported by the Swift runtime (libswiftCore): the concurrency runtime calls them as a task
 // leaves and enters a thread, so that the accesses the task has in progress travel with it.
 extern void swift_task_exitThreadLocalContext(char *state);
@@ -36,7 +28,7 @@ extern void swift_task_enterThreadLocalContext(char *state);
 #define CSHIM_SYMBOL(name) #name
 #endif
 
-#if (defined(__x86_64__) || defined(__aarch64__) || defined(__arm64__)) && !defined(CSHIM_COROUTINE_SANITIZED)
+#if (defined(__x86_64__) || defined(__aarch64__) || defined(__arm64__)) && !defined(CSHIM_SANITIZED)
 #define CSHIM_COROUTINES 1
 
 /// Pushes the callee-saved registers, stores the stack pointer in `*save`, loads `load`

@@ -61,7 +61,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     }
 
     deinit {
-        stacks.giveBack(stacksInUse)
+        giveBackStacks()
         hostParker.deallocate()
         contexts.deallocate()
         entries.deallocate()
@@ -119,7 +119,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     func resume(_ thread: Int) {
         guard isCoroutine[thread] else { return osThreads.resume(thread) }
         next.store(thread, ordering: .releasing)
-        if let host, pthread_equal(host, pthread_self()) == 0 {
+        if let host, pthread_equal(host, cshim_thread_self()) == 0 {
             cshim_unpark(hostParker)
         }
     }
@@ -185,6 +185,14 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         }
     }
 
+    /// Returns the coroutines' stacks for the next execution, once none runs any more: the
+    /// frames a coroutine left there (as a thread that ends inside a function leaves them) may
+    /// hold the last references to this handoff, which then outlives its execution.
+    fileprivate func giveBackStacks() {
+        stacks.giveBack(stacksInUse)
+        stacksInUse = []
+    }
+
     /// Leaves a coroutine that has ended: the host runs the next one, or returns to its own
     /// loop once the execution is over.
     private func retire(_ thread: Int) -> Never {
@@ -226,12 +234,17 @@ private func coroutineMain(_ argument: UnsafeMutableRawPointer?) {
 
 /// The host's pooled-thread body.
 private func hostMain(_ argument: UnsafeMutableRawPointer?) {
-    Unmanaged<CoroutineHandoff>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.runHost() }
+    ThreadIdentityWatch.watching {
+        Unmanaged<CoroutineHandoff>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.runHost() }
+    }
 }
 
-/// Releases the host's reference to its handoff once the host has returned to the pool.
+/// Gives the coroutines' stacks back and releases the host's reference to its handoff once
+/// the host has returned to the pool.
 private func hostEnded(_ argument: UnsafeMutableRawPointer?) {
-    Unmanaged<CoroutineHandoff>.fromOpaque(argument!).release()
+    let handoff = Unmanaged<CoroutineHandoff>.fromOpaque(argument!)
+    handoff._withUnsafeGuaranteedRef { $0.giveBackStacks() }
+    handoff.release()
 }
 
 /// Coroutine stacks, reused from one execution to the next; unmapped when the owner goes.

@@ -102,8 +102,9 @@ struct CoroutineBackendTests {
         ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed, threads: threads)
     }
 
-    /// What makes coroutines fast, and what code that tells threads apart by `pthread_self`
-    /// must know (``ScenarioThreads/coroutines``).
+    /// What makes coroutines fast, and why code that tells threads apart by `pthread_self`
+    /// needs OS threads (``ScenarioThreads/coroutines``): asked past the watch
+    /// (`cshim_thread_self`), the coroutines answer with one thread.
     @Test("scenario threads share one OS thread as coroutines, and have one each on OS threads")
     func oneOSThread() throws {
         for threads in [ScenarioThreads.coroutines, .os] {
@@ -112,7 +113,7 @@ struct CoroutineBackendTests {
                 "who runs", options: Self.options(.random, schedules: 1, seed: 1, threads: threads)
             ) { scenario in
                 for _ in 0..<3 {
-                    scenario.spawn { handles.update { $0.append(pthread_self()) } }
+                    scenario.spawn { handles.update { $0.append(cshim_thread_self()) } }
                 }
             }
             #expect(report.failure == nil)
@@ -281,7 +282,13 @@ struct CoroutineBackendTests {
         #expect(try ExplorationOptions().applyingEnvironment(["HARNESS_THREADS": "coroutines"]).threads == .coroutines)
         #expect(
             try ExplorationOptions(threads: .coroutines).applyingEnvironment(["HARNESS_THREADS": "os"]).threads == .os)
+        #if canImport(Darwin)
         #expect(ExplorationOptions().threads == .os)
+        #elseif canImport(Glibc) || canImport(Musl)
+        #expect(ExplorationOptions().threads == (cshim_coroutines_supported() ? .coroutines : .os))
+        #else
+        #error("environmentKnob: unsupported platform")
+        #endif
         for bad in ["OS", "fibers", "coroutines "] {
             #expect {
                 _ = try ExplorationOptions().applyingEnvironment(["HARNESS_THREADS": bad])
