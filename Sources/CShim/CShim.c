@@ -56,7 +56,7 @@ struct cshim_cleanup_call {
 /// stack-buffer-underflow or -overflow. Everything below this frame is dead.
 __attribute__((noinline)) static void cshim_unpoison_unwound_stack(void) {
     pthread_attr_t attributes;
-    if (pthread_getattr_np(pthread_self(), &attributes) != 0) {
+    if (pthread_getattr_np(cshim_thread_self(), &attributes) != 0) {
         return;
     }
     void *lowest = NULL;
@@ -134,14 +134,14 @@ int cshim_set_current_thread_name(const char *name) {
     char truncated[16];
     strncpy(truncated, name, sizeof(truncated) - 1);
     truncated[sizeof(truncated) - 1] = '\0';
-    return pthread_setname_np(pthread_self(), truncated);
+    return pthread_setname_np(cshim_thread_self(), truncated);
 #else
 #error "cshim_set_current_thread_name: unsupported platform"
 #endif
 }
 
 int cshim_get_current_thread_name(char *buffer, size_t length) {
-    return pthread_getname_np(pthread_self(), buffer, length);
+    return pthread_getname_np(cshim_thread_self(), buffer, length);
 }
 
 size_t cshim_thread_stack_minimum(void) {
@@ -166,7 +166,7 @@ cshim_sanitizer_kind cshim_sanitizer(void) {
 /// Reads the calling thread's stack size and detach state from `pthread_getattr_np`.
 static int cshim_current_thread_attributes(size_t *stackSize, int *detachState) {
     pthread_attr_t attributes;
-    int error = pthread_getattr_np(pthread_self(), &attributes);
+    int error = pthread_getattr_np(cshim_thread_self(), &attributes);
     if (error != 0) {
         return error;
     }
@@ -181,7 +181,7 @@ static int cshim_current_thread_attributes(size_t *stackSize, int *detachState) 
 
 int cshim_current_thread_stack_size(size_t *size) {
 #if defined(__APPLE__)
-    *size = pthread_get_stacksize_np(pthread_self());
+    *size = pthread_get_stacksize_np(cshim_thread_self());
     return 0;
 #elif defined(__linux__)
     int detachState = PTHREAD_CREATE_JOINABLE;
@@ -212,7 +212,7 @@ uint64_t cshim_current_thread_id(void) {
     pthread_threadid_np(NULL, &id);
     return id;
 #elif defined(__linux__)
-    return (uint64_t)gettid();
+    return (uint64_t)syscall(SYS_gettid);
 #else
 #error "cshim_current_thread_id: unsupported platform"
 #endif
@@ -228,7 +228,7 @@ int cshim_pin_current_thread_to_cpu(int cpu) {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
-    int error = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+    int error = pthread_setaffinity_np(cshim_thread_self(), sizeof(set), &set);
     if (error == 0) {
         cshim_pinned_cpu = cpu;
         cshim_affinity_changes += 1;
@@ -249,7 +249,7 @@ int cshim_set_current_thread_cpus(const int *cpus, int count) {
     for (int index = 0; index < count; index++) {
         if (cpus[index] >= 0 && cpus[index] < CPU_SETSIZE) CPU_SET(cpus[index], &set);
     }
-    int error = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+    int error = pthread_setaffinity_np(cshim_thread_self(), sizeof(set), &set);
     if (error == 0) {
         cshim_pinned_cpu = -1;
         cshim_affinity_changes += 1;
@@ -683,7 +683,7 @@ static int cshim_ensure_signal_stack(void) {
     if (cshim_signal_stack_key_error != 0) {
         return cshim_signal_stack_key_error;
     }
-    if (pthread_getspecific(cshim_signal_stack_key) != NULL) {
+    if (cshim_thread_getspecific(cshim_signal_stack_key) != NULL) {
         return 0;
     }
     stack_t current;
@@ -706,7 +706,7 @@ static int cshim_ensure_signal_stack(void) {
         free(memory);
         return error;
     }
-    int error = pthread_setspecific(cshim_signal_stack_key, memory);
+    int error = cshim_thread_setspecific(cshim_signal_stack_key, memory);
     if (error != 0) {
         cshim_free_signal_stack(memory);
     }
@@ -819,7 +819,7 @@ void cshim_allow_stack_capture(void) {
 }
 
 uintptr_t cshim_current_thread_handle(void) {
-    return (uintptr_t)pthread_self();
+    return (uintptr_t)cshim_thread_self();
 }
 
 #if defined(__linux__)
@@ -855,7 +855,7 @@ int cshim_thread_activity(uint64_t system_id, int *runnable, uint64_t *cpu_ns) {
 }
 #elif defined(__APPLE__)
 uint64_t cshim_current_thread_system_id(void) {
-    return (uint64_t)pthread_mach_thread_np(pthread_self());
+    return (uint64_t)pthread_mach_thread_np(cshim_thread_self());
 }
 
 int cshim_thread_activity(uint64_t system_id, int *runnable, uint64_t *cpu_ns) {

@@ -1,18 +1,21 @@
 // User-space context switches between coroutines, for the harness's threads.
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
+
 #include "CShim.h"
+#include "Sanitized.h"
+
+#if defined(__APPLE__)
+#elif defined(__linux__)
+#include <link.h>
+#else
+#error "Coroutine.c: unsupported platform (the task runtime's thread-local block is found per platform)"
+#endif
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-
-#if !defined(__has_feature)
-#define __has_feature(feature) 0
-#endif
-
-#if __has_feature(thread_sanitizer) || defined(__SANITIZE_THREAD__) || __has_feature(address_sanitizer) \
-    || defined(__SANITIZE_ADDRESS__)
-#define CSHIM_COROUTINE_SANITIZED 1
-#endif
 
 // Exported by the Swift runtime (libswiftCore): the concurrency runtime calls them as a task
 // leaves and enters a thread, so that the accesses the task has in progress travel with it.
@@ -25,7 +28,7 @@ extern void swift_task_enterThreadLocalContext(char *state);
 #define CSHIM_SYMBOL(name) #name
 #endif
 
-#if (defined(__x86_64__) || defined(__aarch64__) || defined(__arm64__)) && !defined(CSHIM_COROUTINE_SANITIZED)
+#if (defined(__x86_64__) || defined(__aarch64__) || defined(__arm64__)) && !defined(CSHIM_SANITIZED)
 #define CSHIM_COROUTINES 1
 
 /// Pushes the callee-saved registers, stores the stack pointer in `*save`, loads `load`
@@ -151,6 +154,58 @@ bool cshim_coroutines_supported(void) {
 #endif
 }
 
+// MARK: The task runtime's thread-local block
+
+#if defined(CSHIM_COROUTINES) && defined(__linux__)
+/// The size of the concurrency runtime's thread-local block; 0 until found, -1 when it is
+/// not there or too large to move with a coroutine.
+static _Atomic long cshim_task_block_size;
+/// The calling OS thread's copy of that block; found on the thread's first switch.
+static __thread char *cshim_task_block;
+
+/// What `dl_iterate_phdr` is asked to find: the concurrency runtime's block on the calling
+/// thread, and its size.
+typedef struct {
+    char *block;
+    long size;
+} cshim_task_block_search;
+
+static int cshim_find_task_block(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    if (info->dlpi_name == NULL || strstr(info->dlpi_name, "libswift_Concurrency.") == NULL) return 0;
+    cshim_task_block_search *search = data;
+    for (int index = 0; index < info->dlpi_phnum; index++) {
+        if (info->dlpi_phdr[index].p_type == PT_TLS) {
+            search->block = info->dlpi_tls_data;
+            search->size = (long)info->dlpi_phdr[index].p_memsz;
+        }
+    }
+    return 1;
+}
+
+/// The calling thread's block of the concurrency runtime, or NULL when coroutines cannot
+/// carry it.
+static char *cshim_task_block_here(void) {
+    if (cshim_task_block != NULL) return cshim_task_block;
+    long known = cshim_task_block_size;
+    if (known < 0) return NULL;
+    cshim_task_block_search search = {NULL, -1};
+    dl_iterate_phdr(cshim_find_task_block, &search);
+    bool fits = search.block != NULL && search.size > 0 && (size_t)search.size <= CSHIM_TASK_BLOCK_BYTES;
+    cshim_task_block_size = fits ? search.size : -1;
+    cshim_task_block = fits ? search.block : NULL;
+    return cshim_task_block;
+}
+#endif
+
+bool cshim_coroutines_carry_tasks(void) {
+#if defined(CSHIM_COROUTINES) && defined(__linux__)
+    return cshim_task_block_here() != NULL;
+#else
+    return false;
+#endif
+}
+
 void *cshim_coroutine_stack_create(size_t size) {
     size_t page = cshim_page_size();
     size_t rounded = (size + page - 1) / page * page;
@@ -190,7 +245,20 @@ void cshim_coroutine_switch(cshim_coroutine *from, cshim_coroutine *to) {
     from->saved_errno = errno;
     from->seam_slot = cshim_seam_current();
     swift_task_exitThreadLocalContext((char *)from->exclusivity);
+#if defined(__linux__)
+    // The concurrency runtime's per-thread state (the running task, the executor it runs
+    // on) moves out with the coroutine, as the exclusivity set does: the one switched to
+    // finds its own, or a new thread's (zeros).
+    char *tasks = cshim_task_block_here();
+    if (tasks != NULL) {
+        memcpy(from->tasks, tasks, (size_t)cshim_task_block_size);
+        memset(tasks, 0, (size_t)cshim_task_block_size);
+    }
+#endif
     cshim_context_swap(&from->stack_pointer, to->stack_pointer);
+#if defined(__linux__)
+    if (tasks != NULL) memcpy(tasks, from->tasks, (size_t)cshim_task_block_size);
+#endif
     swift_task_enterThreadLocalContext((char *)from->exclusivity);
     cshim_seam_set_current(from->seam_slot);
     errno = from->saved_errno;

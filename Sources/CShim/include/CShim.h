@@ -252,21 +252,33 @@ static inline void cshim_seam_set_current(void *controller) {
 
 // MARK: Coroutines
 
+/// The most bytes of the concurrency runtime's thread-local block a coroutine carries.
+#define CSHIM_TASK_BLOCK_BYTES 64
+
 /// A coroutine: a stack of its own and, while it is suspended, its saved stack pointer and
 /// the per-thread state that moves with it from switch to switch: the seam's controller
-/// slot, `errno`, and Swift's dynamic exclusivity checking's set of accesses in progress
-/// (which the runtime keeps per OS thread). Zero-initialize it; the OS thread's own
-/// context is a coroutine too, the one that switches to the first.
+/// slot, `errno`, Swift's dynamic exclusivity checking's set of accesses in progress
+/// (which the runtime keeps per OS thread) and, where `cshim_coroutines_carry_tasks`, the
+/// concurrency runtime's thread-local block (the task a job runs, the executor it runs on).
+/// Zero-initialize it; the OS thread's own context is a coroutine too, the one that
+/// switches to the first.
 typedef struct {
     void *stack_pointer;
     void *seam_slot;
     int saved_errno;
     uintptr_t exclusivity[4];
+    unsigned char tasks[CSHIM_TASK_BLOCK_BYTES];
 } cshim_coroutine;
 
 /// Whether this build switches coroutines: on x86_64 and arm64, without a sanitizer (the
 /// sanitizers would need to be told of every stack switch).
 bool cshim_coroutines_supported(void);
+
+/// Whether a coroutine switch also moves the concurrency runtime's per-thread state, so
+/// that a task's job may run on a coroutine and be switched out in the middle: where
+/// coroutines are supported, on Linux, when that state is a thread-local block of at most
+/// `CSHIM_TASK_BLOCK_BYTES` (32 bytes in Swift 6.3). Finds the block on first call.
+bool cshim_coroutines_carry_tasks(void);
 
 /// Maps `size` bytes of stack (rounded up to whole pages) above an inaccessible guard page.
 /// Returns the lowest usable address, or NULL with `errno` set.
@@ -285,6 +297,47 @@ void cshim_coroutine_prepare(cshim_coroutine *coroutine, void *stack, size_t siz
 /// when a switch resumes `from`. Saves and restores only what the ABI asks a call to keep
 /// (no system call): a few nanoseconds, plus Swift's exclusivity bookkeeping.
 void cshim_coroutine_switch(cshim_coroutine *from, cshim_coroutine *to);
+
+// MARK: Thread identity on coroutines
+
+/// The functions by which code tells OS threads apart that the harness watches on coroutines.
+typedef enum {
+    CSHIM_IDENTITY_PTHREAD_SELF = 0,
+    CSHIM_IDENTITY_PTHREAD_GETSPECIFIC = 1,
+    CSHIM_IDENTITY_PTHREAD_SETSPECIFIC = 2,
+    CSHIM_IDENTITY_GETTID = 3,
+} cshim_identity_function;
+
+/// Told that code on a coroutine called `function`; `frame` is a return address in the code
+/// that asked (the caller's, or for a call Foundation made on its behalf, as for
+/// `Thread.current`, the first frame past Foundation's). May end the calling coroutine.
+typedef void (*cshim_identity_handler)(cshim_identity_function function, void *frame);
+
+/// Whether the calling OS thread runs harness coroutines, so that a call of a watched function
+/// is told to the handler. Set by the coroutine host while it runs them.
+extern _Thread_local bool cshim_identity_watched;
+
+static inline void cshim_identity_set_watched(bool watched) {
+    cshim_identity_watched = watched;
+}
+
+/// Whether this build watches the functions: where the C library lets the executable define
+/// them in front of its own (glibc 2.30 and later; not Darwin, whose two-level namespace binds
+/// each library to the system's). There this package defines `pthread_self`,
+/// `pthread_getspecific`, `pthread_setspecific` and `gettid`, which forward to the C library's
+/// and, while `cshim_identity_watched` is set, tell the handler of calls from anything but a
+/// system library (the C runtime, the Swift runtime and its libraries, Dispatch, the
+/// unwinder; Foundation counts). C `__thread` variables and Swift globals are not seen.
+bool cshim_identity_watch_supported(void);
+
+/// Installs the handler (process-wide); NULL: none.
+void cshim_identity_set_handler(cshim_identity_handler handler);
+
+/// `pthread_self`, `pthread_getspecific` and `pthread_setspecific` that are never told to the
+/// handler: for the harness's own code on a coroutine, which knows what it asks.
+pthread_t cshim_thread_self(void);
+void *cshim_thread_getspecific(pthread_key_t key);
+int cshim_thread_setspecific(pthread_key_t key, const void *value);
 
 // MARK: Child processes
 

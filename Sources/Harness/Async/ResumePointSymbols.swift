@@ -125,6 +125,16 @@ enum ResumePointSymbols {
         #endif
     }
 
+    /// Where the return address `address` is in the code under test: its innermost frame
+    /// there (of the function, or of one inlined into it); `nil` when there is none.
+    static func place(returnAddress address: UInt) -> CodePlace? {
+        #if canImport(Runtime)
+        return symbolicated([address], instruction: returnAddress)?.frames.lazy.compactMap(userPlace).first
+        #else
+        return nil
+        #endif
+    }
+
     /// A resume function's name as its source spells it: `Peer.handshake()` for
     /// `(1) await resume partial function for Peer.handshake() async -> ()`.
     private static func functionName(_ symbol: String) -> String {

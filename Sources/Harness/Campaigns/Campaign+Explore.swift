@@ -28,7 +28,7 @@ extension Campaign {
             summarize(report)
             record(report.notReproduced)
             if let failure = report.failure {
-                var notes: [String] = []
+                var notes = report.osThreadFallback.map { ["\($0)"] } ?? []
                 if let kept {
                     do {
                         try kept.keep(failure.token, scenario: name)

@@ -81,7 +81,9 @@ extension Campaign {
             summarize(report)
             record(report.notReproduced)
             if let failure = report.failure {
-                record(failure.failure, message: failure.message, fullReport: failure.fullReport)
+                record(
+                    failure.failure, message: failure.message, fullReport: failure.fullReport,
+                    notes: report.osThreadFallback.map { ["\($0)"] } ?? [])
             }
             return report
         } catch {

@@ -96,7 +96,7 @@ extension Knob {
         name: "HARNESS_THREADS",
         meaning: "what scenario threads run as (see [Threads as coroutines](#threads-as-coroutines))",
         accepts: "`os` or `coroutines`",
-        defaultValue: "`os`",
+        defaultValue: "`coroutines` on Linux with glibc, `os` on Darwin and under a sanitizer",
         readBy: explorers
     )
     public static let report = Knob(

@@ -3,10 +3,11 @@ import Primitives
 import Synchronization
 
 /// Runs an execution's scenario threads as coroutines on one OS thread, the host, and hands
-/// control between them and the execution's OS threads (the task executor's lanes, threads
-/// that may really be cancelled): a switch from coroutine to coroutine is a swap of
-/// registers on the host, with no system call; a switch to or from an OS thread wakes the
-/// other side's futex: the OS threads, and the execution's end, are a ``FutexHandoff``'s.
+/// control between them and the execution's OS threads (threads that may really be
+/// cancelled, the task executor's lanes where a switch cannot carry a task): a switch from
+/// coroutine to coroutine is a swap of registers on the host, with no system call; a switch
+/// to or from an OS thread wakes the other side's futex: the OS threads, and the
+/// execution's end, are a ``FutexHandoff``'s.
 ///
 /// The coroutine to run next is handed over in one atomic word: whoever resumes a
 /// coroutine stores it there, and the host (in the coroutine that parks next, or in its own
@@ -60,7 +61,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     }
 
     deinit {
-        stacks.giveBack(stacksInUse)
+        giveBackStacks()
         hostParker.deallocate()
         contexts.deallocate()
         entries.deallocate()
@@ -118,7 +119,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     func resume(_ thread: Int) {
         guard isCoroutine[thread] else { return osThreads.resume(thread) }
         next.store(thread, ordering: .releasing)
-        if let host, pthread_equal(host, pthread_self()) == 0 {
+        if let host, pthread_equal(host, cshim_thread_self()) == 0 {
             cshim_unpark(hostParker)
         }
     }
@@ -184,6 +185,14 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         }
     }
 
+    /// Returns the coroutines' stacks for the next execution, once none runs any more: the
+    /// frames a coroutine left there (as a thread that ends inside a function leaves them) may
+    /// hold the last references to this handoff, which then outlives its execution.
+    fileprivate func giveBackStacks() {
+        stacks.giveBack(stacksInUse)
+        stacksInUse = []
+    }
+
     /// Leaves a coroutine that has ended: the host runs the next one, or returns to its own
     /// loop once the execution is over.
     private func retire(_ thread: Int) -> Never {
@@ -225,12 +234,17 @@ private func coroutineMain(_ argument: UnsafeMutableRawPointer?) {
 
 /// The host's pooled-thread body.
 private func hostMain(_ argument: UnsafeMutableRawPointer?) {
-    Unmanaged<CoroutineHandoff>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.runHost() }
+    ThreadIdentityWatch.watching {
+        Unmanaged<CoroutineHandoff>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.runHost() }
+    }
 }
 
-/// Releases the host's reference to its handoff once the host has returned to the pool.
+/// Gives the coroutines' stacks back and releases the host's reference to its handoff once
+/// the host has returned to the pool.
 private func hostEnded(_ argument: UnsafeMutableRawPointer?) {
-    Unmanaged<CoroutineHandoff>.fromOpaque(argument!).release()
+    let handoff = Unmanaged<CoroutineHandoff>.fromOpaque(argument!)
+    handoff._withUnsafeGuaranteedRef { $0.giveBackStacks() }
+    handoff.release()
 }
 
 /// Coroutine stacks, reused from one execution to the next; unmapped when the owner goes.

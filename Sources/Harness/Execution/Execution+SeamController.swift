@@ -175,6 +175,15 @@ extension Execution {
         runOnOSThreads(because: .threadSpecificStorage(thread: me, location: location))
     }
 
+    /// The running thread called `function`, which tells OS threads apart, from the code under
+    /// test at `returnAddress` (``ThreadIdentityWatch``): on a coroutine, ends the execution
+    /// to be run again on OS threads.
+    func usedThreadIdentity(_ function: ThreadIdentityFunction, returnAddress: UInt) {
+        guard let me = Seam.currentThread?.rawValue, backend.runsAsCoroutine(me) else { return }
+        let place = ResumePointSymbols.place(returnAddress: returnAddress)
+        runOnOSThreads(because: .threadIdentity(thread: me, function: function, place: place))
+    }
+
     /// Ends the execution, to be run again with every thread on an OS thread of its own.
     private func runOnOSThreads(because reason: Nondeterminism) -> Never {
         withCancellationDisabled { _ in needsOSThreads = needsOSThreads ?? reason }

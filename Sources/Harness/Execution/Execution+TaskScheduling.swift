@@ -1,3 +1,4 @@
+import CShim
 import Primitives
 
 /// The execution as its task executor (``AsyncServices``) sees it: the executor's
@@ -102,11 +103,15 @@ extension Execution: TaskScheduling {
     }
 
     /// Starts a thread of the task executor (a lane, the timer thread): its steps outside a
-    /// task's job are the harness's own bookkeeping.
+    /// task's job are the harness's own bookkeeping. It runs as a coroutine where the
+    /// scenario's threads do and a coroutine switch carries the concurrency runtime's
+    /// per-thread state (a job switched out in the middle finds its task again), on an OS
+    /// thread otherwise.
     func spawnExecutorThread(interchangeable: Bool, _ body: @escaping @Sendable () -> Void) -> SeamThread {
         model.roleOfSpawnedThreads = interchangeable ? .interchangeableLane : .executor
         defer { model.roleOfSpawnedThreads = .scenario }
-        switch Seam.spawnThread(on: threadPool, body) {
+        let host = backend.coroutineHost.flatMap { cshim_coroutines_carry_tasks() ? $0 : nil } ?? threadPool
+        switch Seam.spawnThread(on: host, body) {
         case .success(let thread):
             spawnedHarnessThread(thread)
             return thread

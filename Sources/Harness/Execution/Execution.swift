@@ -139,7 +139,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         var follower = replay
         follower?.finish(after: trace.steps.count)
         return ExecutionRecord(
-            trace: trace.steps,
+            steps: trace.steps,
             failure: escape().map(ExecutionFailure.escaped) ?? model.failure,
             decisions: model.decisions,
             preemptions: model.preemptions,
@@ -237,7 +237,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// on its way.
     func decide(running: Int?) -> Decision {
         while true {
-            if model.failure == nil, let escape = escape() {
+            if !model.hasFailed, let escape = escape() {
                 model.noteFailure(.escaped(escape))
             }
             let earlyTimeoutWithin = replay?.isFollowing == true ? UInt64.max : limits.earlyTimeoutWithin
@@ -317,9 +317,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// (unless the execution had failed before it).
     func record(_ step: ExecutionModel.Step) {
         let index = trace.steps.count
-        let taken = trace.append(step)
+        let encoded = trace.append(step)
         if !step.followsFailure {
-            replay?.check(taken.encoded, at: index, step: taken.step)
+            replay?.check(encoded, at: index, step: trace.steps[index])
         }
     }
 

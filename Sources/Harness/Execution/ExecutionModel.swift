@@ -135,8 +135,16 @@ struct ExecutionModel {
     }
 
     private let limits: ExecutionLimits
-    /// Every thread the execution created, by number; T0 first.
+    /// Every thread the execution created, by number; T0 first. Its states change only
+    /// through ``setState(_:of:)``, which keeps ``ready`` and ``waiting``.
     private(set) var threads: [ThreadRecord]
+    /// The threads at a scheduling point (``ThreadRecord/State/ready(_:_:)``).
+    private var ready = ThreadSet()
+    /// The threads waiting on a condition
+    /// (``ThreadRecord/State/waiting(condition:mutex:deadline:location:)``).
+    private var waiting = ThreadSet()
+    /// The threads in a non-preemptible region (``ThreadRecord/nonPreemptibleDepth`` above 0).
+    private var nonPreemptible = ThreadSet()
     private var mutexes = ObjectMap<MutexModel>()
     private var conditionWaiters = ObjectMap<[Int]>()
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
@@ -147,7 +155,12 @@ struct ExecutionModel {
     /// of the task executor.
     var roleOfSpawnedThreads = ThreadRecord.Role.scenario
     /// Why the execution failed, if it did.
-    private(set) var failure: ExecutionFailure?
+    private(set) var failure: ExecutionFailure? {
+        didSet { hasFailed = failure != nil }
+    }
+    /// Whether ``failure`` is set, kept as a flag: testing the optional itself copied the
+    /// failure at every decision and step.
+    private(set) var hasFailed = false
     private var phase = Phase.scheduling
     /// How many steps the model took: the length of the driver's trace.
     private(set) var stepCount = 0
@@ -171,7 +184,8 @@ struct ExecutionModel {
         // appending reallocated each array several times an execution.
         threads = []
         threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
-        threads.append(ThreadRecord(state: .ready(.start, nil), name: "T0"))
+        threads.append(ThreadRecord(state: .ready(.start, nil)))
+        ready.insert(0)
         candidateBuffer.reserveCapacity(Self.expectedThreads)
         decisions.reserveCapacity(Self.expectedDecisions)
     }
@@ -203,7 +217,7 @@ struct ExecutionModel {
     mutating func arrive(_ thread: Int, at operation: PendingOperation, location: SeamLocation?, cancellable: Bool)
         -> Arrival
     {
-        threads[thread].state = .ready(operation, location)
+        setState(.ready(operation, location), of: thread)
         threads[thread].cancellable = cancellable
         if isInternal(operation), isEnabled(operation, for: thread), urgentCandidate() == nil {
             return .performsAtOnce
@@ -218,7 +232,7 @@ struct ExecutionModel {
             preconditionFailure("T\(thread) was chosen but has no pending operation")
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
-        threads[thread].state = .running
+        setState(.running, of: thread)
         if case .shared(let object)? = operation.access(by: thread)?.object,
             internalObjects.isEmpty || !internalObjects.contains(object)
         {
@@ -244,16 +258,16 @@ struct ExecutionModel {
             reply = .waitEnded(.signalled)
         case .wait(let condition, let mutex, let deadline):
             release(mutex, by: thread, location: location)
-            if failure == nil {
+            if !hasFailed {
                 mutexes[mutex, default: MutexModel()] = MutexModel()
                 if let deadline, deadline <= clock {
-                    threads[thread].state = .ready(.reacquire(mutex: mutex), location)
+                    setState(.ready(.reacquire(mutex: mutex), location), of: thread)
                     threads[thread].waitResult = .timedOut
                     return Performed(step: step, outcome: .timedOut, reply: .none)
                 }
                 conditionWaiters[condition, default: []].append(thread)
-                threads[thread].state = .waiting(
-                    condition: condition, mutex: mutex, deadline: deadline, location: location)
+                setState(
+                    .waiting(condition: condition, mutex: mutex, deadline: deadline, location: location), of: thread)
                 return Performed(step: step, outcome: .blocks, reply: .none)
             }
         case .signal(let condition):
@@ -273,7 +287,7 @@ struct ExecutionModel {
             .quiesce:
             break
         }
-        if failure != nil {
+        if hasFailed {
             phase = .windingDown
             return Performed(step: step, outcome: .fails, reply: reply)
         }
@@ -286,7 +300,7 @@ struct ExecutionModel {
     /// scheduling point.
     mutating func stepAside(_ thread: Int, at location: SeamLocation?) -> Int? {
         guard threads[thread].nonPreemptibleDepth == 0, let urgent = urgentCandidate() else { return nil }
-        threads[thread].state = .ready(.handoff, location)
+        setState(.ready(.handoff, location), of: thread)
         return urgent
     }
 
@@ -294,27 +308,29 @@ struct ExecutionModel {
     /// `nil` while the execution winds down.
     mutating func exit(_ thread: Int) -> Step? {
         if phase == .windingDown {
-            threads[thread].state = .finished
+            setState(.finished, of: thread)
             return nil
         }
         let step = makeStep(thread, .exit, target: nil, location: nil)
-        threads[thread].state = .finished
+        setState(.finished, of: thread)
         return step
     }
 
     /// The OS would not start `thread`, which a spawn created: it counts as finished.
     mutating func threadFailedToStart(_ thread: Int) {
-        threads[thread].state = .finished
+        setState(.finished, of: thread)
     }
 
     /// `thread` enters a region that must not be preempted: code under a runtime lock.
     mutating func enterNonPreemptibleRegion(_ thread: Int) {
         threads[thread].nonPreemptibleDepth += 1
+        nonPreemptible.insert(thread)
     }
 
     /// `thread` leaves a region entered with ``enterNonPreemptibleRegion(_:)``.
     mutating func exitNonPreemptibleRegion(_ thread: Int) {
         threads[thread].nonPreemptibleDepth -= 1
+        if threads[thread].nonPreemptibleDepth == 0 { nonPreemptible.remove(thread) }
     }
 
     /// Lane `thread` runs `job` without a choice (the only one queued), or, with `nil`, has
@@ -339,7 +355,7 @@ struct ExecutionModel {
     /// unless it failed before, `failure` is why. The next decision or operation performed
     /// fails.
     mutating func noteFailure(_ failure: ExecutionFailure) {
-        if self.failure == nil { self.failure = failure }
+        if !hasFailed { self.failure = failure }
     }
 
     /// The execution stalled: a thread never came back to the seam, so `stall` is why it
@@ -389,7 +405,7 @@ struct ExecutionModel {
         case .spawn:
             return spawnRecord().map { .continues(.spawned($0)) } ?? .failsToSpawn
         case .join(let target) where !threads[target].isFinished:
-            threads[thread].state = .ready(operation, nil)
+            setState(.ready(operation, nil), of: thread)
             return .waitsToJoin
         default:
             break
@@ -399,7 +415,7 @@ struct ExecutionModel {
 
     /// `thread`, which waited to join while winding down, runs again.
     mutating func returnFromJoin(_ thread: Int) {
-        threads[thread].state = .running
+        setState(.running, of: thread)
     }
 
     /// The thread that runs next while the execution winds down: the lowest-numbered one that
@@ -437,7 +453,7 @@ struct ExecutionModel {
         earlyTimeoutWithin: UInt64?,
         choose: (_ candidates: [Candidate], _ running: Int?, _ pending: (Int) -> OperationKind?) -> Choice
     ) -> Decision {
-        if failure != nil {
+        if hasFailed {
             phase = .windingDown
             return .failed
         }
@@ -454,7 +470,7 @@ struct ExecutionModel {
             candidateBuffer = candidates
             spuriousBuffer = spurious
         }
-        for index in threads.indices {
+        for index in ready.union(waiting) {
             switch threads[index].state {
             case .ready(let operation, _):
                 if isEnabled(operation, for: index) {
@@ -565,7 +581,7 @@ struct ExecutionModel {
 
     /// The first thread in a non-preemptible region that can run.
     private func urgentCandidate() -> Int? {
-        threads.indices.first { index in
+        nonPreemptible.first { index in
             guard threads[index].nonPreemptibleDepth > 0, case .ready(let operation, _) = threads[index].state else {
                 return false
             }
@@ -580,7 +596,7 @@ struct ExecutionModel {
     /// thread is blocked, or when what it waits for cannot be run now (a condition wait, a
     /// yield, a cycle): then the strategy picks among all candidates.
     private func blockerOfUrgentThread() -> Int? {
-        for index in threads.indices where threads[index].nonPreemptibleDepth > 0 {
+        for index in nonPreemptible {
             var visited: Set<Int> = [index]
             var current = index
             while let next = blocker(of: current), visited.insert(next).inserted {
@@ -638,7 +654,7 @@ struct ExecutionModel {
         let advance = earliest > clock ? earliest - clock : 0
         clock = max(clock, earliest)
         let step = makeStep(nil, .advanceClock, target: .clockAdvance(nanoseconds: advance), location: nil)
-        for index in threads.indices {
+        for index in waiting {
             if case .waiting(_, _, let deadline?, _) = threads[index].state, deadline <= clock {
                 wake(index, result: .timedOut)
             }
@@ -649,8 +665,8 @@ struct ExecutionModel {
     /// The earliest deadline of a timed wait or a sleep still to come.
     private func earliestDeadline() -> UInt64? {
         var earliest: UInt64?
-        for thread in threads {
-            switch thread.state {
+        for index in ready.union(waiting) {
+            switch threads[index].state {
             case .waiting(_, _, let deadline?, _):
                 earliest = min(earliest ?? deadline, deadline)
             case .ready(.sleep(let deadline), _) where deadline > clock:
@@ -677,7 +693,7 @@ struct ExecutionModel {
     )? {
         guard case .waiting(let condition, let mutex, _, let location) = threads[thread].state else { return nil }
         if conditionWaiters.contains(condition) { conditionWaiters[condition, default: []].removeAll { $0 == thread } }
-        threads[thread].state = .ready(.reacquire(mutex: mutex), location)
+        setState(.ready(.reacquire(mutex: mutex), location), of: thread)
         threads[thread].waitResult = result
         return (condition, location)
     }
@@ -706,10 +722,25 @@ struct ExecutionModel {
             failure = .tooManyThreads(limits.maxThreads)
             return nil
         }
-        var record = ThreadRecord(state: .ready(.start, nil), name: "T\(index)")
+        var record = ThreadRecord(state: .ready(.start, nil))
         record.role = roleOfSpawnedThreads
         threads.append(record)
+        ready.insert(index)
         return index
+    }
+
+    // MARK: Thread states
+
+    /// Puts `thread` in `state`, keeping the sets of ready and waiting threads.
+    private mutating func setState(_ state: ThreadRecord.State, of thread: Int) {
+        ready.remove(thread)
+        waiting.remove(thread)
+        switch state {
+        case .ready: ready.insert(thread)
+        case .waiting: waiting.insert(thread)
+        case .running, .finished: break
+        }
+        threads[thread].state = state
     }
 
     // MARK: Steps
@@ -727,7 +758,7 @@ struct ExecutionModel {
             location: location,
             isOnExecutorThread: thread.map { threads[$0].isExecutorThread } ?? false,
             job: thread.flatMap { threads[$0].job },
-            followsFailure: failure != nil
+            followsFailure: hasFailed
         )
     }
 }

@@ -29,8 +29,8 @@ struct ExecutionPlan {
 
 /// What one execution did, handed back once it has ended.
 struct ExecutionRecord {
-    /// The steps taken.
-    let trace: [TraceStep]
+    /// The steps taken, as the execution recorded them.
+    let steps: CompactTrace
     /// Why the execution failed, if it did.
     let failure: ExecutionFailure?
     /// The decisions taken: which thread or job ran, and who could have gone on.
@@ -57,6 +57,12 @@ struct ExecutionRecord {
     /// a coroutine did what only an OS thread can (it was cancelled, or used thread-specific
     /// storage). `nil` when it ran to its end.
     let needsOSThreads: Nondeterminism?
+
+    /// The steps taken, named: made on each call, for a report or a token.
+    var trace: [TraceStep] { steps.named }
+
+    /// How many steps the execution took.
+    var stepCount: Int { steps.count }
 
     /// Where the tasks that ran in each job began and ended in the code under test, by the
     /// index of the `takeJob` step that ended the job: symbolicated on each call (in the

@@ -18,8 +18,6 @@ struct ThreadRecord {
     /// How the thread's last condition wait ended: set when it wakes, handed back
     /// (``ExecutionModel/Reply/waitEnded(_:)``) once it holds the mutex again.
     var waitResult: SeamWaitResult = .signalled
-    /// The name shown in reports.
-    let name: String
     /// Whether another thread requested its cancellation.
     var cancelRequested = false
     /// Whether it had cancellation enabled at its last scheduling point.

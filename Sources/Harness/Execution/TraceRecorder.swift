@@ -1,7 +1,8 @@
 import Primitives
 
 /// The trace of one execution as its steps are taken, and the names of its tasks: each step
-/// the model takes becomes a ``TraceStep`` (with the task it belongs to), its bytes go to the
+/// the model takes becomes a record of a ``CompactTrace`` (with the task it belongs to), named
+/// as a ``TraceStep`` only when read; its bytes go to the
 /// ``ScheduleRecord`` for the crash report and an isolated child's parent, and it counts on
 /// the exploration's ``ActivityCounter``.
 ///
@@ -9,7 +10,7 @@ import Primitives
 /// once the running one left the harness), as the rest of the execution's state.
 struct TraceRecorder {
     /// The steps taken so far.
-    private(set) var steps: [TraceStep] = []
+    private(set) var steps: CompactTrace
     /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
     private(set) var taskNames: [Int: String] = [:]
     private let record: ScheduleRecord
@@ -35,15 +36,15 @@ struct TraceRecorder {
         record.begin(tokenPrefix: tokenPrefix)
         // Room for a small scenario's steps from the start: one allocation, where growing by
         // appending reallocated the trace at every doubling, seven times for 64 steps.
-        steps.reserveCapacity(Self.expectedSteps)
+        steps = CompactTrace(capacity: Self.expectedSteps)
     }
 
     /// The steps a trace is given room for at its start.
     private static var expectedSteps: Int { 64 }
 
     /// Adds `step`, which the model took, to the trace and the record's bytes. Returns the
-    /// step as the trace and as a token keep it, for the replay's checks.
-    mutating func append(_ step: ExecutionModel.Step) -> (step: TraceStep, encoded: EncodedStep) {
+    /// step as a token keeps it, for the replay's checks (``steps`` names it at its index).
+    mutating func append(_ step: ExecutionModel.Step) -> EncodedStep {
         let task = step.isOnExecutorThread ? taskOfStep(step) : nil
         let call = openCalls.isEmpty ? nil : beginningCall(step)
         let isBookkeeping =
@@ -51,21 +52,13 @@ struct TraceRecorder {
             || (step.isOnExecutorThread && task == nil)
             || (call == nil && step.target?.object?.kind.isDropIn == true)
         if let task, !isBookkeeping, step.kind != .chooseJob, step.kind != .takeJob { nameTask(task) }
-        let traceStep = TraceStep(
-            thread: step.thread,
-            kind: step.kind,
-            target: step.target,
-            choice: step.choice,
-            location: step.location,
-            task: task.map { $0 + 1 },
-            isBookkeeping: isBookkeeping,
-            call: call
-        )
         if step.kind == .takeJob, let lane = step.thread, let ran = finishedJobs.removeValue(forKey: lane) {
             jobPoints[steps.count] = ran
         }
-        let encoded = EncodedStep(traceStep)
-        steps.append(traceStep)
+        steps.append(
+            thread: step.thread, kind: step.kind, target: step.target, choice: step.choice, location: step.location,
+            task: task.map { $0 + 1 }, isBookkeeping: isBookkeeping, call: call)
+        let encoded = EncodedStep(thread: step.thread, kind: step.kind, choice: step.choice)
         if byteCount + encoded.byteCount <= record.stepCapacity {
             encoded.forEachByte { byte in
                 record.stepBytes[byteCount] = byte
@@ -74,7 +67,7 @@ struct TraceRecorder {
             record.setByteCount(byteCount)
         }
         activity.noteStep()
-        return (traceStep, encoded)
+        return encoded
     }
 
     /// Notes that `thread` begins `call`: its next step is the call's first.
@@ -87,7 +80,7 @@ struct TraceRecorder {
     mutating func endCall(_ outcome: SeamCall.Outcome, by thread: Int) {
         guard let (call, step) = openCalls[thread]?.popLast() else { return }
         if openCalls[thread]?.isEmpty == true { openCalls[thread] = nil }
-        if let step, outcome != .completed { steps[step] = steps[step].with(call: call.ended(outcome)) }
+        if let step, outcome != .completed { steps.setCall(call.ended(outcome), ofStep: step) }
     }
 
     /// The call that `step` begins: its thread's innermost call, when it has taken no step yet.
@@ -137,12 +130,13 @@ struct TraceRecorder {
     /// Where `thread` was last seen at the seam, for a stall report: its last step with a
     /// source location, or where it was started.
     func lastSeen(_ thread: Int) -> StallDiagnosis.LastSeen? {
-        if let step = steps.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }),
+        let named = steps.named
+        if let step = named.last(where: { $0.thread == thread && $0.location != nil && !$0.isBookkeeping }),
             let location = step.location
         {
             return .step(step.kind, at: location)
         }
-        if let spawn = steps.first(where: { $0.kind == .spawn && $0.target == .thread(thread) }),
+        if let spawn = named.first(where: { $0.kind == .spawn && $0.target == .thread(thread) }),
             let location = spawn.location
         {
             return .started(at: location)

@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 
 /// What an exploration runs: its strategy, budget and limits. The environment can
@@ -79,8 +80,9 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
     /// replaying off, `1` writes even where `CI` is set (which otherwise only replays), and
     /// an absolute path keeps them in that folder. Off for tests that expect a failure.
     public var keepsFailures: Bool
-    /// What the scenario's threads run as: OS threads (the default) or coroutines, which are
-    /// faster but share one `pthread_self` (see ``ScenarioThreads/coroutines``).
+    /// What the scenario's threads run as: coroutines, which are faster and the default where
+    /// the harness sees code tell OS threads apart (``ScenarioThreads/platformDefault``), or OS
+    /// threads (see ``ScenarioThreads/coroutines``).
     public var threads: ScenarioThreads
     /// How many threads run the exploration's schedules side by side, each its own executions
     /// (`HARNESS_WORKERS`). The report is the same for every count, byte for byte but for
@@ -114,7 +116,7 @@ public struct ExplorationOptions: Sendable, Codable, CampaignOptions {
         executorLanes: Int = 2,
         isolation: ExplorationIsolation = .none,
         keepsFailures: Bool = true,
-        threads: ScenarioThreads = .os,
+        threads: ScenarioThreads = .platformDefault,
         workers: Int = 1,
         shard: ScheduleShard? = nil
     ) {
@@ -304,15 +306,34 @@ public enum HarnessError: Error, Sendable, Hashable {
 /// What a scenario's threads run as under the deterministic scheduler.
 public enum ScenarioThreads: String, Sendable, Hashable, Codable {
     /// Coroutines sharing one OS thread, switched in user space with no system call; the
-    /// schedules are the same as on OS threads. A thread that is cancelled, or uses
-    /// thread-specific storage through the seam (``ThreadLocalValue``), makes its execution
-    /// run again on OS threads, and the exploration goes on there; a build under a sanitizer
-    /// or for a processor other than x86_64 and arm64 always uses OS threads. The task
-    /// executor's lanes and threads started with a C entry (``IOThread``) or with attributes
-    /// are OS threads regardless. Code outside the seam that tells threads apart by
-    /// `pthread_self` or keeps state of its own per OS thread sees one thread: keep ``os``
+    /// schedules are the same as on OS threads. A thread that is cancelled, uses
+    /// thread-specific storage through the seam (``ThreadLocalValue``), or (where the harness
+    /// sees it, ``platformDefault``) calls `pthread_self`, `pthread_getspecific`,
+    /// `pthread_setspecific` or `gettid` from the code under test (Foundation's
+    /// `Thread.current` included) makes its execution run again on OS threads, and the
+    /// exploration goes on there, as its report says (``ExplorationReport/osThreadFallback``).
+    /// A build under a sanitizer or for a processor other than x86_64 and arm64 always uses OS
+    /// threads. The task executor's lanes are coroutines too where a switch carries the
+    /// concurrency runtime's per-thread state (Linux), OS threads elsewhere; threads started
+    /// with a C entry (``IOThread``) or with attributes are OS threads regardless. State kept
+    /// per OS thread without those calls (C `__thread` variables, the owner's thread ID a
+    /// `Synchronization.Mutex` records) is not seen: such code sees one thread, so keep ``os``
     /// for it.
     case coroutines
-    /// An OS thread each: the default.
+    /// An OS thread each.
     case os
+
+    /// The default: ``coroutines`` where the harness sees the code under test tell OS threads
+    /// apart (Linux with glibc, on x86_64 and arm64, without a sanitizer), ``os`` elsewhere
+    /// (Darwin, where a library binds to the system's `pthread_self` whatever the executable
+    /// defines).
+    public static var platformDefault: ScenarioThreads {
+        #if canImport(Darwin)
+        return .os
+        #elseif canImport(Glibc) || canImport(Musl)
+        return cshim_coroutines_supported() && cshim_identity_watch_supported() ? .coroutines : .os
+        #else
+        #error("ScenarioThreads.platformDefault: unsupported platform")
+        #endif
+    }
 }

@@ -29,6 +29,8 @@ struct Explorer {
     /// What the executions run on the calling thread share and reuse (all of them with one
     /// worker, the shrinking ones with more); closed when ``run()`` returns.
     private let host = ExecutionHost()
+    /// The first schedule that needed OS threads, on any worker.
+    private let osThreadFallback = OSThreadFallbackLog()
 
     /// The strategy that searches, and the name its schedules carry in tokens: a replay's is
     /// the strategy that recorded the token (named as the token spells it), seeded as it
@@ -104,7 +106,7 @@ struct Explorer {
                 }
                 strategy = execution.strategy
                 strategy.noteInterleaving(execution.fingerprint.value)
-                strategy.endExecution(steps: execution.trace.count)
+                strategy.endExecution(steps: execution.stepCount)
                 progress.update {
                     wording.progressLine(.schedules(done: tally.executed, budget: planned, failures: 0), $0)
                 }
@@ -148,7 +150,8 @@ struct Explorer {
             lastSchedule: tally.last.map { naming.token(execution: $0.execution, trace: $0.record.trace) },
             elapsed: ContinuousClock.now - start,
             coverage: tally.coverageSummary,
-            workers: workers
+            workers: workers,
+            osThreadFallback: osThreadFallback.first
         )
     }
 
@@ -222,8 +225,9 @@ struct Explorer {
                     tokenPrefix: texts[0],
                     crashText: (texts[1], texts[2])
                 ))
-            guard record.needsOSThreads != nil, host.coroutineStacks != nil else { return record }
+            guard let reason = record.needsOSThreads, host.coroutineStacks != nil else { return record }
             host.coroutineStacks = nil
+            osThreadFallback.note(OSThreadFallback(schedule: index, reason: reason))
         }
     }
 
@@ -277,7 +281,7 @@ struct Explorer {
                     break search
                 }
                 search = candidate.strategy
-                search.endExecution(steps: candidate.trace.count)
+                search.endExecution(steps: candidate.stepCount)
             }
         }
         guard let execution = shrunk, let reason = execution.failure else { return failure }
@@ -383,9 +387,26 @@ public struct ExplorationReport: Sendable, Codable {
     /// count, at most one a schedule, for a strategy whose schedules are independent; 1
     /// otherwise. Nothing else in the report depends on it but ``elapsed``.
     public let workers: Int
+    /// That the exploration asked for coroutines and went on on OS threads from a schedule
+    /// that needed them (``ExplorationOptions/threads``); `nil` when it did not.
+    public var osThreadFallback: OSThreadFallback? = nil
 
     /// Schedules per second of wall time.
     public var schedulesPerSecond: Double {
         elapsed.seconds > 0 ? Double(schedulesRun) / elapsed.seconds : 0
     }
+}
+
+/// The first schedule of an exploration that needed OS threads, as its workers note them.
+final class OSThreadFallbackLog: Sendable {
+    private let fallback = DirectlyLocked<OSThreadFallback?>(nil)
+
+    /// Keeps `fallback` if its schedule is the lowest so far.
+    func note(_ fallback: OSThreadFallback) {
+        self.fallback.withLock { kept in
+            if kept.map({ fallback.schedule < $0.schedule }) ?? true { kept = fallback }
+        }
+    }
+
+    var first: OSThreadFallback? { fallback.withLock { $0 } }
 }

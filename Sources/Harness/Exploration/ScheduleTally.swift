@@ -51,7 +51,7 @@ struct ScheduleOutcome {
         self.execution = execution
         fingerprint = record.fingerprint.value
         threads = record.threadCount
-        steps = record.trace.count
+        steps = record.stepCount
         self.record = keepsRecord || record.failure != nil ? record : nil
     }
 }

@@ -23,4 +23,8 @@ public struct LinearizabilityTestReport: Sendable {
     public let elapsed: Duration
     /// What each exploration reported, shrink candidates' included: the summary adds them up.
     let explorations: [ExplorationReport]
+
+    /// That an exploration of the test asked for coroutines and went on on OS threads (the
+    /// first that did; ``ExplorationReport/osThreadFallback``); `nil` when none did.
+    public var osThreadFallback: OSThreadFallback? { explorations.lazy.compactMap(\.osThreadFallback).first }
 }

@@ -11,10 +11,13 @@ struct ReplayFollower {
 
     private let steps: [EncodedStep]
     /// The first divergence, once there is one.
-    private(set) var divergence: Divergence?
+    private(set) var divergence: Divergence? {
+        didSet { isFollowing = divergence == nil }
+    }
 
-    /// Whether the code still follows the schedule.
-    var isFollowing: Bool { divergence == nil }
+    /// Whether the code still follows the schedule: kept as a flag, asked at every decision
+    /// and step, where testing ``divergence`` copied it.
+    private(set) var isFollowing = true
 
     init(steps: [EncodedStep]) {
         self.steps = steps
@@ -24,7 +27,7 @@ struct ReplayFollower {
     /// left the schedule (then the strategy decides), which this call may find out.
     /// `pending` gives the operation a runnable thread waits to do, for the divergence.
     mutating func choice(at step: Int, among candidates: [Candidate], pending: (Int) -> OperationKind?) -> Choice? {
-        guard divergence == nil else { return nil }
+        guard isFollowing else { return nil }
         guard step < steps.count else {
             diverge(at: step, .pastLastStep(tokenSteps: steps.count))
             return nil
@@ -51,7 +54,7 @@ struct ReplayFollower {
     /// The job the schedule runs at `step` among `count` queued ones; `nil` once the code
     /// has left the schedule.
     mutating func jobChoice(at step: Int, among count: Int) -> Int? {
-        guard divergence == nil else { return nil }
+        guard isFollowing else { return nil }
         guard step < steps.count, steps[step].kind == .chooseJob, let choice = steps[step].choice, choice < count else {
             diverge(at: step, .jobChoice(queued: count, recorded: step < steps.count ? steps[step] : nil))
             return nil
@@ -62,7 +65,7 @@ struct ReplayFollower {
     /// Checks the step the code took at `index` against the schedule's.
     /// `step` is the step as the trace holds it, for the divergence.
     mutating func check(_ taken: EncodedStep, at index: Int, step: @autoclosure () -> TraceStep) {
-        guard divergence == nil else { return }
+        guard isFollowing else { return }
         if index >= steps.count {
             diverge(at: index, .pastLastStep(tokenSteps: steps.count))
         } else if steps[index] != taken {
@@ -72,7 +75,7 @@ struct ReplayFollower {
 
     /// Notes the end of the execution after `stepCount` steps.
     mutating func finish(after stepCount: Int) {
-        if divergence == nil, stepCount < steps.count {
+        if isFollowing, stepCount < steps.count {
             diverge(at: stepCount, .endedEarly(steps: stepCount, tokenSteps: steps.count))
         }
     }

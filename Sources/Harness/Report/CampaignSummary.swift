@@ -21,6 +21,9 @@ public struct CampaignEntry: Sendable, Hashable, Codable {
     public let pctMissBound: Double?
     /// Whether the exploration failed.
     public let failed: Bool
+    /// That it asked for coroutines and went on on OS threads from a schedule that needed them
+    /// (the first of a generated-scenario test's explorations that did).
+    public let osThreadFallback: OSThreadFallback?
 
     init(_ report: ExplorationReport) {
         scenario = report.scenario
@@ -31,6 +34,7 @@ public struct CampaignEntry: Sendable, Hashable, Codable {
         growing = report.coverage.isGrowing
         schedulesPerSecond = report.schedulesPerSecond
         failed = report.failure != nil
+        osThreadFallback = report.osThreadFallback
         pctMissBound = report.pctSchedules.flatMap { report.coverage.pctMissBound(depth: 3, schedules: $0) }
     }
 
@@ -49,6 +53,7 @@ public struct CampaignEntry: Sendable, Hashable, Codable {
         schedulesPerSecond = elapsed.seconds > 0 ? Double(schedules) / elapsed.seconds : 0
         pctMissBound = entries.compactMap(\.pctMissBound).max()
         failed = entries.contains(where: \.failed)
+        osThreadFallback = entries.lazy.compactMap(\.osThreadFallback).first
     }
 }
 
@@ -103,7 +108,8 @@ enum CampaignSummary {
             pad("scenario", nameWidth) + pad("strategy", 14) + pad("schedules", 11) + pad("distinct", 10)
                 + pad("growing", 9) + pad("sched/s", 9) + "P(miss depth≤3)"
         ]
-        for entry in entries.sorted(by: { ($0.scenario, $0.strategy) < ($1.scenario, $1.strategy) }) {
+        let sorted = entries.sorted(by: { ($0.scenario, $0.strategy) < ($1.scenario, $1.strategy) })
+        for entry in sorted {
             lines.append(
                 pad(entry.scenario, nameWidth) + pad(entry.strategy, 14) + pad("\(entry.schedules)", 11)
                     + pad("\(entry.distinctInterleavings)", 10)
@@ -111,6 +117,9 @@ enum CampaignSummary {
                     + (entry.pctMissBound.map { "≤ " + String(format: "%.3g", $0) } ?? "–")
                     + (entry.failed ? "  FAILED" : "")
             )
+        }
+        for entry in sorted {
+            if let fallback = entry.osThreadFallback { lines.append("\(entry.scenario): \(fallback)") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

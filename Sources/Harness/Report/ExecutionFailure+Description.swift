@@ -217,14 +217,32 @@ extension HistoryRejection: CustomStringConvertible {
 /// Something the harness does not schedule, in words.
 extension Nondeterminism: CustomStringConvertible {
     public var description: String {
+        if let why = whyOSThreads { return "run again on OS threads: \(why)" }
+        guard case .foreignClock(let clock) = self else { preconditionFailure("\(self) is worded above") }
+        return "a task slept on \(clock), whose durations the harness cannot put on its virtual clock; sleep on "
+            + "ContinuousClock, SuspendingClock or SeamClock"
+    }
+
+    /// Why an execution on coroutines needed OS threads (`T1 calls pthread_self at Foo.swift:12`);
+    /// `nil` for what OS threads do not help.
+    var whyOSThreads: String? {
         switch self {
         case .cancelledCoroutine(let thread):
-            "run again on OS threads: T\(thread) is cancelled"
+            "T\(thread) is cancelled"
         case let .threadSpecificStorage(thread, location):
-            "run again on OS threads: T\(thread) uses thread-specific storage at \(location.fileName):\(location.line)"
-        case .foreignClock(let clock):
-            "a task slept on \(clock), whose durations the harness cannot put on its virtual clock; sleep on "
-                + "ContinuousClock, SuspendingClock or SeamClock"
+            "T\(thread) uses thread-specific storage at \(location.fileName):\(location.line)"
+        case let .threadIdentity(thread, function, place):
+            "T\(thread) calls \(function.rawValue)" + (place.map { " at \($0.file):\($0.line)" } ?? "")
+        case .foreignClock:
+            nil
         }
+    }
+}
+
+/// An exploration that fell back to OS threads, in words.
+extension OSThreadFallback: CustomStringConvertible {
+    /// `ran on OS threads from schedule 3: T1 calls pthread_self at Foo.swift:12`.
+    public var description: String {
+        "ran on OS threads from schedule \(schedule): \(reason.whyOSThreads ?? reason.description)"
     }
 }

@@ -100,9 +100,34 @@ public enum Nondeterminism: Sendable, Hashable, Codable {
     /// Thread `thread`, running as a coroutine, used thread-specific storage at `location`,
     /// which only an OS thread has: the execution runs again on OS threads.
     case threadSpecificStorage(thread: Int, location: SeamLocation)
+    /// Thread `thread`, running as a coroutine, called `function` to tell OS threads apart,
+    /// from `place` in the code under test (`nil` where it has no debug information), and
+    /// would have been told the host's thread: the execution runs again on OS threads.
+    case threadIdentity(thread: Int, function: ThreadIdentityFunction, place: CodePlace?)
     /// A task slept on the clock named `clock`, whose durations are not `Duration`, so the
     /// harness cannot put them on its virtual clock.
     case foreignClock(String)
+}
+
+/// A function by which code tells OS threads apart, which the harness watches on coroutines.
+public enum ThreadIdentityFunction: String, Sendable, Hashable, Codable {
+    case pthreadSelf = "pthread_self"
+    case pthreadGetspecific = "pthread_getspecific"
+    case pthreadSetspecific = "pthread_setspecific"
+    case gettid
+}
+
+/// That an exploration asked for coroutines and ran its scenario threads on OS threads from
+/// schedule `schedule` on, because of `reason` (see ``ExplorationOptions/threads``).
+public struct OSThreadFallback: Sendable, Hashable, Codable {
+    /// The first schedule that ran on OS threads: the one that needed them, run again.
+    public let schedule: Int
+    public let reason: Nondeterminism
+
+    public init(schedule: Int, reason: Nondeterminism) {
+        self.schedule = schedule
+        self.reason = reason
+    }
 }
 
 /// A task that waits for good, as a ``ExecutionFailure/tasksDeadlocked(tasks:)`` lists it.

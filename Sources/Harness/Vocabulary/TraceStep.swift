@@ -43,13 +43,6 @@ public struct TraceStep: Sendable, Hashable {
     /// drop-in's insides, which reports show as the call); `nil` for every other step.
     public let call: DropInCall?
 
-    /// The step with `call` in place of its call.
-    func with(call: DropInCall) -> TraceStep {
-        TraceStep(
-            thread: thread, kind: kind, target: target, choice: choice, location: location, task: task,
-            isBookkeeping: isBookkeeping, call: call)
-    }
-
     /// A one-line description: operation, target and location.
     public var summary: String {
         var text = kind.description

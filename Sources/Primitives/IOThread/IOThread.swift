@@ -166,7 +166,7 @@ public final class IOThread: Sendable, CustomStringConvertible {
     /// where the system detects it.
     @discardableResult
     public func join(file: StaticString = #fileID, line: UInt = #line) -> IOThreadJoinResult {
-        let action = lifecycle.update(file: file, line: line) { $0.beginJoin(calledFrom: pthread_self()) }
+        let action = lifecycle.update(file: file, line: line) { $0.beginJoin(calledFrom: cshim_thread_self()) }
         switch action {
         case .report(let result):
             return result

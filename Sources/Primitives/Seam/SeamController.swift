@@ -31,6 +31,12 @@ public struct SeamLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The `#fileID` as the literal the call site passed; `nil` for a location read back from
+    /// text. A `StaticString` holds no reference, so a trace can keep it as plain bytes.
+    package var fileIDLiteral: StaticString? {
+        if case .literal(let fileID) = file { fileID } else { nil }
+    }
+
     /// Whether ``fileID`` starts with `prefix`, found without building the string: a
     /// controller asks at every step.
     package func fileIDHasPrefix(_ prefix: StaticString) -> Bool {

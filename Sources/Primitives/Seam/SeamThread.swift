@@ -46,7 +46,7 @@ public struct SeamThread: @unchecked Sendable {
         if let controlledID, let current = Seam.currentThread {
             return current == controlledID
         }
-        return !isCoroutine && pthread_equal(handle, pthread_self()) != 0
+        return !isCoroutine && pthread_equal(handle, cshim_thread_self()) != 0
     }
 
     /// Lets the thread be reaped when it exits, without a join (`pthread_detach`). Detaching

@@ -102,8 +102,9 @@ struct CoroutineBackendTests {
         ExplorationOptions(strategy: strategy, schedules: schedules, seed: seed, threads: threads)
     }
 
-    /// What makes coroutines fast, and what code that tells threads apart by `pthread_self`
-    /// must know (``ScenarioThreads/coroutines``).
+    /// What makes coroutines fast, and why code that tells threads apart by `pthread_self`
+    /// needs OS threads (``ScenarioThreads/coroutines``): asked past the watch
+    /// (`cshim_thread_self`), the coroutines answer with one thread.
     @Test("scenario threads share one OS thread as coroutines, and have one each on OS threads")
     func oneOSThread() throws {
         for threads in [ScenarioThreads.coroutines, .os] {
@@ -112,7 +113,7 @@ struct CoroutineBackendTests {
                 "who runs", options: Self.options(.random, schedules: 1, seed: 1, threads: threads)
             ) { scenario in
                 for _ in 0..<3 {
-                    scenario.spawn { handles.update { $0.append(pthread_self()) } }
+                    scenario.spawn { handles.update { $0.append(cshim_thread_self()) } }
                 }
             }
             #expect(report.failure == nil)
@@ -216,6 +217,47 @@ struct CoroutineBackendTests {
         #expect(storage.schedulesRun == 200)
     }
 
+    @TaskLocal private static var taskNumber: Int?
+
+    /// Where coroutines carry the concurrency runtime's per-thread state, the executor's
+    /// lanes are coroutines too: a task's job runs on the scenario's one OS thread, and a job
+    /// that blocks in the middle (on a seam mutex another task holds) is switched out and
+    /// finds its own task, and its task-local value, when it goes on.
+    @Test(
+        "tasks' jobs run as coroutines, and a job switched out in the middle finds its own task again",
+        .enabled(if: cshim_coroutines_carry_tasks(), "coroutines do not carry tasks on this platform"))
+    func jobsAsCoroutines() throws {
+        let contended = AtomicBox(0)
+        let report = try Harness.run(
+            "jobs switched out", options: Self.options(.random, schedules: 200, seed: 4)
+        ) { scenario in
+            let mutex = SeamMutex()
+            let holders = SeamAtomic(0)
+            let systemIDs = AtomicBox<Set<UInt64>>([cshim_current_thread_system_id()])
+            for number in 0..<3 {
+                scenario.task {
+                    Self.$taskNumber.withValue(number) {
+                        let before = withUnsafeCurrentTask { $0 }
+                        systemIDs.update { _ = $0.insert(cshim_current_thread_system_id()) }
+                        if holders.load() != 0 { contended.update { $0 += 1 } }
+                        mutex.lock()
+                        holders.store(1)
+                        holders.store(0)
+                        let after = withUnsafeCurrentTask { $0 }
+                        Harness.check(before == after, "task \(number) went on as another task")
+                        Harness.check(Self.taskNumber == number, "task \(number) lost its task-local value")
+                        mutex.unlock()
+                    }
+                }
+            }
+            scenario.joinAll()
+            Harness.check(systemIDs.load().count == 1, "tasks ran on \(systemIDs.load().count) OS threads")
+        }
+        #expect(report.failure == nil, "\(String(describing: report.failure))")
+        #expect(report.schedulesRun == 200)
+        #expect(contended.load() > 0, "no job blocked in the middle")
+    }
+
     @Test("a scenario thread blocked outside the seam is reported as stalled, with where it blocked")
     func stallOnACoroutine() throws {
         var options = Self.options(.random, schedules: 1, seed: 1)
@@ -240,7 +282,13 @@ struct CoroutineBackendTests {
         #expect(try ExplorationOptions().applyingEnvironment(["HARNESS_THREADS": "coroutines"]).threads == .coroutines)
         #expect(
             try ExplorationOptions(threads: .coroutines).applyingEnvironment(["HARNESS_THREADS": "os"]).threads == .os)
+        #if canImport(Darwin)
         #expect(ExplorationOptions().threads == .os)
+        #elseif canImport(Glibc) || canImport(Musl)
+        #expect(ExplorationOptions().threads == (cshim_coroutines_supported() ? .coroutines : .os))
+        #else
+        #error("environmentKnob: unsupported platform")
+        #endif
         for bad in ["OS", "fibers", "coroutines "] {
             #expect {
                 _ = try ExplorationOptions().applyingEnvironment(["HARNESS_THREADS": bad])

@@ -1,0 +1,203 @@
+// Telling the harness when code on a coroutine asks which OS thread it runs on.
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
+
+#include "CShim.h"
+#include "Sanitized.h"
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <string.h>
+
+_Thread_local bool cshim_identity_watched = false;
+
+// Not under a sanitizer: no coroutine runs there, and its runtime has functions of its own
+// around the C library's.
+#if defined(__GLIBC__) && !defined(CSHIM_SANITIZED)
+#if __GLIBC_PREREQ(2, 30)
+#define CSHIM_IDENTITY_WATCH 1
+#endif
+#endif
+
+#if defined(CSHIM_IDENTITY_WATCH)
+
+#include <sys/syscall.h>
+#include <threads.h>
+
+/// Set while the calling OS thread classifies a call, so that what the classification itself
+/// calls (the dynamic linker, the unwinder) is not classified in turn.
+static _Thread_local bool cshim_identity_busy = false;
+static _Atomic(cshim_identity_handler) cshim_identity_handler_installed = NULL;
+
+/// Who called an identity function, as far as the harness cares: a system library, which
+/// asks for its own bookkeeping; Foundation, which asks for `Thread.current` (among other
+/// things) on behalf of the code that called it; or the code under test.
+typedef enum {
+    CSHIM_CALLER_UNKNOWN = 0,
+    CSHIM_CALLER_SYSTEM = 1,
+    CSHIM_CALLER_FOUNDATION = 2,
+    CSHIM_CALLER_CODE = 3,
+} cshim_caller_kind;
+
+/// The images whose own calls are not the code under test's: the C and C++ runtimes, the
+/// dynamic linker, the Swift runtime and its libraries, Dispatch, the unwinder, ICU, the test
+/// frameworks and Foundation's libraries other than Foundation itself.
+static const char *const cshim_system_image_prefixes[] = {
+    "libc.so", "libc-", "ld-linux", "ld.so", "libpthread", "libdl.", "libdl-", "librt", "libm.so", "libm-",
+    "libswift", "lib_swift", "libdispatch", "libBlocksRuntime", "libstdc++", "libc++", "libgcc", "libicu",
+    "lib_FoundationICU", "libFoundationEssentials", "libFoundationInternationalization", "libFoundationNetworking",
+    "libFoundationXML", "libXCTest", "libTesting", "lib_Testing", "lib_InternalSwift", "linux-vdso",
+};
+
+static cshim_caller_kind cshim_classify_image(const char *path) {
+    if (path == NULL) return CSHIM_CALLER_SYSTEM;
+    const char *name = strrchr(path, '/');
+    name = name == NULL ? path : name + 1;
+    if (strncmp(name, "libFoundation.so", strlen("libFoundation.so")) == 0) return CSHIM_CALLER_FOUNDATION;
+    for (size_t index = 0; index < sizeof cshim_system_image_prefixes / sizeof *cshim_system_image_prefixes;
+         index++) {
+        const char *prefix = cshim_system_image_prefixes[index];
+        if (strncmp(name, prefix, strlen(prefix)) == 0) return CSHIM_CALLER_SYSTEM;
+    }
+    return CSHIM_CALLER_CODE;
+}
+
+/// Each address classified so far, as `address << 2 | kind`; 0: a free slot. Addresses are
+/// looked up by hash, then linearly; a full neighbourhood classifies again rather than store.
+enum { CSHIM_CALLER_CACHE_SLOTS = 4096, CSHIM_CALLER_CACHE_PROBES = 16 };
+static _Atomic uintptr_t cshim_caller_cache[CSHIM_CALLER_CACHE_SLOTS];
+
+static cshim_caller_kind cshim_classify(void *address) {
+    uintptr_t key = (uintptr_t)address;
+    size_t start = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 52) % CSHIM_CALLER_CACHE_SLOTS;
+    for (size_t probe = 0; probe < CSHIM_CALLER_CACHE_PROBES; probe++) {
+        uintptr_t entry = atomic_load_explicit(&cshim_caller_cache[(start + probe) % CSHIM_CALLER_CACHE_SLOTS],
+                                               memory_order_relaxed);
+        if (entry == 0) break;
+        if (entry >> 2 == key) return (cshim_caller_kind)(entry & 3);
+    }
+    Dl_info info;
+    cshim_caller_kind kind = dladdr(address, &info) != 0 ? cshim_classify_image(info.dli_fname) : CSHIM_CALLER_SYSTEM;
+    uintptr_t entry = key << 2 | (uintptr_t)kind;
+    for (size_t probe = 0; probe < CSHIM_CALLER_CACHE_PROBES; probe++) {
+        uintptr_t expected = 0;
+        _Atomic uintptr_t *slot = &cshim_caller_cache[(start + probe) % CSHIM_CALLER_CACHE_SLOTS];
+        if (atomic_compare_exchange_strong_explicit(slot, &expected, entry, memory_order_relaxed,
+                                                    memory_order_relaxed)
+            || expected == entry) {
+            break;
+        }
+    }
+    return kind;
+}
+
+/// The frame of the code under test that asked, through Foundation, from the frame that
+/// called an identity function in Foundation: the first return address past it on the stack
+/// that is the code's; `caller` itself when there is none.
+static void *cshim_code_frame_past(void *caller) {
+    enum { CAPACITY = 48 };
+    void *frames[CAPACITY];
+    int count = backtrace(frames, CAPACITY);
+    int index = 0;
+    while (index < count && frames[index] != caller) index++;
+    for (index++; index < count; index++) {
+        if (cshim_classify(frames[index]) == CSHIM_CALLER_CODE) return frames[index];
+    }
+    return caller;
+}
+
+/// Tells the handler of a call of `function` from `caller` if the calling OS thread runs a
+/// harness coroutine and the caller is the code under test, or Foundation on its behalf.
+static void cshim_identity_note(cshim_identity_function function, void *caller) {
+    if (!cshim_identity_watched || cshim_identity_busy) return;
+    cshim_identity_handler handler = atomic_load_explicit(&cshim_identity_handler_installed, memory_order_acquire);
+    if (handler == NULL) return;
+    cshim_identity_busy = true;
+    cshim_caller_kind kind = cshim_classify(caller);
+    void *frame = kind == CSHIM_CALLER_FOUNDATION ? cshim_code_frame_past(caller) : caller;
+    cshim_identity_busy = false;
+    if (kind == CSHIM_CALLER_SYSTEM) return;
+    // The handler may end the coroutine, never to return here; it is told once.
+    cshim_identity_watched = false;
+    handler(function, frame);
+    cshim_identity_watched = true;
+}
+
+static int (*cshim_real_setspecific)(pthread_key_t, const void *) = NULL;
+
+/// `pthread_setspecific` of the library after this executable (the C library), found once.
+static int cshim_forward_setspecific(pthread_key_t key, const void *value) {
+    int (*real)(pthread_key_t, const void *) = __atomic_load_n(&cshim_real_setspecific, __ATOMIC_ACQUIRE);
+    if (real == NULL) {
+        real = (int (*)(pthread_key_t, const void *))dlsym(RTLD_NEXT, "pthread_setspecific");
+        __atomic_store_n(&cshim_real_setspecific, real, __ATOMIC_RELEASE);
+    }
+    return real(key, value);
+}
+
+// The definitions that the code under test and the shared libraries bind to: an executable's
+// definition comes before the C library's. Each forwards to the C library's function of the
+// same meaning, which needs no lookup: `thrd_current` is `pthread_self`, `tss_get`
+// `pthread_getspecific`.
+
+pthread_t pthread_self(void) {
+    cshim_identity_note(CSHIM_IDENTITY_PTHREAD_SELF, __builtin_return_address(0));
+    return thrd_current();
+}
+
+void *pthread_getspecific(pthread_key_t key) {
+    cshim_identity_note(CSHIM_IDENTITY_PTHREAD_GETSPECIFIC, __builtin_return_address(0));
+    return tss_get(key);
+}
+
+int pthread_setspecific(pthread_key_t key, const void *value) {
+    cshim_identity_note(CSHIM_IDENTITY_PTHREAD_SETSPECIFIC, __builtin_return_address(0));
+    return cshim_forward_setspecific(key, value);
+}
+
+pid_t gettid(void) {
+    cshim_identity_note(CSHIM_IDENTITY_GETTID, __builtin_return_address(0));
+    return (pid_t)syscall(SYS_gettid);
+}
+#endif
+
+bool cshim_identity_watch_supported(void) {
+#if defined(CSHIM_IDENTITY_WATCH)
+    return true;
+#else
+    return false;
+#endif
+}
+
+void cshim_identity_set_handler(cshim_identity_handler handler) {
+#if defined(CSHIM_IDENTITY_WATCH)
+    atomic_store_explicit(&cshim_identity_handler_installed, handler, memory_order_release);
+#else
+    (void)handler;
+#endif
+}
+
+pthread_t cshim_thread_self(void) {
+#if defined(CSHIM_IDENTITY_WATCH)
+    return thrd_current();
+#else
+    return pthread_self();
+#endif
+}
+
+void *cshim_thread_getspecific(pthread_key_t key) {
+#if defined(CSHIM_IDENTITY_WATCH)
+    return tss_get(key);
+#else
+    return pthread_getspecific(key);
+#endif
+}
+
+int cshim_thread_setspecific(pthread_key_t key, const void *value) {
+#if defined(CSHIM_IDENTITY_WATCH)
+    return cshim_forward_setspecific(key, value);
+#else
+    return pthread_setspecific(key, value);
+#endif
+}

@@ -1,0 +1,42 @@
+import CShim
+import Primitives
+
+/// Watches the code under test on coroutines for the calls by which it tells OS threads apart
+/// (`pthread_self`, `pthread_getspecific`, `pthread_setspecific`, `gettid`; Foundation's
+/// `Thread.current` through them), which on a coroutine answer for the host's thread: such a
+/// call ends its execution, to be run again on OS threads (``Nondeterminism/threadIdentity(thread:function:place:)``).
+/// Calls from system libraries (the C and Swift runtimes, Dispatch) are their own bookkeeping
+/// and do not count; the harness's own calls go around the watch (`cshim_thread_self`).
+enum ThreadIdentityWatch {
+    /// Whether this build sees such calls (glibc; not Darwin, whose libraries bind to the
+    /// system's functions whatever the executable defines).
+    static var isSupported: Bool { cshim_identity_watch_supported() }
+
+    /// Installs the handler, once per process.
+    private static let installed: Void = cshim_identity_set_handler(threadIdentityUsed)
+
+    /// Runs `body`, the loop of a host that runs coroutines, with the calling OS thread watched.
+    static func watching(_ body: () -> Void) {
+        _ = installed
+        cshim_identity_set_watched(true)
+        defer { cshim_identity_set_watched(false) }
+        body()
+    }
+}
+
+/// The watch's handler: tells the execution of the calling coroutine, if any, which ends it.
+private func threadIdentityUsed(_ function: cshim_identity_function, _ frame: UnsafeMutableRawPointer?) {
+    guard let execution = Seam.currentController as? Execution else { return }
+    execution.usedThreadIdentity(ThreadIdentityFunction(function), returnAddress: UInt(bitPattern: frame))
+}
+
+extension ThreadIdentityFunction {
+    init(_ function: cshim_identity_function) {
+        switch function {
+        case CSHIM_IDENTITY_PTHREAD_SELF: self = .pthreadSelf
+        case CSHIM_IDENTITY_PTHREAD_GETSPECIFIC: self = .pthreadGetspecific
+        case CSHIM_IDENTITY_PTHREAD_SETSPECIFIC: self = .pthreadSetspecific
+        default: self = .gettid
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// A set of thread numbers below ``capacity``, the most threads an execution may have, kept
+/// in four words: a value with no storage to allocate, whose members come out in ascending
+/// order, so that a decision visits only the threads that may take part in it.
+struct ThreadSet: Equatable, Sequence {
+    /// One more than the largest thread number the set holds.
+    static let capacity = 256
+
+    private var word0: UInt64 = 0
+    private var word1: UInt64 = 0
+    private var word2: UInt64 = 0
+    private var word3: UInt64 = 0
+
+    /// An empty set.
+    init() {}
+
+    /// Whether the set holds no thread.
+    var isEmpty: Bool { word0 | word1 | word2 | word3 == 0 }
+
+    /// Whether `thread` is in the set.
+    func contains(_ thread: Int) -> Bool {
+        precondition(thread >= 0 && thread < Self.capacity, "T\(thread) is beyond a thread set")
+        return word(thread / 64) & (1 << UInt64(thread % 64)) != 0
+    }
+
+    /// Adds `thread`, below ``capacity``.
+    mutating func insert(_ thread: Int) {
+        precondition(thread >= 0 && thread < Self.capacity, "T\(thread) is beyond a thread set")
+        setWord(thread / 64, word(thread / 64) | 1 << UInt64(thread % 64))
+    }
+
+    /// Removes `thread`, if the set holds it.
+    mutating func remove(_ thread: Int) {
+        precondition(thread >= 0 && thread < Self.capacity, "T\(thread) is beyond a thread set")
+        setWord(thread / 64, word(thread / 64) & ~(1 << UInt64(thread % 64)))
+    }
+
+    /// The threads in this set or in `other`.
+    func union(_ other: ThreadSet) -> ThreadSet {
+        var union = self
+        union.word0 |= other.word0
+        union.word1 |= other.word1
+        union.word2 |= other.word2
+        union.word3 |= other.word3
+        return union
+    }
+
+    /// The members in ascending order.
+    struct Iterator: IteratorProtocol {
+        fileprivate var set: ThreadSet
+        fileprivate var index = 0
+
+        mutating func next() -> Int? {
+            while index < 4 {
+                let word = set.word(index)
+                if word != 0 {
+                    let bit = word.trailingZeroBitCount
+                    set.setWord(index, word & (word - 1))
+                    return index * 64 + bit
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(set: self)
+    }
+
+    private func word(_ index: Int) -> UInt64 {
+        switch index {
+        case 0: word0
+        case 1: word1
+        case 2: word2
+        default: word3
+        }
+    }
+
+    private mutating func setWord(_ index: Int, _ value: UInt64) {
+        switch index {
+        case 0: word0 = value
+        case 1: word1 = value
+        case 2: word2 = value
+        default: word3 = value
+        }
+    }
+}
