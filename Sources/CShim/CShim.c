@@ -218,18 +218,54 @@ uint64_t cshim_current_thread_id(void) {
 #endif
 }
 
+/// The CPU the calling thread was last pinned to, -1 when none; and how often its affinity changed.
+static _Thread_local int cshim_pinned_cpu = -1;
+static _Thread_local unsigned long cshim_affinity_changes = 0;
+
 int cshim_pin_current_thread_to_cpu(int cpu) {
 #if defined(__linux__)
+    if (cpu == cshim_pinned_cpu) return 0;
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
-    return pthread_setaffinity_np(cshim_thread_self(), sizeof(set), &set);
+    int error = pthread_setaffinity_np(cshim_thread_self(), sizeof(set), &set);
+    if (error == 0) {
+        cshim_pinned_cpu = cpu;
+        cshim_affinity_changes += 1;
+    }
+    return error;
 #elif defined(__APPLE__)
     (void)cpu;
     return ENOTSUP;
 #else
 #error "cshim_pin_current_thread_to_cpu: unsupported platform"
 #endif
+}
+
+int cshim_set_current_thread_cpus(const int *cpus, int count) {
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int index = 0; index < count; index++) {
+        if (cpus[index] >= 0 && cpus[index] < CPU_SETSIZE) CPU_SET(cpus[index], &set);
+    }
+    int error = pthread_setaffinity_np(cshim_thread_self(), sizeof(set), &set);
+    if (error == 0) {
+        cshim_pinned_cpu = -1;
+        cshim_affinity_changes += 1;
+    }
+    return error;
+#elif defined(__APPLE__)
+    (void)cpus;
+    (void)count;
+    return ENOTSUP;
+#else
+#error "cshim_set_current_thread_cpus: unsupported platform"
+#endif
+}
+
+unsigned long cshim_current_thread_affinity_changes(void) {
+    return cshim_affinity_changes;
 }
 
 int cshim_current_cpu(void) {
@@ -769,7 +805,12 @@ static void cshim_install_stack_handler(void) {
     sigaction(CSHIM_STACK_SIGNAL, &action, NULL);
 }
 
+/// Whether the calling thread has unblocked the stack-capture signal.
+static _Thread_local bool cshim_stack_capture_allowed = false;
+
 void cshim_allow_stack_capture(void) {
+    if (cshim_stack_capture_allowed) return;
+    cshim_stack_capture_allowed = true;
     pthread_once(&cshim_stack_handler_once, cshim_install_stack_handler);
     sigset_t set;
     sigemptyset(&set);

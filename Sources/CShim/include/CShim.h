@@ -76,8 +76,17 @@ int cshim_current_thread_is_detached(bool *detached);
 uint64_t cshim_current_thread_id(void);
 
 /// Pins the calling thread to one CPU. Returns 0, or an errno value (ENOTSUP where the
-/// platform has no affinity API).
+/// platform has no affinity API). The thread remembers the CPU: pinning it again to the same
+/// one makes no system call, until `cshim_set_current_thread_cpus` changes its affinity.
 int cshim_pin_current_thread_to_cpu(int cpu);
+
+/// Lets the calling thread run on the `count` CPUs of `cpus` (as `cshim_allowed_cpus` wrote
+/// them), as before a `cshim_pin_current_thread_to_cpu`. Returns 0, or an errno value
+/// (ENOTSUP where the platform has no affinity API).
+int cshim_set_current_thread_cpus(const int *cpus, int count);
+
+/// How many times the calling thread's affinity was changed (by the two functions above).
+unsigned long cshim_current_thread_affinity_changes(void);
 
 /// The CPU the calling thread runs on, or -1 where the platform does not say.
 int cshim_current_cpu(void);
@@ -350,7 +359,8 @@ int cshim_wait_for_process_exit(pid_t pid, int timeout_ms);
 int cshim_capture_current_stack(void **frames, int capacity);
 
 /// Lets `cshim_capture_thread_stack` read the calling thread's stack: unblocks the signal it
-/// uses, which threads started from Dispatch's pool inherit blocked.
+/// uses, which threads started from Dispatch's pool inherit blocked. Once per thread: a
+/// second call makes no system call.
 void cshim_allow_stack_capture(void);
 
 /// The calling thread's handle, as an integer that `cshim_capture_thread_stack` takes.

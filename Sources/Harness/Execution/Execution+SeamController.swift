@@ -127,7 +127,8 @@ extension Execution {
                 let error = cshim_set_thread_crash_report(crashReport)
                 precondition(error == 0, "the harness could not give a thread its crash report: errno \(error)")
                 cshim_allow_stack_capture()
-                // Every thread, as a pooled one may have been pinned elsewhere before.
+                // Every thread, as a pooled one may have been pinned elsewhere before; one
+                // already pinned there is not pinned again (no system call).
                 if let cpu = limits.cpu {
                     _ = cshim_pin_current_thread_to_cpu(cpu)
                 }

@@ -6,9 +6,8 @@ final class ExecutionHost: @unchecked Sendable {
     /// The OS threads the executions run on, reused from one to the next; closed with
     /// ``close()``.
     let threadPool = SeamThreadPool()
-    /// The CPU the executions' threads are pinned to; `nil`: the one the calling thread is
-    /// on when each execution begins.
-    let cpu: Int32?
+    /// The CPU the executions' threads are pinned to, each OS thread once; `nil`: none.
+    var cpu: Int32?
     /// The stacks of scenario threads run as coroutines, reused from one execution to the
     /// next; `nil` once an execution needed OS threads.
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
@@ -19,7 +18,7 @@ final class ExecutionHost: @unchecked Sendable {
     private var textTemplates: [[Substring]]?
     private static let executionStandIn: Character = "\u{2}"
 
-    /// A host whose executions run on `cpu`, or on the calling thread's CPU when `nil`.
+    /// A host whose executions run on `cpu`, or on no CPU in particular when `nil`.
     init(cpu: Int32? = nil) {
         self.cpu = cpu
     }

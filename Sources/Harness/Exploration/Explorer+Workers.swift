@@ -42,10 +42,30 @@ extension Explorer {
     /// The CPU each of `workers` workers runs on: the CPUs the calling thread may use, in
     /// turn; `nil` each where the platform does not say.
     private static func workerCPUs(_ workers: Int) -> [Int32?] {
+        guard let allowed = allowedCPUs() else { return Array(repeating: nil, count: workers) }
+        return (0..<workers).map { allowed[$0 % allowed.count] }
+    }
+
+    /// Runs `body` on the calling thread pinned to one of the CPUs it may use (the one it
+    /// runs on, when it may), passing that CPU, and then lets the thread run where it could
+    /// before. So the thread is pinned once for all its executions, not once for each. Passes
+    /// `nil`, and pins nothing, where the platform does not say which CPUs a thread may use
+    /// or cannot pin one.
+    static func onOneCPU<Result>(_ body: (Int32?) -> Result) -> Result {
+        guard let allowed = allowedCPUs() else { return body(nil) }
+        let current = cshim_current_cpu()
+        let cpu = allowed.contains(current) ? current : allowed[0]
+        guard cshim_pin_current_thread_to_cpu(cpu) == 0 else { return body(nil) }
+        defer { _ = cshim_set_current_thread_cpus(allowed, Int32(allowed.count)) }
+        return body(cpu)
+    }
+
+    /// The CPUs the calling thread may run on, in increasing order; `nil` where the platform
+    /// does not say.
+    private static func allowedCPUs() -> [Int32]? {
         var allowed = [Int32](repeating: 0, count: 1_024)
         let count = Int(cshim_allowed_cpus(&allowed, Int32(allowed.count)))
-        guard count > 0 else { return Array(repeating: nil, count: workers) }
-        return (0..<workers).map { allowed[$0 % count] }
+        return count > 0 ? Array(allowed.prefix(count)) : nil
     }
 }
 

@@ -45,9 +45,17 @@ struct Explorer {
         return (options.strategy, options.strategy.tag)
     }
 
-    /// Runs the exploration; call once per explorer.
+    /// Runs the exploration; call once per explorer. The calling thread runs on one CPU
+    /// meanwhile (``onOneCPU(_:)``), with the threads of the executions it runs.
     func run() -> ExplorationReport {
         defer { host.close() }
+        return Self.onOneCPU { cpu in
+            host.cpu = cpu
+            return explore()
+        }
+    }
+
+    private func explore() -> ExplorationReport {
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
         let searching = searchStrategy
         let naming = ScheduleNaming(
@@ -302,8 +310,8 @@ struct Explorer {
     /// The execution limits the options set. A resume from outside the harness, for tasks
     /// that may get one (``ForeignWakeup/possible``), gets a second in the test's own process,
     /// where the platform's executors run what escapes; a tenth of one where the harness owns
-    /// the executors, and none while shrinking. The execution's
-    /// threads are pinned to `cpu`, or to the calling thread's CPU when `nil`.
+    /// the executors, and none while shrinking. The execution's threads are pinned to `cpu`,
+    /// and to none when `nil`.
     private func limits(shrinking: Bool, cpu: Int32?) -> Execution.Limits {
         var limits = Execution.Limits()
         limits.foreignJobGrace = shrinking ? .zero : ProcessExecutors.areTaken ? .milliseconds(100) : .seconds(1)
@@ -313,8 +321,7 @@ struct Explorer {
         limits.earlyTimeoutWithin = options.timeoutRaceNanoseconds
         limits.stallTimeout = options.stallTimeout
         limits.executorLanes = options.executorLanes
-        let cpu = cpu ?? cshim_current_cpu()
-        if cpu >= 0 {
+        if let cpu {
             limits.cpu = cpu
             limits.spinsBeforeSleeping = 0
         }
