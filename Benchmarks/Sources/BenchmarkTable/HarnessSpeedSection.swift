@@ -5,7 +5,7 @@ import Workloads
 /// The speed targets of issues 11 and 22, each measured the same way before and after a
 /// change: schedules per second of the two fixed scenarios and of a task-and-actor scenario,
 /// with scenario threads as coroutines against OS threads in the same rounds, heap
-/// allocations per schedule and per step on OS threads (the default), and the cost and the
+/// allocations per schedule and per step on the default backend, and the cost and the
 /// allocations of a scheduling decision that keeps the running thread, on each backend.
 ///
 /// A decision's cost is solved from how much longer a schedule of two threads × 300 atomic
@@ -117,18 +117,23 @@ struct HarnessSpeedSection {
         for round in 0..<rounds {
             log("harness speed round \(round + 1)/\(rounds)")
             for (index, measured) in Self.throughputs.enumerated() {
-                let allocationsBefore = cmalloc_allocation_count()
+                var allocationsBefore = cmalloc_allocation_count()
                 let onOSThreads = HarnessWorkloads.explore(
                     measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .os)
-                let allocations = cmalloc_allocation_count() - allocationsBefore
+                let allocationsOnOSThreads = cmalloc_allocation_count() - allocationsBefore
+                allocationsBefore = cmalloc_allocation_count()
                 let sample = HarnessWorkloads.explore(
                     measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .coroutines)
+                let allocationsOnCoroutines = cmalloc_allocation_count() - allocationsBefore
+                let (allocations, allocatingSchedules) =
+                    ScenarioThreads.platformDefault == .os
+                    ? (allocationsOnOSThreads, onOSThreads.schedules) : (allocationsOnCoroutines, sample.schedules)
                 let rate = Double(sample.schedules) / (sample.elapsed.nanoseconds / 1e9)
                 let rateOnOSThreads = Double(onOSThreads.schedules) / (onOSThreads.elapsed.nanoseconds / 1e9)
                 samples[index].coroutines.append(rate)
                 samples[index].osThreads.append(rateOnOSThreads)
                 samples[index].coroutinesOverOSThreads.append(rate / rateOnOSThreads)
-                samples[index].allocationsPerSchedule.append(Double(allocations) / Double(onOSThreads.schedules))
+                samples[index].allocationsPerSchedule.append(Double(allocations) / Double(allocatingSchedules))
                 if let peer, let named = measured.peer {
                     let peerSample = try peer.explore(
                         named.scenario,
@@ -168,7 +173,8 @@ struct HarnessSpeedSection {
         for (index, measured) in Self.throughputs.enumerated() {
             table.add(
                 Table.Row(
-                    benchmark: "\(measured.scenario), \(measured.strategy), OS threads: heap allocations per schedule",
+                    benchmark: "\(measured.scenario), \(measured.strategy), \(Self.backendName(.platformDefault)): "
+                        + "heap allocations per schedule",
                     cost: cmalloc_is_counting()
                         ? samples[index].allocationsPerSchedule.median.formatted2 : "not counted",
                     baseline: "per step (\(stepsPerSchedule[index].formatted2) steps a schedule)",
@@ -185,7 +191,7 @@ struct HarnessSpeedSection {
         let short = HarnessScenario.loads(perThread: 0)
         let long = HarnessScenario.loads(perThread: loadsPerThread)
         for (index, threads) in backends.enumerated() {
-            let backend = threads == .os ? "OS threads (default)" : "coroutines"
+            let backend = Self.backendName(threads)
             let cost = Duration.nanoseconds(Int64(decisions[index].costs.median))
             table.add(
                 Table.Row(
@@ -214,7 +220,13 @@ struct HarnessSpeedSection {
         }
     }
 
-    /// The side-by-side rows: ours (OS threads, the default, and coroutines) over the peer,
+    /// How a row names `threads`, marking the backend explorations use by default here.
+    private static func backendName(_ threads: ScenarioThreads) -> String {
+        let name = threads == .os ? "OS threads" : "coroutines"
+        return threads == .platformDefault ? "\(name) (default)" : name
+    }
+
+    /// The side-by-side rows: ours (OS threads and coroutines, one of them the default) over the peer,
     /// and heap allocations per schedule of each, against issue 22's goals (≥ 1× on (a) and
     /// (b), ≥ 0.5× on the actor scenario, no more allocations than the peer on (a)).
     private func addPeerRows(_ samples: [Samples], into table: inout Table) {
@@ -223,8 +235,8 @@ struct HarnessSpeedSection {
             let sampled = samples[index]
             let goal = measured.scenario == .actorPingPong ? 0.5 : 1.0
             for (backend, rates, ratios) in [
-                ("OS threads (default)", sampled.osThreads, sampled.osThreadsOverPeer),
-                ("coroutines", sampled.coroutines, sampled.coroutinesOverPeer)
+                (Self.backendName(.os), sampled.osThreads, sampled.osThreadsOverPeer),
+                (Self.backendName(.coroutines), sampled.coroutines, sampled.coroutinesOverPeer)
             ] {
                 table.add(
                     Table.Row(
@@ -243,7 +255,8 @@ struct HarnessSpeedSection {
             let isBounded = measured.scenario == .lockedIncrements
             table.add(
                 Table.Row(
-                    benchmark: "\(measured.scenario), \(measured.strategy), OS threads: heap allocations per schedule",
+                    benchmark: "\(measured.scenario), \(measured.strategy), \(Self.backendName(.platformDefault)): "
+                        + "heap allocations per schedule",
                     cost: allocations.formatted2,
                     baseline: "Shuttle",
                     baselineCost: peerAllocations.formatted2,
