@@ -8,9 +8,12 @@ extension Explorer {
     /// gives, as each schedule of a strategy whose schedules are independent depends only on
     /// the seed and its index. Workers take positions in order; once one fails, none takes a
     /// position after it, and the outcomes of those already run are dropped. `noteProgress`
-    /// is called with the count tallied after each schedule, by one worker at a time.
+    /// is called with the count tallied after each schedule, by one worker at a time. The
+    /// workers take `cpus` in turn: the CPUs the exploring thread could use before it was
+    /// pinned to one (``onOneCPU(_:)``); `nil` where the platform does not say.
     func runOnWorkers(
         _ workers: Int,
+        cpus: [Int32]?,
         strategy: Strategy,
         seed: UInt64,
         naming: ScheduleNaming,
@@ -20,7 +23,7 @@ extension Explorer {
     ) -> ScheduleTally {
         let queue = ScheduleQueue(
             explorer: self, naming: naming, shard: shard, planned: planned, noteProgress: noteProgress)
-        let threads = Self.workerCPUs(workers).map { cpu in
+        let threads = Self.workerCPUs(workers, among: cpus).map { cpu in
             let host = ExecutionHost(cpu: cpu)
             switch Seam.spawnThread({ queue.work(on: host, scheduler: strategy.makeScheduler(seed: seed)) }) {
             case .success(let thread): return thread
@@ -39,25 +42,26 @@ extension Explorer {
         return queue.finishedTally()
     }
 
-    /// The CPU each of `workers` workers runs on: the CPUs the calling thread may use, in
-    /// turn; `nil` each where the platform does not say.
-    private static func workerCPUs(_ workers: Int) -> [Int32?] {
-        guard let allowed = allowedCPUs() else { return Array(repeating: nil, count: workers) }
+    /// The CPU each of `workers` workers runs on: `allowed` in turn; `nil` each where the
+    /// platform does not say.
+    private static func workerCPUs(_ workers: Int, among allowed: [Int32]?) -> [Int32?] {
+        guard let allowed, !allowed.isEmpty else { return Array(repeating: nil, count: workers) }
         return (0..<workers).map { allowed[$0 % allowed.count] }
     }
 
     /// Runs `body` on the calling thread pinned to one of the CPUs it may use (the one it
-    /// runs on, when it may), passing that CPU, and then lets the thread run where it could
-    /// before. So the thread is pinned once for all its executions, not once for each. Passes
-    /// `nil`, and pins nothing, where the platform does not say which CPUs a thread may use
-    /// or cannot pin one.
-    static func onOneCPU<Result>(_ body: (Int32?) -> Result) -> Result {
-        guard let allowed = allowedCPUs() else { return body(nil) }
+    /// runs on, when it may), passing that CPU and the CPUs it could use before (for workers
+    /// to spread over), and then lets the thread run where it could before. So the thread is
+    /// pinned once for all its executions, not once for each. Passes `nil` for the CPU, and
+    /// pins nothing, where the platform does not say which CPUs a thread may use or cannot
+    /// pin one.
+    static func onOneCPU<Result>(_ body: (_ cpu: Int32?, _ allowed: [Int32]?) -> Result) -> Result {
+        guard let allowed = allowedCPUs() else { return body(nil, nil) }
         let current = cshim_current_cpu()
         let cpu = allowed.contains(current) ? current : allowed[0]
-        guard cshim_pin_current_thread_to_cpu(cpu) == 0 else { return body(nil) }
+        guard cshim_pin_current_thread_to_cpu(cpu) == 0 else { return body(nil, allowed) }
         defer { _ = cshim_set_current_thread_cpus(allowed, Int32(allowed.count)) }
-        return body(cpu)
+        return body(cpu, allowed)
     }
 
     /// The CPUs the calling thread may run on, in increasing order; `nil` where the platform

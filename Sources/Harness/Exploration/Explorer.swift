@@ -49,13 +49,13 @@ struct Explorer {
     /// meanwhile (``onOneCPU(_:)``), with the threads of the executions it runs.
     func run() -> ExplorationReport {
         defer { host.close() }
-        return Self.onOneCPU { cpu in
+        return Self.onOneCPU { cpu, allowed in
             host.cpu = cpu
-            return explore()
+            return explore(workerCPUs: allowed)
         }
     }
 
-    private func explore() -> ExplorationReport {
+    private func explore(workerCPUs: [Int32]?) -> ExplorationReport {
         let seed = options.replay?.seed ?? options.seed ?? UInt64(ReplayToken.hash(scenario))
         let searching = searchStrategy
         let naming = ScheduleNaming(
@@ -80,7 +80,8 @@ struct Explorer {
         var divergence: ReplayFollower.Divergence?
         if workers > 1 {
             tally = runOnWorkers(
-                workers, strategy: searching.strategy, seed: seed, naming: naming, shard: shard, planned: planned
+                workers, cpus: workerCPUs, strategy: searching.strategy, seed: seed, naming: naming, shard: shard,
+                planned: planned
             ) { executed in
                 progress.update { wording.progressLine(.schedules(done: executed, budget: planned, failures: 0), $0) }
             }
