@@ -13,8 +13,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "CShim"),
+        // The definitions of pthread_self and its kin in front of the C library's: linked only
+        // where the harness is, never into a program that uses only the primitives.
+        .target(name: "CIdentityWatch", dependencies: ["CShim"]),
         .target(name: "Primitives", dependencies: ["CShim"]),
-        .target(name: "Harness", dependencies: ["Primitives", "CShim"]),
+        .target(name: "Harness", dependencies: ["Primitives", "CShim", "CIdentityWatch"]),
         .target(
             name: "Fixtures",
             dependencies: ["Primitives", "Harness", "CShim"],

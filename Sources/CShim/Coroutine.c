@@ -4,7 +4,7 @@
 #endif
 
 #include "CShim.h"
-#include "Sanitized.h"
+#include "CShimBuild.h"
 
 #if defined(__APPLE__)
 #elif defined(__linux__)

@@ -1,3 +1,4 @@
+import CIdentityWatch
 import CShim
 import Primitives
 

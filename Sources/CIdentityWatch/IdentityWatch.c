@@ -3,22 +3,15 @@
 #define _GNU_SOURCE
 #endif
 
+#include "CIdentityWatch.h"
 #include "CShim.h"
-#include "Sanitized.h"
+#include "CShimBuild.h"
 
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <string.h>
 
 _Thread_local bool cshim_identity_watched = false;
-
-// Not under a sanitizer: no coroutine runs there, and its runtime has functions of its own
-// around the C library's.
-#if defined(__GLIBC__) && !defined(CSHIM_SANITIZED)
-#if __GLIBC_PREREQ(2, 30)
-#define CSHIM_IDENTITY_WATCH 1
-#endif
-#endif
 
 #if defined(CSHIM_IDENTITY_WATCH)
 
@@ -124,36 +117,23 @@ static void cshim_identity_note(cshim_identity_function function, void *caller) 
     cshim_identity_watched = true;
 }
 
-static int (*cshim_real_setspecific)(pthread_key_t, const void *) = NULL;
-
-/// `pthread_setspecific` of the library after this executable (the C library), found once.
-static int cshim_forward_setspecific(pthread_key_t key, const void *value) {
-    int (*real)(pthread_key_t, const void *) = __atomic_load_n(&cshim_real_setspecific, __ATOMIC_ACQUIRE);
-    if (real == NULL) {
-        real = (int (*)(pthread_key_t, const void *))dlsym(RTLD_NEXT, "pthread_setspecific");
-        __atomic_store_n(&cshim_real_setspecific, real, __ATOMIC_RELEASE);
-    }
-    return real(key, value);
-}
-
 // The definitions that the code under test and the shared libraries bind to: an executable's
-// definition comes before the C library's. Each forwards to the C library's function of the
-// same meaning, which needs no lookup: `thrd_current` is `pthread_self`, `tss_get`
-// `pthread_getspecific`.
+// definition comes before the C library's. Each forwards to the C library's function through
+// CShim's unwatched one.
 
 pthread_t pthread_self(void) {
     cshim_identity_note(CSHIM_IDENTITY_PTHREAD_SELF, __builtin_return_address(0));
-    return thrd_current();
+    return cshim_thread_self();
 }
 
 void *pthread_getspecific(pthread_key_t key) {
     cshim_identity_note(CSHIM_IDENTITY_PTHREAD_GETSPECIFIC, __builtin_return_address(0));
-    return tss_get(key);
+    return cshim_thread_getspecific(key);
 }
 
 int pthread_setspecific(pthread_key_t key, const void *value) {
     cshim_identity_note(CSHIM_IDENTITY_PTHREAD_SETSPECIFIC, __builtin_return_address(0));
-    return cshim_forward_setspecific(key, value);
+    return cshim_thread_setspecific(key, value);
 }
 
 pid_t gettid(void) {
@@ -178,26 +158,3 @@ void cshim_identity_set_handler(cshim_identity_handler handler) {
 #endif
 }
 
-pthread_t cshim_thread_self(void) {
-#if defined(CSHIM_IDENTITY_WATCH)
-    return thrd_current();
-#else
-    return pthread_self();
-#endif
-}
-
-void *cshim_thread_getspecific(pthread_key_t key) {
-#if defined(CSHIM_IDENTITY_WATCH)
-    return tss_get(key);
-#else
-    return pthread_getspecific(key);
-#endif
-}
-
-int cshim_thread_setspecific(pthread_key_t key, const void *value) {
-#if defined(CSHIM_IDENTITY_WATCH)
-    return cshim_forward_setspecific(key, value);
-#else
-    return pthread_setspecific(key, value);
-#endif
-}
