@@ -1,3 +1,4 @@
+import CIdentityWatch
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 #if canImport(Darwin)
 import Darwin
@@ -46,7 +47,17 @@ enum ProcessHooks {
     static func installForExecutions() {
         cshim_install_crash_reporter()
         GlobalEnqueueHook.install()
+        _ = threadIdentityHandlerInstalled
     }
+
+    /// The thread-identity watch's handler (``ThreadIdentityWatch``), installed once per process.
+    private static let threadIdentityHandlerInstalled: Void = cshim_identity_set_handler(threadIdentityUsed)
+}
+
+/// The thread-identity watch's handler: tells the execution of the calling coroutine, if any,
+/// which ends it.
+private func threadIdentityUsed(_ function: cshim_identity_function, _ frame: UnsafeMutableRawPointer?) {
+    Execution.current?.usedThreadIdentity(ThreadIdentityFunction(function), returnAddress: UInt(bitPattern: frame))
 }
 
 /// In the test's own process, sends the jobs an execution's threads enqueue on the global

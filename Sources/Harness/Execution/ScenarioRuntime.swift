@@ -19,6 +19,9 @@ protocol ScenarioRuntime: QuiescenceRuntime {
     func services() -> AsyncServices
     /// The execution's task executor, if something started it.
     var startedServices: AsyncServices? { get }
+    /// The scenario's code called `function`, from `returnAddress`, to tell OS threads apart:
+    /// where the calling thread is a coroutine, the execution ends, to run again on OS threads.
+    func usedThreadIdentity(_ function: ThreadIdentityFunction, returnAddress: UInt)
 }
 
 /// What a scenario whose calls may wait for good (a generated scenario with blocking

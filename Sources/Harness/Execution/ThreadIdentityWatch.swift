@@ -13,22 +13,12 @@ enum ThreadIdentityWatch {
     /// system's functions whatever the executable defines).
     static var isSupported: Bool { cshim_identity_watch_supported() }
 
-    /// Installs the handler, once per process.
-    private static let installed: Void = cshim_identity_set_handler(threadIdentityUsed)
-
     /// Runs `body`, the loop of a host that runs coroutines, with the calling OS thread watched.
     static func watching(_ body: () -> Void) {
-        _ = installed
         cshim_identity_set_watched(true)
         defer { cshim_identity_set_watched(false) }
         body()
     }
-}
-
-/// The watch's handler: tells the execution of the calling coroutine, if any, which ends it.
-private func threadIdentityUsed(_ function: cshim_identity_function, _ frame: UnsafeMutableRawPointer?) {
-    guard let execution = Seam.currentController as? Execution else { return }
-    execution.usedThreadIdentity(ThreadIdentityFunction(function), returnAddress: UInt(bitPattern: frame))
 }
 
 extension ThreadIdentityFunction {
