@@ -1,7 +1,7 @@
 import CShim
 import Fixtures
 import Foundation
-import Harness
+@testable import Harness
 import Primitives
 import Testing
 
@@ -105,6 +105,37 @@ struct ThreadIdentityWatchTests {
             return
         }
         #expect(place?.file == "OvertakingReadWriteCoordinator.swift", "\(String(describing: place))")
+    }
+
+    /// The fallback is never silent: a failure found after it carries a note saying so, and
+    /// the run's summary has a line for it whether the exploration failed or passed.
+    @Test("the fallback is a note on the failure and a line under the run's summary, failing or passing")
+    func fallbackIsReported() throws {
+        let run = RunState()
+        let options = ExplorationOptions(strategy: .random, schedules: 200, seed: 1, keepsFailures: false)
+        func campaign(_ name: String) -> Campaign {
+            Campaign(name, .explore, sourceLocation: #_sourceLocation, environment: EnvironmentSnapshot([:]), run: run)
+        }
+        let fallbackNote = "ran on OS threads from schedule 0: T"
+        withKnownIssue {
+            _ = campaign("failing after the fallback").explore(options, readsAnotherThreadsPost(key: pthreadSelfKey))
+        } matching: { issue in
+            let text = "\(issue)"
+            return text.contains("a read after the post missed it") && text.contains(fallbackNote)
+                && text.contains("calls pthread_self at ThreadIdentityWatchTests.swift:")
+        }
+        let passing = try #require(
+            campaign("passing after the fallback").explore(options) { scenario in
+                let keys = AtomicBox<Set<UInt>>([])
+                for _ in 0..<2 {
+                    scenario.spawn { keys.update { _ = $0.insert(pthreadSelfKey()) } }
+                }
+            })
+        #expect(passing.failure == nil && passing.schedulesRun == 200)
+        let summary = CampaignSummary.table(run.entries)
+        for name in ["failing after the fallback", "passing after the fallback"] {
+            #expect(summary.contains("\n\(name): \(fallbackNote)"), "\(summary)")
+        }
     }
 
     /// What the seam covers needs no OS thread: the exploration stays on coroutines, whose
