@@ -15,6 +15,9 @@ _Thread_local bool cshim_identity_watched = false;
 
 #if defined(CSHIM_IDENTITY_WATCH)
 
+#include <linux/futex.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <sys/syscall.h>
 #include <threads.h>
 
@@ -139,6 +142,70 @@ int pthread_setspecific(pthread_key_t key, const void *value) {
 pid_t gettid(void) {
     cshim_identity_note(CSHIM_IDENTITY_GETTID, __builtin_return_address(0));
     return (pid_t)syscall(SYS_gettid);
+}
+
+typedef long (*cshim_syscall_function)(long number, ...);
+
+/// The C library's `syscall`, found on first use.
+static cshim_syscall_function cshim_libc_syscall(void) {
+    static _Atomic(cshim_syscall_function) found = NULL;
+    cshim_syscall_function function = atomic_load_explicit(&found, memory_order_relaxed);
+    if (function == NULL) {
+        function = (cshim_syscall_function)dlsym(RTLD_NEXT, "syscall");
+        atomic_store_explicit(&found, function, memory_order_relaxed);
+    }
+    return function;
+}
+
+/// Whether a futex operation `operation` takes a priority-inheritance lock: one whose word
+/// holds its owner's thread ID, as `Synchronization.Mutex`'s does on Linux.
+static bool cshim_futex_takes_owned_lock(long operation) {
+    switch ((int)operation & FUTEX_CMD_MASK) {
+    case FUTEX_LOCK_PI:
+    case FUTEX_TRYLOCK_PI:
+#if defined(FUTEX_LOCK_PI2)
+    case FUTEX_LOCK_PI2:
+#endif
+        return true;
+    default:
+        return false;
+    }
+}
+
+/// Tells the handler when code on a coroutine is about to wait, through `syscall` from
+/// `caller`, for the lock whose word is at `word`, and that word names the calling OS thread
+/// as its owner: another coroutine on the same host holds it (a `Synchronization.Mutex` held
+/// across a scheduling point), and the kernel would answer that the thread holds it already.
+/// On OS threads the wait is a wait, which the harness reports as a stall.
+static void cshim_identity_note_owned_lock(long word, long operation, void *caller) {
+    if (cshim_identity_busy || !cshim_futex_takes_owned_lock(operation) || word == 0) return;
+    cshim_identity_handler handler = atomic_load_explicit(&cshim_identity_handler_installed, memory_order_acquire);
+    if (handler == NULL) return;
+    uint32_t owner = atomic_load_explicit((_Atomic uint32_t *)word, memory_order_relaxed) & FUTEX_TID_MASK;
+    if (owner != (uint32_t)cshim_libc_syscall()(SYS_gettid)) return;
+    cshim_identity_busy = true;
+    void *frame = cshim_classify(caller) == CSHIM_CALLER_CODE ? caller : cshim_code_frame_past(caller);
+    cshim_identity_busy = false;
+    // The handler ends the coroutine, never to return here.
+    cshim_identity_watched = false;
+    handler(CSHIM_IDENTITY_OWNED_LOCK, frame);
+    cshim_identity_watched = true;
+}
+
+// `syscall` in front of the C library's, to see the futex calls of locks that record their
+// owner's thread ID; every call goes on to the C library's with the same arguments (as many as
+// a system call takes: those the caller did not pass are read and not used).
+long syscall(long number, ...) {
+    va_list list;
+    va_start(list, number);
+    long arguments[6];
+    for (int index = 0; index < 6; index++) arguments[index] = va_arg(list, long);
+    va_end(list);
+    if (number == SYS_futex && cshim_identity_watched) {
+        cshim_identity_note_owned_lock(arguments[0], arguments[1], __builtin_return_address(0));
+    }
+    return cshim_libc_syscall()(number, arguments[0], arguments[1], arguments[2], arguments[3], arguments[4],
+                                arguments[5]);
 }
 #endif
 

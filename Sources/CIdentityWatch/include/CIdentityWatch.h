@@ -1,6 +1,7 @@
 // The thread-identity watch: this package's definitions of `pthread_self`,
-// `pthread_getspecific`, `pthread_setspecific` and `gettid` in front of the C library's, which
-// tell the harness when code on a coroutine asks which OS thread it runs on. A target of its
+// `pthread_getspecific`, `pthread_setspecific`, `gettid` and `syscall` in front of the C
+// library's, which tell the harness when code on a coroutine asks which OS thread it runs on,
+// or waits for a lock that names its owner by OS thread. A target of its
 // own, linked only where the harness is (test executables), never where only the primitives
 // are.
 #ifndef CIDENTITY_WATCH_H
@@ -14,6 +15,9 @@ typedef enum {
     CSHIM_IDENTITY_PTHREAD_GETSPECIFIC = 1,
     CSHIM_IDENTITY_PTHREAD_SETSPECIFIC = 2,
     CSHIM_IDENTITY_GETTID = 3,
+    /// A wait, through `syscall`'s futex operation, for a lock whose word names the calling OS
+    /// thread as its owner (`Synchronization.Mutex`'s on Linux).
+    CSHIM_IDENTITY_OWNED_LOCK = 4,
 } cshim_identity_function;
 
 /// Told that code on a coroutine called `function`; `frame` is a return address in the code
@@ -35,7 +39,9 @@ static inline void cshim_identity_set_watched(bool watched) {
 /// `pthread_getspecific`, `pthread_setspecific` and `gettid`, which forward to the C library's
 /// and, while `cshim_identity_watched` is set, tell the handler of calls from anything but a
 /// system library (the C runtime, the Swift runtime and its libraries, Dispatch, the
-/// unwinder; Foundation counts). C `__thread` variables and Swift globals are not seen.
+/// unwinder; Foundation counts); and `syscall`, which tells it of a wait from anywhere for a
+/// priority-inheritance futex whose word names the calling OS thread as its owner. C
+/// `__thread` variables and Swift globals are not seen.
 bool cshim_identity_watch_supported(void);
 
 /// Installs the handler (process-wide); NULL: none.

@@ -231,6 +231,10 @@ extension Nondeterminism: CustomStringConvertible {
             "T\(thread) is cancelled"
         case let .threadSpecificStorage(thread, location):
             "T\(thread) uses thread-specific storage at \(location.fileName):\(location.line)"
+        case let .threadIdentity(thread, .lockOwnedByOSThread, place):
+            "T\(thread) waits" + (place.map { " at \($0.file):\($0.line)" } ?? "")
+                + " for a lock that records its owner's OS thread (a Synchronization.Mutex), held by another thread "
+                + "across a scheduling point"
         case let .threadIdentity(thread, function, place):
             "T\(thread) calls \(function.rawValue)" + (place.map { " at \($0.file):\($0.line)" } ?? "")
         case .foreignClock:

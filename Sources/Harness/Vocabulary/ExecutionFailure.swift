@@ -115,6 +115,10 @@ public enum ThreadIdentityFunction: String, Sendable, Hashable, Codable {
     case pthreadGetspecific = "pthread_getspecific"
     case pthreadSetspecific = "pthread_setspecific"
     case gettid
+    /// A wait for a lock whose word records its owner's OS thread (`Synchronization.Mutex` on
+    /// Linux, through the futex's priority-inheritance operations), held on the same OS thread:
+    /// by another coroutine, across a scheduling point.
+    case lockOwnedByOSThread = "FUTEX_LOCK_PI"
 }
 
 /// That an exploration asked for coroutines and ran its scenario threads on OS threads from

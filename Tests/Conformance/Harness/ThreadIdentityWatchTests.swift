@@ -3,6 +3,7 @@ import Fixtures
 import Foundation
 @testable import Harness
 import Primitives
+import Synchronization
 import Testing
 
 private let watchMissing = ScenarioThreads.platformDefault != .coroutines
@@ -136,6 +137,38 @@ struct ThreadIdentityWatchTests {
         for name in ["failing after the fallback", "passing after the fallback"] {
             #expect(summary.contains("\n\(name): \(fallbackNote)"), "\(summary)")
         }
+    }
+
+    /// A `Synchronization.Mutex` records its owner's OS thread: held by one coroutine across a
+    /// scheduling point and then waited for by another on the same host, the kernel would call
+    /// it a recursive lock and the process would trap. The wait ends the execution instead,
+    /// and on OS threads the waiting thread is reported as stalled in a lock the harness does
+    /// not control, as it was before coroutines.
+    @Test("a Synchronization.Mutex held across a scheduling point runs on OS threads, reported as a stall")
+    func mutexHeldAcrossAPoint() throws {
+        let options = ExplorationOptions(
+            strategy: .exhaustive(preemptionBound: 1), schedules: 20, seed: 1, stallTimeout: .milliseconds(300))
+        let report = try Harness.run("mutex held across a point", options: options) { scenario in
+            let mutex = Mutex(0)
+            let flag = SeamAtomic(false)
+            for _ in 0..<2 {
+                scenario.spawn {
+                    mutex.withLock { value in
+                        value += 1
+                        flag.store(true)
+                    }
+                }
+            }
+        }
+        let failure = try #require(report.failure, "the wait for the held mutex went unseen")
+        #expect("\(failure.reason)".contains("Synchronization.Mutex"), "\(failure.reason)")
+        let fallback = try #require(report.osThreadFallback, "the exploration did not say it left coroutines")
+        guard case .threadIdentity(_, .lockOwnedByOSThread, let place?) = fallback.reason else {
+            Issue.record("expected a wait for a lock owned by the OS thread, with a place; got \(fallback.reason)")
+            return
+        }
+        #expect(place.file == "ThreadIdentityWatchTests.swift", "\(place)")
+        #expect("\(fallback)".contains(" for a lock that records its owner's OS thread"), "\(fallback)")
     }
 
     /// What the seam covers needs no OS thread: the exploration stays on coroutines, whose
