@@ -147,7 +147,7 @@ struct ThreadIdentityWatchTests {
     @Test("a Synchronization.Mutex held across a scheduling point runs on OS threads, reported as a stall")
     func mutexHeldAcrossAPoint() throws {
         let options = ExplorationOptions(
-            strategy: .exhaustive(preemptionBound: 1), schedules: 20, seed: 1, stallTimeout: .milliseconds(300))
+            strategy: .exhaustive(preemptionBound: 1), schedules: 20, seed: 1, stallTimeout: .seconds(1))
         let report = try Harness.run("mutex held across a point", options: options) { scenario in
             let mutex = Mutex(0)
             let flag = SeamAtomic(false)
