@@ -630,25 +630,50 @@ void cshim_install_crash_reporter(void) {
 }
 
 cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, cshim_schedule_record *record) {
-    cshim_crash_report *report = malloc(sizeof(cshim_crash_report));
+    cshim_crash_report *report = calloc(1, sizeof(cshim_crash_report));
     if (report == NULL) {
         return NULL;
     }
-    size_t stepCapacity = record != NULL ? record->stepCapacity : 0;
-    report->prefix = strdup(prefix);
-    report->suffix = strdup(suffix);
-    report->line = malloc(strlen(prefix) + cshim_base64url_length(stepCapacity) + strlen(suffix) + 1);
-    if (report->prefix == NULL || report->suffix == NULL || report->line == NULL) {
+    report->record = record;
+    if (!cshim_crash_report_set_text(report, prefix, suffix)) {
         cshim_crash_report_destroy(report);
         return NULL;
     }
-    report->record = record;
     return report;
 }
 
+// Makes `*buffer` hold at least `needed` bytes, growing it (and `*capacity`) only when smaller.
+static bool cshim_reserve(char **buffer, size_t *capacity, size_t needed) {
+    if (needed <= *capacity) {
+        return true;
+    }
+    char *grown = realloc(*buffer, needed);
+    if (grown == NULL) {
+        return false;
+    }
+    *buffer = grown;
+    *capacity = needed;
+    return true;
+}
+
+bool cshim_crash_report_set_text(cshim_crash_report *report, const char *prefix, const char *suffix) {
+    size_t prefixSize = strlen(prefix) + 1;
+    size_t suffixSize = strlen(suffix) + 1;
+    size_t stepCapacity = report->record != NULL ? report->record->stepCapacity : 0;
+    size_t lineSize = prefixSize + cshim_base64url_length(stepCapacity) + suffixSize;
+    if (!cshim_reserve(&report->prefix, &report->prefixCapacity, prefixSize)
+        || !cshim_reserve(&report->suffix, &report->suffixCapacity, suffixSize)
+        || !cshim_reserve(&report->line, &report->lineCapacity, lineSize)) {
+        return false;
+    }
+    memcpy(report->prefix, prefix, prefixSize);
+    memcpy(report->suffix, suffix, suffixSize);
+    return true;
+}
+
 void cshim_crash_report_destroy(cshim_crash_report *report) {
-    free((void *)report->prefix);
-    free((void *)report->suffix);
+    free(report->prefix);
+    free(report->suffix);
     free(report->line);
     free(report);
 }

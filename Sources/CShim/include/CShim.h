@@ -191,12 +191,16 @@ static inline void cshim_schedule_record_set_byte_count(cshim_schedule_record *r
 /// What a crash handler prints for the execution a controlled thread belongs to: `prefix`,
 /// the record's steps so far (their bytes printed as unpadded base64url), then `suffix`,
 /// composed in `line` and written with one `write`, so that other threads' output (a test
-/// runner's) does not land inside it.
+/// runner's) does not land inside it. Its buffers are kept, with their capacities, when its
+/// texts are replaced (`cshim_crash_report_set_text`).
 typedef struct {
-    const char *prefix;
-    const char *suffix;
+    char *prefix;
+    char *suffix;
     cshim_schedule_record *record;
     char *line;
+    size_t prefixCapacity;
+    size_t suffixCapacity;
+    size_t lineCapacity;
 } cshim_crash_report;
 
 /// Installs, once per process, handlers for the crash signals (`cshim_is_crash_signal`)
@@ -212,6 +216,12 @@ bool cshim_is_crash_signal(int signal_number);
 /// Creates a crash report, copying `prefix` and `suffix`, printing the steps of `record`
 /// (which may be NULL: no steps); NULL if memory ran out.
 cshim_crash_report *cshim_crash_report_create(const char *prefix, const char *suffix, cshim_schedule_record *record);
+
+/// Replaces the texts of `report` with copies of `prefix` and `suffix`, reusing its buffers
+/// when they are large enough, so that a report reused from one execution to the next
+/// allocates nothing once its texts stop growing. False if memory ran out (the report then
+/// keeps texts that may be partly replaced, and stays valid to destroy).
+bool cshim_crash_report_set_text(cshim_crash_report *report, const char *prefix, const char *suffix);
 
 /// Frees a report made by `cshim_crash_report_create`.
 void cshim_crash_report_destroy(cshim_crash_report *report);

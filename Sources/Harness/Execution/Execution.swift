@@ -34,6 +34,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @exclusivity(unchecked) var strategy: any SchedulingStrategy
     /// The recorded schedule the strategy follows, checked step by step.
     @exclusivity(unchecked) var replay: ReplayFollower?
+    /// The plan's record's crash report, its texts this execution's.
     let crashReport: UnsafeMutablePointer<cshim_crash_report>
     let backend: any HandoffBackend
     /// Where the execution's OS threads run: OS threads reused from one execution to the next.
@@ -72,21 +73,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             plan.record.stepCapacity >= Self.stepByteCapacity(limits),
             "the schedule record is too small for the limits")
         trace = TraceRecorder(record: plan.record, activity: plan.activity, tokenPrefix: plan.tokenPrefix)
-        // Through `withCString`, which lends a native string's own bytes: passing a `String`
-        // where C takes a pointer copies it into a new array each time.
-        let created = plan.crashText.prefix.withCString { prefix in
-            plan.crashText.suffix.withCString { suffix in cshim_crash_report_create(prefix, suffix, plan.record.pointer)
-            }
-        }
-        guard let report = created else {
-            preconditionFailure("the harness ran out of memory creating an execution")
-        }
-        crashReport = report
+        crashReport = plan.record.crashReport(prefix: plan.crashText.prefix, suffix: plan.crashText.suffix)
         ProcessHooks.installForExecutions()
-    }
-
-    deinit {
-        cshim_crash_report_destroy(crashReport)
     }
 
     /// How many bytes the steps of an execution under `limits` may take: three for each step

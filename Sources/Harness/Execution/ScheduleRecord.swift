@@ -15,6 +15,9 @@ final class ScheduleRecord: @unchecked Sendable {
     private let byteSize: Int
     /// Whether the record is a mapping of a shared file, rather than memory of its own.
     private let isMapped: Bool
+    /// The crash report of the executions that take turns with the record, made by the
+    /// first (``crashReport(prefix:suffix:)``).
+    private var report: UnsafeMutablePointer<cshim_crash_report>?
 
     /// A record of at most `stepCapacity` bytes of steps in memory of its own; in the file at
     /// `sharedFile` when given, which is made that size and mapped shared. Throws the errno
@@ -37,6 +40,7 @@ final class ScheduleRecord: @unchecked Sendable {
     }
 
     deinit {
+        if let report { cshim_crash_report_destroy(report) }
         if isMapped {
             munmap(pointer, byteSize)
         } else {
@@ -51,6 +55,23 @@ final class ScheduleRecord: @unchecked Sendable {
     }
 
     /// Publishes that `count` bytes of the steps are valid.
+    /// The crash report printing `prefix`, the record's steps and `suffix`, for the execution
+    /// that takes its turn with the record: one report, its texts replaced for each execution,
+    /// so that an execution allocates none. Valid while the record lives.
+    func crashReport(prefix: String, suffix: String) -> UnsafeMutablePointer<cshim_crash_report> {
+        // Through `withCString`, which lends a native string's own bytes: passing a `String`
+        // where C takes a pointer copies it into a new array each time.
+        let ready = prefix.withCString { prefix in
+            suffix.withCString { suffix in
+                if let report { return cshim_crash_report_set_text(report, prefix, suffix) ? report : nil }
+                report = cshim_crash_report_create(prefix, suffix, pointer)
+                return report
+            }
+        }
+        guard let ready else { preconditionFailure("the harness ran out of memory creating a crash report") }
+        return ready
+    }
+
     func setByteCount(_ count: Int) {
         cshim_schedule_record_set_byte_count(pointer, count)
     }
