@@ -134,6 +134,15 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         osThreads.finish()
     }
 
+    func hostOnCallingThread() {
+        host = cshim_thread_self()
+    }
+
+    func hostUntilFinished() {
+        ThreadIdentityWatch.watching { runHost() }
+        giveBackStacks()
+    }
+
     /// Ends `thread`: an OS thread exits; a coroutine's cleanup runs (as a cancelled OS
     /// thread runs its cleanup handlers), and the host goes on with whatever runs next. What
     /// the coroutine's frames hold is left, as `pthread_exit` leaves Swift frames.

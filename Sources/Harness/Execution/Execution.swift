@@ -49,6 +49,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     let foreignJobs = ForeignJobs()
     @exclusivity(unchecked) var asyncServices: AsyncServices?
     private let done = Atomic<Bool>(false)
+    /// Who ended the execution (an ``Ending``); 0 while nobody has.
+    private let ended = Atomic<UInt8>(0)
     @exclusivity(unchecked) var unjoinedThreads = UnjoinedThreads()
     /// Every seam object the execution's threads used, kept alive until it ends (see
     /// ``identity(of:)``).
@@ -86,14 +88,40 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     // MARK: Driving
 
     /// Runs `plan`'s scenario as thread 0 and returns what the execution did once every
-    /// thread has finished, the execution failed and wound down, or it stalled.
+    /// thread has finished, the execution failed and wound down, or it stalled: its coroutines
+    /// run on a thread of the pool while the calling thread watches for a stall.
     static func run(_ plan: ExecutionPlan) -> ExecutionRecord {
         let execution = Execution(plan)
-        execution.run(plan.scenario, activity: plan.activity)
+        let root = execution.start(plan.scenario)
+        let limits = execution.limits
+        if let stalled = execution.watch.awaitEnd(
+            of: execution.backend, activity: plan.activity, timeout: limits.stallTimeout)
+        {
+            execution.noteStalled(stalled)
+        }
+        execution.joinIfDone(root)
         return execution.record()
     }
 
-    private func run(_ scenario: @escaping @Sendable () -> Void, activity: ActivityCounter) {
+    /// Runs `plan`'s scenario as thread 0 with its coroutines on the calling thread, watched
+    /// for a stall by `runner`'s watcher, and returns what the execution did once every thread
+    /// has finished or the execution failed and wound down; `nil` when the watcher found it
+    /// stalled first and took it over (``RunnerWatch``): then the caller must leave it alone.
+    /// No OS thread but the caller's takes part when every scenario thread is a coroutine.
+    static func run(_ plan: ExecutionPlan, on runner: ExecutionRunner) -> ExecutionRecord? {
+        let execution = Execution(plan)
+        execution.backend.hostOnCallingThread()
+        runner.begin(execution, activity: plan.activity)
+        let root = execution.start(plan.scenario)
+        execution.backend.hostUntilFinished()
+        guard execution.claim(.ended) else { return nil }
+        runner.end()
+        execution.joinIfDone(root)
+        return execution.record()
+    }
+
+    /// Starts thread 0, which runs `scenario` and then closes the execution's services.
+    private func start(_ scenario: @escaping @Sendable () -> Void) -> SeamThread {
         strategy.threadCreated(0, by: nil)
         let host = backend.coroutineHost ?? threadPool
         let started = Seam.spawnThread(on: host, controlledBy: self, as: SeamThreadID(rawValue: 0)) { [unowned self] in
@@ -105,25 +133,44 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             preconditionFailure("the harness could not start a scenario thread: \(error)")
         case .success(let root):
             backend.resume(0)
-            if let stalled = watch.awaitEnd(of: backend, activity: activity, timeout: limits.stallTimeout) {
-                model.noteStall(
-                    .stalled(
-                        thread: stalled.thread,
-                        seconds: stalled.stall.seconds,
-                        diagnosis: StallDiagnosis(
-                            stalled.stall, frames: stalled.frames, lastSeen: trace.lastSeen(stalled.thread)
-                        )
-                    ))
-            }
-            if done.load(ordering: .acquiring) {
-                _ = try? root.join()
-                unjoinedThreads.joinAll()
-            }
+            return root
         }
     }
 
+    /// Once the execution has ended (not stalled), joins its OS threads.
+    private func joinIfDone(_ root: SeamThread) {
+        guard done.load(ordering: .acquiring) else { return }
+        _ = try? root.join()
+        unjoinedThreads.joinAll()
+    }
+
+    /// Who ends an execution: the thread that ran it, once its threads have ended, or its
+    /// watcher, once it stalled.
+    enum Ending: UInt8 {
+        case ended = 1
+        case stalled = 2
+    }
+
+    /// Claims the execution's end for `ending`: `true` for the first claim only. The loser
+    /// leaves the execution alone.
+    func claim(_ ending: Ending) -> Bool {
+        ended.compareExchange(expected: 0, desired: ending.rawValue, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Notes that the running thread stalled as `stalled` says; call once, from the thread
+    /// that watched it, which may then read the execution's record.
+    func noteStalled(_ stalled: ExecutionWatch.Stalled) {
+        model.noteStall(
+            .stalled(
+                thread: stalled.thread,
+                seconds: stalled.stall.seconds,
+                diagnosis: StallDiagnosis(
+                    stalled.stall, frames: stalled.frames, lastSeen: trace.lastSeen(stalled.thread))
+            ))
+    }
+
     /// What the execution did; call once it has ended.
-    private func record() -> ExecutionRecord {
+    func record() -> ExecutionRecord {
         var follower = replay
         follower?.finish(after: trace.steps.count)
         return ExecutionRecord(

@@ -58,35 +58,51 @@ final class ExecutionWatch: @unchecked Sendable {
 
     /// Waits for `backend` to finish; returns the stall, once the running thread, taking no
     /// step counted on `activity`, has been blocked or busy for `timeout` (checked a few
-    /// times a second, so the stall is reported on time). A check that finds it runnable
-    /// counts as a sign of life for an isolated child's heartbeat. Once it returns a stall,
-    /// the caller may read and write the execution's state.
+    /// times a second, so the stall is reported on time; ``checkForStall(_:activity:after:)``).
+    /// Once it returns a stall, the caller may read and write the execution's state.
     func awaitEnd(of backend: any HandoffBackend, activity: ActivityCounter, timeout: Duration) -> Stalled? {
-        let slice = min(timeout, .milliseconds(250))
+        let slice = Self.checkInterval(timeout)
         let start = ContinuousClock.now
         var watch = StallWatch(timeout: timeout)
         while !backend.awaitFinish(timeout: slice) {
-            let thread = runningThread.load(ordering: .relaxed)
-            let osThread = threadHandlesMutex.withLockDirectly {
-                threadHandles.indices.contains(thread) ? threadHandles[thread] : nil
-            }
-            let verdict = watch.check(
-                steps: activity.steps,
-                thread: thread,
-                activity: osThread.flatMap { ThreadActivity.read(systemID: $0.systemID) },
-                now: ContinuousClock.now - start
-            )
-            switch verdict {
-            case .progressed, .waiting:
-                continue
-            case .runnable:
-                activity.noteRunnable()
-            case .stalled(let stall):
-                _ = leftHarness.load(ordering: .acquiring)
-                let frames = osThread.flatMap { StallDiagnosis.frames(ofThread: $0.handle) }
-                return Stalled(thread: thread, stall: stall, frames: frames)
+            if let stalled = checkForStall(&watch, activity: activity, after: ContinuousClock.now - start) {
+                return stalled
             }
         }
         return nil
+    }
+
+    /// How often a thread that watches for a stall of `timeout` checks: a few times a second.
+    static func checkInterval(_ timeout: Duration) -> Duration {
+        min(timeout, .milliseconds(250))
+    }
+
+    /// Checks once, `elapsed` into the execution, whether the running thread has been
+    /// blocked or busy without a step counted on `activity` for `watch`'s timeout, with what
+    /// earlier checks saw in `watch`; returns the stall if so. A check that finds the thread
+    /// runnable counts as a sign of life for an isolated child's heartbeat. Once it returns a
+    /// stall, the caller may read the execution's state.
+    func checkForStall(_ watch: inout StallWatch, activity: ActivityCounter, after elapsed: Duration) -> Stalled? {
+        let thread = runningThread.load(ordering: .relaxed)
+        let osThread = threadHandlesMutex.withLockDirectly {
+            threadHandles.indices.contains(thread) ? threadHandles[thread] : nil
+        }
+        let verdict = watch.check(
+            steps: activity.steps,
+            thread: thread,
+            activity: osThread.flatMap { ThreadActivity.read(systemID: $0.systemID) },
+            now: elapsed
+        )
+        switch verdict {
+        case .progressed, .waiting:
+            return nil
+        case .runnable:
+            activity.noteRunnable()
+            return nil
+        case .stalled(let stall):
+            _ = leftHarness.load(ordering: .acquiring)
+            let frames = osThread.flatMap { StallDiagnosis.frames(ofThread: $0.handle) }
+            return Stalled(thread: thread, stall: stall, frames: frames)
+        }
     }
 }

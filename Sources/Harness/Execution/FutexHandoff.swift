@@ -39,6 +39,12 @@ final class FutexHandoff: HandoffBackend {
         cshim_unpark(parkers + threadCount)
     }
 
+    func hostOnCallingThread() {}
+
+    func hostUntilFinished() {
+        cshim_park(parkers + threadCount, spinsBeforeSleeping)
+    }
+
     var coroutineHost: (any SeamThreadHost)? { nil }
 
     func runsAsCoroutine(_ thread: Int) -> Bool { false }

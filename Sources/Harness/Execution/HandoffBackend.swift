@@ -17,8 +17,17 @@ protocol HandoffBackend: AnyObject {
     /// Waits until the execution ends (see ``finish()``) or `timeout` passes; returns
     /// whether it ended.
     func awaitFinish(timeout: Duration) -> Bool
-    /// Ends the execution: wakes whoever waits in ``awaitFinish(timeout:)``.
+    /// Ends the execution: wakes whoever waits in ``awaitFinish(timeout:)`` or
+    /// ``hostUntilFinished()``.
     func finish()
+    /// Makes the calling thread the one that runs the execution's coroutines, in
+    /// ``hostUntilFinished()``, instead of a thread of the pool; call before the first thread
+    /// starts.
+    func hostOnCallingThread()
+    /// Runs the execution's coroutines on the calling thread (``hostOnCallingThread()``), and
+    /// waits while an OS thread of it runs, until the execution ends; only waits for the end
+    /// when every thread is an OS thread.
+    func hostUntilFinished()
     /// Where the scenario's threads run when they are coroutines; `nil` when every thread
     /// is an OS thread of the pool.
     var coroutineHost: (any SeamThreadHost)? { get }

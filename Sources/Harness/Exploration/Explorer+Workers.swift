@@ -23,22 +23,14 @@ extension Explorer {
     ) -> ScheduleTally {
         let queue = ScheduleQueue(
             explorer: self, naming: naming, shard: shard, planned: planned, noteProgress: noteProgress)
-        let threads = Self.workerCPUs(workers, among: cpus).map { cpu in
+        let watch = RunnerWatch()
+        for cpu in Self.workerCPUs(workers, among: cpus) {
             let host = ExecutionHost(cpu: cpu)
-            switch Seam.spawnThread({ queue.work(on: host, scheduler: strategy.makeScheduler(seed: seed)) }) {
-            case .success(let thread): return thread
-            case .failure(let error):
-                preconditionFailure(
-                    "the exploration could not start a worker thread (\(error)): has the process run out of threads?")
+            watch.start(cpu: cpu, ifStalled: queue.deliverStalled) { runner in
+                queue.work(on: host, runner: runner, scheduler: strategy.makeScheduler(seed: seed))
             }
         }
-        for thread in threads {
-            do {
-                try thread.join()
-            } catch {
-                preconditionFailure("joining an exploration's worker failed: \(error)")
-            }
-        }
+        watch.awaitRunners(stallTimeout: options.stallTimeout)
         return queue.finishedTally()
     }
 
@@ -102,23 +94,29 @@ private final class ScheduleQueue: @unchecked Sendable {
         tally = ScheduleTally(budget: planned)
     }
 
-    /// Runs schedules on `host` with `scheduler` until none is left to take, then closes
-    /// the host.
-    func work(on host: ExecutionHost, scheduler: any SchedulingStrategy) {
+    /// Runs schedules on `runner`, the calling thread, with `host` and `scheduler` until none
+    /// is left to take or the runner's watcher took an execution over, then closes the host.
+    func work(on host: ExecutionHost, runner: ExecutionRunner, scheduler: any SchedulingStrategy) {
         defer { host.close() }
-        if let cpu = host.cpu {
-            _ = cshim_pin_current_thread_to_cpu(cpu)
-        }
         var scheduler = scheduler
         while let position = take() {
             let execution = shard.schedule(at: position)
             guard scheduler.beginExecution(execution) else {
                 preconditionFailure("a strategy whose schedules are independent had none for execution \(execution)")
             }
-            let record = explorer.execute(scheduler, naming: naming, execution: execution, on: host)
+            runner.tag = position
+            guard
+                let record = explorer.execute(scheduler, naming: naming, execution: execution, on: host, runner: runner)
+            else { return }
             scheduler = record.strategy
-            deliver(position, ScheduleOutcome(execution: execution, record, keepsRecord: position == planned - 1))
+            deliver(position, record)
         }
+    }
+
+    /// Adds the record of the execution at `position`, which stalled; called by the watcher
+    /// that took it over.
+    func deliverStalled(_ record: ExecutionRecord, position: Int) {
+        deliver(position, record)
     }
 
     /// The tally, once every worker has ended.
@@ -134,8 +132,11 @@ private final class ScheduleQueue: @unchecked Sendable {
         }
     }
 
-    /// Adds the outcome at `position`, and tallies every outcome now in order.
-    private func deliver(_ position: Int, _ outcome: ScheduleOutcome) {
+    /// Adds the outcome of `record`, the execution at `position`, and tallies every outcome
+    /// now in order.
+    private func deliver(_ position: Int, _ record: ExecutionRecord) {
+        let execution = shard.schedule(at: position)
+        let outcome = ScheduleOutcome(execution: execution, record, keepsRecord: position == planned - 1)
         lock.withLockDirectly {
             if outcome.record?.failure != nil {
                 stop = min(stop, position)

@@ -86,35 +86,47 @@ struct Explorer {
                 progress.update { wording.progressLine(.schedules(done: executed, budget: planned, failures: 0), $0) }
             }
         } else {
-            tally = ScheduleTally(budget: planned)
             var strategy = searching.strategy.makeScheduler(seed: seed)
             if let replay = options.replay {
                 strategy = ReplayThenSearch(following: replay.steps, then: strategy)
             }
-            for position in 0..<planned {
-                let index = shard.schedule(at: position)
-                let executionIndex = options.replay.map { $0.execution + index } ?? index
-                guard strategy.beginExecution(executionIndex) else {
-                    exhausted = true
-                    break
+            let search = SearchOnOneWorker(
+                tally: ScheduleTally(budget: planned), strategy: strategy, progress: progress)
+            let watch = RunnerWatch()
+            let replaying = options.replay != nil
+            let stalled: (ExecutionRecord, Int) -> Void = { _ = search.add($0, execution: $1, replaying: replaying) }
+            watch.start(cpu: host.cpu, ifStalled: stalled) { runner in
+                for position in 0..<planned {
+                    let index = shard.schedule(at: position)
+                    let executionIndex = options.replay.map { $0.execution + index } ?? index
+                    guard search.strategy.beginExecution(executionIndex) else {
+                        search.exhausted = true
+                        return
+                    }
+                    runner.tag = executionIndex
+                    guard
+                        let execution = execute(
+                            search.strategy, naming: naming, execution: executionIndex, on: host, runner: runner)
+                    else { return }
+                    guard search.add(execution, execution: executionIndex, replaying: replaying) else {
+                        return
+                    }
+                    search.strategy = execution.strategy
+                    search.strategy.noteInterleaving(execution.fingerprint.value)
+                    search.strategy.endExecution(steps: execution.stepCount)
+                    search.progress.update {
+                        wording.progressLine(.schedules(done: search.tally.executed, budget: planned, failures: 0), $0)
+                    }
                 }
-                let execution = execute(strategy, naming: naming, execution: executionIndex, on: host)
-                tally.add(ScheduleOutcome(execution: executionIndex, execution, keepsRecord: true))
-                let diverged = execution.replayDivergence
-                divergence = divergence ?? diverged
-                if tally.failed || (options.replay != nil && diverged == nil) {
-                    break
-                }
-                strategy = execution.strategy
-                strategy.noteInterleaving(execution.fingerprint.value)
-                strategy.endExecution(steps: execution.stepCount)
-                progress.update {
-                    wording.progressLine(.schedules(done: tally.executed, budget: planned, failures: 0), $0)
+                if options.replay == nil {
+                    search.exhausted = !search.strategy.beginExecution(budget)
                 }
             }
-            if !exhausted, !tally.failed, tally.executed == planned, options.replay == nil {
-                exhausted = !strategy.beginExecution(budget)
-            }
+            watch.awaitRunners(stallTimeout: options.stallTimeout)
+            tally = search.tally
+            exhausted = search.exhausted
+            divergence = search.divergence
+            progress = search.progress
         }
         let executed = tally.executed
         let failure = tally.failure.map { failing in
@@ -188,17 +200,36 @@ struct Explorer {
     }
 
     /// Runs one execution of the scenario under `strategy` (which may follow a recorded
-    /// schedule first). An execution whose coroutines needed OS threads runs again on OS
-    /// threads, as do the exploration's executions after it: the schedule is the same either
-    /// way. A shrinking one re-runs a failure already told apart from an escape, so it gives
-    /// no grace to jobs from outside the harness.
+    /// schedule first), its coroutines on a thread of `host`'s pool while the calling thread
+    /// watches it. A shrinking one re-runs a failure already told apart from an escape, so it
+    /// gives no grace to jobs from outside the harness.
     func execute(
         _ strategy: any SchedulingStrategy,
         naming: ScheduleNaming,
         execution index: Int,
         on host: ExecutionHost,
-        shrinking: Bool = false
+        shrinking: Bool
     ) -> ExecutionRecord {
+        guard
+            let record = execute(
+                strategy, naming: naming, execution: index, on: host, runner: nil, shrinking: shrinking)
+        else { preconditionFailure("an execution its own thread watched was taken over") }
+        return record
+    }
+
+    /// Runs one execution of the scenario under `strategy` (which may follow a recorded
+    /// schedule first), on `runner` (the calling thread, ``Execution/run(_:on:)``) when given;
+    /// `nil` when the runner's watcher found it stalled and took it over. An execution whose
+    /// coroutines needed OS threads runs again on OS threads, as do the exploration's
+    /// executions after it: the schedule is the same either way.
+    func execute(
+        _ strategy: any SchedulingStrategy,
+        naming: ScheduleNaming,
+        execution index: Int,
+        on host: ExecutionHost,
+        runner: ExecutionRunner?,
+        shrinking: Bool = false
+    ) -> ExecutionRecord? {
         let texts = host.texts(execution: index) { number in
             let tokenPrefix = naming.tokenText(execution: number)
             let crash = wording.crashText(scenario, tokenPrefix, testID)
@@ -207,25 +238,31 @@ struct Explorer {
         let limits = limits(shrinking: shrinking, cpu: host.cpu)
         let body = self.body
         while true {
-            let record = Execution.run(
-                ExecutionPlan(
-                    scenario: {
-                        let scenario = Scenario()
-                        Harness.runReportingErrors { try body(scenario) }
-                        scenario.joinAll()
-                    },
-                    strategy: strategy,
-                    limits: limits,
-                    threadPool: host.threadPool,
-                    coroutineStacks: options.threads == .coroutines ? host.coroutineStacks : nil,
-                    activity: activity,
-                    record: host.scheduleRecord(
-                        stepCapacity: Execution.stepByteCapacity(limits),
-                        file: scheduleRecordFile
-                    ),
-                    tokenPrefix: texts[0],
-                    crashText: (texts[1], texts[2])
-                ))
+            let plan = ExecutionPlan(
+                scenario: {
+                    let scenario = Scenario()
+                    Harness.runReportingErrors { try body(scenario) }
+                    scenario.joinAll()
+                },
+                strategy: strategy,
+                limits: limits,
+                threadPool: host.threadPool,
+                coroutineStacks: options.threads == .coroutines ? host.coroutineStacks : nil,
+                activity: activity,
+                record: host.scheduleRecord(
+                    stepCapacity: Execution.stepByteCapacity(limits),
+                    file: scheduleRecordFile
+                ),
+                tokenPrefix: texts[0],
+                crashText: (texts[1], texts[2])
+            )
+            let ran: ExecutionRecord?
+            if let runner {
+                ran = Execution.run(plan, on: runner)
+            } else {
+                ran = Execution.run(plan)
+            }
+            guard let record = ran else { return nil }
             guard let reason = record.needsOSThreads, host.coroutineStacks != nil else { return record }
             host.coroutineStacks = nil
             osThreadFallback.note(OSThreadFallback(schedule: index, reason: reason))
@@ -410,4 +447,31 @@ final class OSThreadFallbackLog: Sendable {
     }
 
     var first: OSThreadFallback? { fallback.withLock { $0 } }
+}
+
+/// The state of a search on one worker: its runner's, and its watcher's once the runner's
+/// last execution stalled and the watcher took it over (the runner, stuck, touches it no
+/// more).
+private final class SearchOnOneWorker: @unchecked Sendable {
+    var tally: ScheduleTally
+    var strategy: any SchedulingStrategy
+    var progress: ProgressMeter
+    var exhausted = false
+    /// Where the code first left a replayed token, in the first execution that did.
+    var divergence: ReplayFollower.Divergence?
+
+    init(tally: ScheduleTally, strategy: any SchedulingStrategy, progress: ProgressMeter) {
+        self.tally = tally
+        self.strategy = strategy
+        self.progress = progress
+    }
+
+    /// Adds execution `index`'s `record`; returns whether the search goes on: not after a
+    /// failure, nor after a replay (`replaying`) the code followed to the end.
+    func add(_ record: ExecutionRecord, execution index: Int, replaying: Bool) -> Bool {
+        tally.add(ScheduleOutcome(execution: index, record, keepsRecord: true))
+        let diverged = record.replayDivergence
+        divergence = divergence ?? diverged
+        return !tally.failed && !(replaying && diverged == nil)
+    }
 }

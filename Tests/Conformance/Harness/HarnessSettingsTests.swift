@@ -219,9 +219,9 @@ struct HarnessStallTests {
         "a seam operation inside a Synchronization.Mutex section names the mutex and where the thread started",
         .readsTheStackOfAThreadBlockedOutsideTSan)
     func mutexStall() throws {
-        // On OS threads: a `Synchronization.Mutex` records its owner by the OS thread's ID,
-        // cached per thread where the harness does not watch, so a coroutine that takes one
-        // another coroutine holds traps as a recursive lock instead of blocking.
+        // On OS threads: a `Synchronization.Mutex` records its owner by the OS thread's ID, so
+        // on coroutines the wait would first send the execution to OS threads
+        // (`ThreadIdentityWatchTests.mutexHeldAcrossAPoint`).
         var options = Self.options
         options.threads = .os
         let spawnLine = #line + 4
