@@ -54,7 +54,6 @@ final class ScheduleRecord: @unchecked Sendable {
         _ = tokenPrefix.withCString { cshim_schedule_record_begin(pointer, $0) }
     }
 
-    /// Publishes that `count` bytes of the steps are valid.
     /// The crash report printing `prefix`, the record's steps and `suffix`, for the execution
     /// that takes its turn with the record: one report, its texts replaced for each execution,
     /// so that an execution allocates none. Valid while the record lives.
@@ -72,6 +71,7 @@ final class ScheduleRecord: @unchecked Sendable {
         return ready
     }
 
+    /// Publishes that `count` bytes of the steps are valid.
     func setByteCount(_ count: Int) {
         cshim_schedule_record_set_byte_count(pointer, count)
     }
