@@ -43,7 +43,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private let timersChanged = SeamCondition()
     /// Broadcast when the executor falls quiet (``isQuiet``).
     private let fellQuiet = SeamCondition()
-    private var jobs: [(job: UnownedJob, identity: JobIdentity)] = []
+    /// The queued jobs, and what each is to the strategy, index for index: the strategy is
+    /// handed `jobIdentities` itself, which costs no copy.
+    private var jobs: [UnownedJob] = []
+    private var jobIdentities: [JobIdentity] = []
     /// `MainActor` jobs, run one at a time in the order they came, as the main queue runs them.
     private var mainJobs: [(job: UnownedJob, identity: JobIdentity)] = []
     private var jobsEnqueued = 0
@@ -56,8 +59,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// they first came: when nothing is left to run, those that have not ended wait for good.
     private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
     /// Where the code created each task whose jobs came here, by its runtime ID: the stack
-    /// of the thread that queued its first job. Read once the execution has ended.
+    /// of the thread that queued its first job. Read once the execution has ended. A task
+    /// the scenario started (``startTask(name:_:)``) has none: it is named as it is queued.
     private(set) var creationSites: [UInt64: TaskCreationSite] = [:]
+    /// The name of the task the scenario is starting, until its first job is queued.
+    private var startingTaskName: String?
     /// Tasks in ``waitUntilOthersQuiet()``, each counted in `outstandingTasks` too.
     private var othersQuietWaiters: [UnsafeContinuation<Void, Never>] = []
     private var closed = false
@@ -110,7 +116,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Starts a task named `name` preferring this executor; it counts as outstanding until
     /// its body ends.
     func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
-        mutex.withLock { outstandingTasks += 1 }
+        mutex.withLock {
+            outstandingTasks += 1
+            startingTaskName = name
+        }
         return Task(name: name, executorPreference: self, operation: outstanding(name: name, body))
     }
 
@@ -134,6 +143,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             return job
         }
         guard let first else { preconditionFailure("the task '\(name)' was not created preferring the executor") }
+        mutex.withLock { startingTaskName = name }
         enqueue(first, onMainActor: false)
     }
 
@@ -170,11 +180,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         guard isCalledByExecution(job) else { return }
         let queued = mutex.withLock {
             let named = identity(of: job)
-            hold(job)
+            hold(job, startedAs: startingTaskName)
+            startingTaskName = nil
             if onMainActor {
                 mainJobs.append((job, named))
             } else {
-                jobs.append((job, named))
+                jobs.append(job)
+                jobIdentities.append(named)
             }
             jobsEnqueued += 1
             return named
@@ -234,15 +246,20 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         return JobIdentity(task: scheduler.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
     }
 
-    /// Holds the task `job` runs, and notes where it was created, the first time one of its
-    /// jobs comes. Called under the mutex.
-    private func hold(_ job: UnownedJob) {
+    /// Holds the task `job` runs the first time one of its jobs comes, and names it: by
+    /// `name` when the scenario is starting it under that name, or else by where it was
+    /// created, whose stack is captured here. Called under the mutex.
+    private func hold(_ job: UnownedJob, startedAs name: String?) {
         let runtimeID = jobTaskID(job)
         guard runtimeID != 0, !heldTasks.contains(where: { $0.runtimeID == runtimeID }),
             let task = RuntimeTask.retaining(job)
         else { return }
         heldTasks.append((runtimeID, task))
-        creationSites[runtimeID] = .capture()
+        if let name {
+            scheduler.nameTask(runtimeID: runtimeID, name)
+        } else {
+            creationSites[runtimeID] = .capture()
+        }
     }
 
     /// Takes the held tasks that have ended out of ``heldTasks``, for the caller to release
@@ -330,15 +347,18 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Applies `change` to the counts under the mutex; then wakes the waiters of
     /// ``waitUntilQuiet()`` when the executor fell quiet, and resumes the tasks in
     /// ``waitUntilOthersQuiet()`` when every other task is quiet.
-    private func settle(_ change: () -> Void) {
-        let (quiet, waiters) = mutex.withLock {
-            change()
+    /// Returns what `change` returns.
+    @discardableResult
+    private func settle<Result>(_ change: () -> Result) -> Result {
+        let (result, quiet, waiters) = mutex.withLock {
+            let result = change()
             let othersQuiet = isQuiet(besides: othersQuietWaiters.count)
             defer { if othersQuiet { othersQuietWaiters = [] } }
-            return (isQuiet, othersQuiet ? othersQuietWaiters : [])
+            return (result, isQuiet, othersQuiet ? othersQuietWaiters : [])
         }
         if quiet { wakeQuietWaiters() }
         for waiter in waiters { waiter.resume() }
+        return result
     }
 
     /// Whether nothing is left to run or to wake: no task the scenario started is running, no
@@ -371,14 +391,18 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     /// Runs jobs until the executor is done: queued jobs in the order the strategy picks, or,
-    /// on the main lane, `MainActor` jobs in the order they came.
+    /// on the main lane, `MainActor` jobs in the order they came. What a job needs noted
+    /// (the tasks it may run, and those that ran) goes to buffers of the lane's own, kept
+    /// from job to job: a job allocates nothing for them.
     private func runLane(main: Bool) {
         let queued = main ? mainJobQueued : jobQueued
         let executor = main ? UnownedSerialExecutor?.some(MainActor.sharedUnownedExecutor) : nil
+        var unended: [(runtimeID: UInt64, task: RuntimeTask, state: RuntimeTask.ResumeState)] = []
+        var ran: [(runtimeID: UInt64, points: TaskJobPoints)] = []
         while true {
             mutex.lock()
-            queued.wait(on: mutex, until: { !(main ? mainJobs : jobs).isEmpty || isDone })
-            guard !(main ? mainJobs : jobs).isEmpty else {
+            queued.wait(on: mutex, until: { !(main ? mainJobs.isEmpty : jobs.isEmpty) || isDone })
+            guard !(main ? mainJobs.isEmpty : jobs.isEmpty) else {
                 mutex.unlock()
                 return
             }
@@ -388,11 +412,16 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 _ = scheduler.chooseJob(among: [next.identity])
                 job = next.job
             } else {
-                job = jobs.remove(at: scheduler.chooseJob(among: jobs.map(\.identity))).job
+                let index = scheduler.chooseJob(among: jobIdentities)
+                jobIdentities.remove(at: index)
+                job = jobs.remove(at: index)
             }
             jobsRunning += 1
             // A job runs its task, or (an actor draining its queue) the tasks queued there.
-            let before = heldTasks.filter { !$0.task.isComplete }.map { ($0.runtimeID, $0.task, $0.task.resumeState) }
+            unended.removeAll(keepingCapacity: true)
+            for held in heldTasks where !held.task.isComplete {
+                unended.append((held.runtimeID, held.task, held.task.resumeState))
+            }
             mutex.unlock()
             if let executor {
                 job.runSynchronously(on: executor)
@@ -400,18 +429,18 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
             // Read before `settle` may release the tasks.
-            let ran = before.compactMap { runtimeID, task, state -> (UInt64, TaskJobPoints)? in
+            ran.removeAll(keepingCapacity: true)
+            for (runtimeID, task, state) in unended {
                 let ended = task.isComplete
-                guard ended || task.resumeState != state else { return nil }
+                let now = ended ? state : task.resumeState
+                guard ended || now != state else { continue }
                 // Only the innermost frame: a task that just suspended may not have linked its
                 // callers' contexts yet (walking them read a misaligned pointer).
-                let suspended = ended ? nil : [task.resumeState.function]
-                return (runtimeID, TaskJobPoints(resumed: [state.function], suspended: suspended))
+                ran.append((runtimeID, TaskJobPoints(resumed: state.function, suspended: ended ? nil : now.function)))
             }
-            var ended: [RuntimeTask] = []
-            settle {
+            let ended = settle {
                 jobsRunning -= 1
-                ended = takeEndedTasks()
+                return takeEndedTasks()
             }
             for task in ended { task.release() }
             scheduler.laneWillTakeJob(after: ran)

@@ -15,6 +15,16 @@ enum ResumePointSymbols {
     /// the code under test. Process-wide because addresses are the process's; a deadlock is
     /// re-run while its schedule is shrunk, and reading debug information is slow.
     private static let places = DirectlyLocked<[UInt: CodePlace?]>([:])
+    /// Every task-creation stack symbolicated so far, with its creation place or `nil`: the
+    /// same code creates its tasks from the same stack in every execution, and a failure is
+    /// named again for each schedule that shrinking tries. Each stack is symbolicated once.
+    private static let creationPlaces = DirectlyLocked<[[UInt]: CreationPlace]>([:])
+
+    /// A creation stack's place, as symbolicated, and how many times it was.
+    private struct CreationPlace {
+        let place: CodePlace?
+        var symbolications: Int
+    }
 
     /// The places of `points` in the code under test, in the order of `points`.
     static func userPlaces(of points: [UInt]) -> [CodePlace] {
@@ -114,6 +124,21 @@ enum ResumePointSymbols {
     /// the stack holds no such call (the job was not the task's first) or no frame of the code
     /// under test.
     static func creationPlace(returnAddresses: [UInt]) -> CodePlace? {
+        if let known = creationPlaces.withLock({ $0[returnAddresses] }) { return known.place }
+        let place = symbolicatedCreationPlace(returnAddresses)
+        return creationPlaces.withLock { known in
+            known[returnAddresses, default: CreationPlace(place: place, symbolications: 0)].symbolications += 1
+            return known[returnAddresses]?.place ?? place
+        }
+    }
+
+    /// How many times the creation stack `returnAddresses` was symbolicated: at most once,
+    /// however many reports named its task (two threads asking at once may both do it).
+    static func symbolications(ofCreationStack returnAddresses: [UInt]) -> Int {
+        creationPlaces.withLock { $0[returnAddresses]?.symbolications ?? 0 }
+    }
+
+    private static func symbolicatedCreationPlace(_ returnAddresses: [UInt]) -> CodePlace? {
         #if canImport(Runtime)
         guard let frames = symbolicated(returnAddresses, instruction: returnAddress)?.frames else { return nil }
         guard let create = frames.firstIndex(where: { $0.symbol.map { createsTask($0.name) } == true }) else {

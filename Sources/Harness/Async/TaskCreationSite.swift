@@ -5,7 +5,8 @@ import CShim
 /// process) and symbolicated only for a report, in the same process (``place``). A report
 /// names an unstructured task (`Task {}`, `Task.detached`) by it.
 struct TaskCreationSite {
-    private let returnAddresses: [UInt]
+    /// The stack, innermost frame first.
+    let returnAddresses: [UInt]
 
     /// The calling thread's stack now.
     static func capture() -> TaskCreationSite {
@@ -15,8 +16,9 @@ struct TaskCreationSite {
     }
 
     /// The line of the code under test that created the task (see
-    /// ``ResumePointSymbols/creationPlace(returnAddresses:)``); `nil` when the stack does not
-    /// show it, or the toolchain has no `Runtime` module to read it with.
+    /// ``ResumePointSymbols/creationPlace(returnAddresses:)``, which symbolicates each stack
+    /// once); `nil` when the stack does not show it, or the toolchain has no `Runtime` module
+    /// to read it with.
     var place: CodePlace? {
         ResumePointSymbols.creationPlace(returnAddresses: returnAddresses)
     }

@@ -23,20 +23,21 @@ public struct TaskJobPlaces: Sendable, Hashable, Codable {
     public var namesUserCode: Bool { !resumedIn.isEmpty || suspendedIn?.isEmpty == false }
 }
 
-/// A task job's places as addresses (``RuntimeTask/resumePoints``), read as it ran: cheap to
-/// take for every job, symbolicated (``places(task:)``) only for a report, in the same process.
+/// A task job's places as addresses (``RuntimeTask/resumeState``), read as it ran: cheap to
+/// take for every job (two words, nothing allocated), symbolicated (``places(task:)``) only for
+/// a report, in the same process.
 struct TaskJobPoints {
     /// The resume point of the task as the job began.
-    let resumed: [UInt]
+    let resumed: UInt
     /// The resume point of the task as the job ended; `nil` when it ended.
-    let suspended: [UInt]?
+    let suspended: UInt?
 
     /// The job's places in the code under test, for task `task` (from 1).
     func places(task: Int) -> TaskJobPlaces {
         TaskJobPlaces(
             task: task,
-            resumedIn: ResumePointSymbols.userPlaces(of: resumed),
-            suspendedIn: suspended.map(ResumePointSymbols.userPlaces)
+            resumedIn: ResumePointSymbols.userPlaces(of: [resumed]),
+            suspendedIn: suspended.map { ResumePointSymbols.userPlaces(of: [$0]) }
         )
     }
 }

@@ -148,7 +148,9 @@ struct ExecutionModel {
     private var mutexes = ObjectMap<MutexModel>()
     private var conditionWaiters = ObjectMap<[Int]>()
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
-    private var internalObjects: Set<ObjectIdentifier> = []
+    /// A handful, asked about at every step of an executor thread: an array, which compares
+    /// them without hashing.
+    private var internalObjects: [ObjectIdentifier] = []
     /// Virtual time in nanoseconds: it moves only when the model advances it.
     private(set) var clock: UInt64 = 1_000_000_000
     /// What the threads spawned from now on are; the driver sets it while it starts a thread
@@ -202,7 +204,7 @@ struct ExecutionModel {
     /// conditions): an operation on them takes no decision unless it blocks, and a wait on
     /// them never wakes spuriously.
     mutating func noteInternalObjects(_ objects: [ObjectIdentifier]) {
-        internalObjects.formUnion(objects)
+        for object in objects where !internalObjects.contains(object) { internalObjects.append(object) }
     }
 
     /// Whether `object` is the harness's own synchronization (``noteInternalObjects(_:)``).
