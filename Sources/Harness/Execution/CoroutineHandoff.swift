@@ -25,13 +25,9 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     private let hostParker: UnsafeMutablePointer<cshim_parker>
     /// One context per coroutine, then the host's own.
     private let contexts: UnsafeMutablePointer<cshim_coroutine>
-    /// Each coroutine's entry argument: this handoff and the thread's number.
-    private let entries: UnsafeMutablePointer<CoroutineEntry>
-    @exclusivity(unchecked) private var isCoroutine: [Bool]
-    /// Whether a coroutine was switched to and has not yet returned from ``park(_:)``.
-    @exclusivity(unchecked) private var resumed: [Bool]
-    @exclusivity(unchecked) private var bodies: [CoroutineBody?]
-    @exclusivity(unchecked) private var stacksInUse: [UnsafeMutableRawPointer] = []
+    /// What the handoff knows of each thread, in one allocation (an execution makes its
+    /// handoff anew, so each array here would be one more allocation per schedule).
+    private let slots: UnsafeMutablePointer<CoroutineSlot>
     private let stacks: CoroutineStacks
     private let pool: SeamThreadPool
     private let next = Atomic<Int>(CoroutineHandoff.nobody)
@@ -50,13 +46,10 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         hostParker.initialize(to: cshim_parker())
         contexts = .allocate(capacity: threadCount + 1)
         contexts.initialize(repeating: cshim_coroutine(), count: threadCount + 1)
-        entries = .allocate(capacity: threadCount)
-        isCoroutine = Array(repeating: false, count: threadCount)
-        resumed = Array(repeating: false, count: threadCount)
-        bodies = Array(repeating: nil, count: threadCount)
+        slots = .allocate(capacity: threadCount)
         let unmanaged = Unmanaged.passUnretained(self)
         for thread in 0..<threadCount {
-            (entries + thread).initialize(to: CoroutineEntry(handoff: unmanaged, thread: thread))
+            (slots + thread).initialize(to: CoroutineSlot(entry: CoroutineEntry(handoff: unmanaged, thread: thread)))
         }
     }
 
@@ -64,7 +57,8 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         giveBackStacks()
         hostParker.deallocate()
         contexts.deallocate()
-        entries.deallocate()
+        slots.deinitialize(count: threadCount)
+        slots.deallocate()
     }
 
     private var hostContext: UnsafeMutablePointer<cshim_coroutine> { contexts + threadCount }
@@ -93,10 +87,11 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         guard let stack = stacks.take() else {
             return .failure(SeamThreadError(operation: "mmap", code: ENOMEM))
         }
-        stacksInUse.append(stack)
-        bodies[index] = CoroutineBody(body: body, cleanup: cleanup, argument: argument)
-        isCoroutine[index] = true
-        cshim_coroutine_prepare(contexts + index, stack, stacks.size, coroutineMain, entries + index)
+        precondition(slots[index].stack == nil, "T\(index) started twice as a coroutine")
+        slots[index].stack = stack
+        slots[index].body = CoroutineBody(body: body, cleanup: cleanup, argument: argument)
+        slots[index].isCoroutine = true
+        cshim_coroutine_prepare(contexts + index, stack, stacks.size, coroutineMain, slots + index)
         return .success(host!)
     }
 
@@ -105,19 +100,19 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     var coroutineHost: (any SeamThreadHost)? { self }
 
     func runsAsCoroutine(_ thread: Int) -> Bool {
-        isCoroutine[thread]
+        slots[thread].isCoroutine
     }
 
     func park(_ thread: Int) {
-        guard isCoroutine[thread] else { return osThreads.park(thread) }
-        while !resumed[thread] {
+        guard slots[thread].isCoroutine else { return osThreads.park(thread) }
+        while !slots[thread].resumed {
             switchToNext(from: thread)
         }
-        resumed[thread] = false
+        slots[thread].resumed = false
     }
 
     func resume(_ thread: Int) {
-        guard isCoroutine[thread] else { return osThreads.resume(thread) }
+        guard slots[thread].isCoroutine else { return osThreads.resume(thread) }
         next.store(thread, ordering: .releasing)
         if let host, pthread_equal(host, cshim_thread_self()) == 0 {
             cshim_unpark(hostParker)
@@ -147,8 +142,8 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     /// thread runs its cleanup handlers), and the host goes on with whatever runs next. What
     /// the coroutine's frames hold is left, as `pthread_exit` leaves Swift frames.
     func exit(_ thread: Int) -> Never {
-        guard isCoroutine[thread] else { osThreads.exit(thread) }
-        guard let body = bodies[thread] else {
+        guard slots[thread].isCoroutine else { osThreads.exit(thread) }
+        guard let body = slots[thread].body else {
             preconditionFailure("T\(thread) ends as a coroutine it never was")
         }
         body.cleanup(body.argument)
@@ -159,7 +154,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
 
     /// Runs a coroutine's body and cleanup, then gives up the host for good.
     fileprivate func runCoroutine(_ thread: Int) -> Never {
-        guard let body = bodies[thread] else {
+        guard let body = slots[thread].body else {
             preconditionFailure("T\(thread) started as a coroutine it never was")
         }
         body.body(body.argument)
@@ -174,7 +169,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
             if thread == Self.nobody {
                 cshim_park(hostParker, spinsBeforeSleeping)
             } else {
-                resumed[thread] = true
+                slots[thread].resumed = true
                 cshim_coroutine_switch(hostContext, contexts + thread)
             }
         }
@@ -188,7 +183,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
             cshim_park(hostParker, spinsBeforeSleeping)
             return
         }
-        resumed[target] = true
+        slots[target].resumed = true
         if target != thread {
             cshim_coroutine_switch(contexts + thread, contexts + target)
         }
@@ -198,8 +193,9 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     /// frames a coroutine left there (as a thread that ends inside a function leaves them) may
     /// hold the last references to this handoff, which then outlives its execution.
     fileprivate func giveBackStacks() {
-        stacks.giveBack(stacksInUse)
-        stacksInUse = []
+        let slots = UnsafeMutableBufferPointer(start: slots, count: threadCount)
+        stacks.giveBack(slots.lazy.compactMap(\.stack))
+        for thread in slots.indices { slots[thread].stack = nil }
     }
 
     /// Leaves a coroutine that has ended: the host runs the next one, or returns to its own
@@ -208,7 +204,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         while true {
             let target = next.exchange(Self.nobody, ordering: .acquiringAndReleasing)
             if target != Self.nobody {
-                resumed[target] = true
+                slots[target].resumed = true
                 cshim_coroutine_switch(contexts + thread, contexts + target)
             } else if finished.load(ordering: .acquiring) {
                 cshim_coroutine_switch(contexts + thread, hostContext)
@@ -234,10 +230,24 @@ private struct CoroutineEntry {
     let thread: Int
 }
 
+/// What a ``CoroutineHandoff`` knows of one thread; its address is the thread's coroutine's
+/// entry argument.
+private struct CoroutineSlot {
+    let entry: CoroutineEntry
+    /// What the thread runs, once it was started as a coroutine.
+    var body: CoroutineBody?
+    /// Whether the thread runs as a coroutine, not on an OS thread of its own.
+    var isCoroutine = false
+    /// Whether the coroutine was switched to and has not yet returned from ``park(_:)``.
+    var resumed = false
+    /// The stack the coroutine runs on, until it is given back.
+    var stack: UnsafeMutableRawPointer?
+}
+
 /// A coroutine's first frame. Holds no reference: the coroutine's frames are abandoned when it
 /// ends.
 private func coroutineMain(_ argument: UnsafeMutableRawPointer?) {
-    let entry = argument!.assumingMemoryBound(to: CoroutineEntry.self).pointee
+    let entry = argument!.assumingMemoryBound(to: CoroutineSlot.self).pointee.entry
     entry.handoff._withUnsafeGuaranteedRef { $0.runCoroutine(entry.thread) }
 }
 
@@ -275,7 +285,7 @@ final class CoroutineStacks: @unchecked Sendable {
     }
 
     /// Returns stacks no coroutine runs on any more.
-    func giveBack(_ stacks: [UnsafeMutableRawPointer]) {
-        mutex.withLockDirectly { free += stacks }
+    func giveBack(_ stacks: some Sequence<UnsafeMutableRawPointer>) {
+        mutex.withLockDirectly { free.append(contentsOf: stacks) }
     }
 }
