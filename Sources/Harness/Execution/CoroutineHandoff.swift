@@ -129,6 +129,26 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         osThreads.finish()
     }
 
+    /// Makes the handoff as new, for the next execution on the same runner: call once the
+    /// last one ended there (``hostUntilFinished()`` returned, having given the coroutines'
+    /// stacks back), never after an execution hosted by a thread of the pool, which gives
+    /// them back after it has ended.
+    func reset() {
+        precondition(
+            UnsafeBufferPointer(start: slots, count: threadCount).allSatisfy { $0.stack == nil },
+            "a coroutine handoff was reused while its coroutines' stacks were in use")
+        host = nil
+        next.store(Self.nobody, ordering: .relaxed)
+        finished.store(false, ordering: .relaxed)
+        hostParker.update(repeating: cshim_parker(), count: 1)
+        for thread in 0..<threadCount {
+            slots[thread].body = nil
+            slots[thread].isCoroutine = false
+            slots[thread].resumed = false
+        }
+        osThreads.reset()
+    }
+
     func hostOnCallingThread() {
         host = cshim_thread_self()
     }

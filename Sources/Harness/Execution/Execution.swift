@@ -65,12 +65,17 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         limits = plan.limits
         threadPool = plan.threadPool
         model = ExecutionModel(limits: plan.limits)
-        backend = makeHandoffBackend(
-            threadCount: limits.maxThreads,
-            spinsBeforeSleeping: limits.spinsBeforeSleeping,
-            coroutineStacks: plan.coroutineStacks,
-            pool: plan.threadPool
-        )
+        if let reused = plan.reusedHandoff {
+            reused.reset()
+            backend = reused
+        } else {
+            backend = makeHandoffBackend(
+                threadCount: limits.maxThreads,
+                spinsBeforeSleeping: limits.spinsBeforeSleeping,
+                coroutineStacks: plan.coroutineStacks,
+                pool: plan.threadPool
+            )
+        }
         precondition(
             plan.record.stepCapacity >= Self.stepByteCapacity(limits),
             "the schedule record is too small for the limits")

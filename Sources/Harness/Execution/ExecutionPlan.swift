@@ -15,6 +15,10 @@ struct ExecutionPlan {
     /// The stacks scenario threads run on as coroutines, where this build can switch them;
     /// `nil`: every thread is an OS thread.
     var coroutineStacks: CoroutineStacks?
+    /// A handoff to run the scenario threads as coroutines with, kept from an execution that
+    /// ended on the same runner (``CoroutineHandoff/reset()``); `nil`: the execution makes
+    /// its own.
+    var reusedHandoff: CoroutineHandoff? = nil
     /// Counts the steps, for stall detection and an isolated child's heartbeat.
     let activity: ActivityCounter
     /// Where the steps' bytes go, for the crash report and an isolated child's parent; it

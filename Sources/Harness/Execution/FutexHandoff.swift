@@ -22,6 +22,13 @@ final class FutexHandoff: HandoffBackend {
         parkers.deallocate()
     }
 
+    /// Makes the handoff as new, for the next execution: call once no thread of the last one
+    /// touches it (a finished execution leaves a permit in the parker of whoever waits for
+    /// its end).
+    func reset() {
+        parkers.update(repeating: cshim_parker(), count: threadCount + 1)
+    }
+
     func park(_ thread: Int) {
         cshim_park(parkers + thread, spinsBeforeSleeping)
     }

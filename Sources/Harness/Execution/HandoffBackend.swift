@@ -48,7 +48,28 @@ func makeHandoffBackend(
     coroutineStacks: CoroutineStacks?,
     pool: SeamThreadPool
 ) -> any HandoffBackend {
+    if let coroutineStacks,
+        let handoff = makeCoroutineHandoff(
+            threadCount: threadCount, spinsBeforeSleeping: spinsBeforeSleeping, coroutineStacks: coroutineStacks,
+            pool: pool)
+    {
+        return handoff
+    }
+    return FutexHandoff(threadCount: threadCount, spinsBeforeSleeping: spinsBeforeSleeping)
+}
+
+/// A handoff that runs the scenario threads of an execution of at most `threadCount` threads
+/// (spinning `spinsBeforeSleeping` times before sleeping) as coroutines on stacks from
+/// `coroutineStacks`, its other threads on OS threads of `pool`; one runner may reuse it from
+/// one execution to the next (``CoroutineHandoff/reset()``). `nil` where this build cannot
+/// switch coroutines.
+func makeCoroutineHandoff(
+    threadCount: Int,
+    spinsBeforeSleeping: UInt32,
+    coroutineStacks: CoroutineStacks,
+    pool: SeamThreadPool
+) -> CoroutineHandoff? {
+    guard cshim_coroutines_supported() else { return nil }
     let osThreads = FutexHandoff(threadCount: threadCount, spinsBeforeSleeping: spinsBeforeSleeping)
-    guard let coroutineStacks, cshim_coroutines_supported() else { return osThreads }
     return CoroutineHandoff(osThreads: osThreads, stacks: coroutineStacks, pool: pool)
 }

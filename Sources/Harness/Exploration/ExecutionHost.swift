@@ -13,6 +13,9 @@ final class ExecutionHost: @unchecked Sendable {
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
     /// Where the executions record their steps, one after another; made by the first.
     private var record: ScheduleRecord?
+    /// The coroutine handoff the executions on a runner take turns with, with the limits it
+    /// was made for; made by the first.
+    private var handoff: (handoff: CoroutineHandoff, threads: Int, spins: UInt32)?
     /// The texts that name an execution (its token without steps, its crash text), made once
     /// with a stand-in for the execution's number and split there.
     private var textTemplates: [[Substring]]?
@@ -38,6 +41,22 @@ final class ExecutionHost: @unchecked Sendable {
         textTemplates = templates
         let number = String(index)
         return templates.map { $0.joined(separator: number) }
+    }
+
+    /// The coroutine handoff for the next execution under `limits` on a runner, which runs its
+    /// executions one after another (``CoroutineHandoff/reset()``): made on first use, and
+    /// anew when the limits change; `nil` when the executions need OS threads, or this build
+    /// switches no coroutines.
+    func reusableHandoff(_ limits: ExecutionLimits) -> CoroutineHandoff? {
+        guard let coroutineStacks else { return nil }
+        if let handoff, handoff.threads == limits.maxThreads, handoff.spins == limits.spinsBeforeSleeping {
+            return handoff.handoff
+        }
+        let made = makeCoroutineHandoff(
+            threadCount: limits.maxThreads, spinsBeforeSleeping: limits.spinsBeforeSleeping,
+            coroutineStacks: coroutineStacks, pool: threadPool)
+        handoff = made.map { ($0, limits.maxThreads, limits.spinsBeforeSleeping) }
+        return made
     }
 
     /// The record the executions take turns with, made on first use with room for

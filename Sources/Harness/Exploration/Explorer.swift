@@ -238,7 +238,7 @@ struct Explorer {
         let limits = limits(shrinking: shrinking, cpu: host.cpu)
         let body = self.body
         while true {
-            let plan = ExecutionPlan(
+            var plan = ExecutionPlan(
                 scenario: {
                     let scenario = Scenario()
                     Harness.runReportingErrors { try body(scenario) }
@@ -258,6 +258,11 @@ struct Explorer {
             )
             let ran: ExecutionRecord?
             if let runner {
+                // On its runner an execution ends before the next begins: they take turns
+                // with one handoff.
+                if options.threads == .coroutines {
+                    plan.reusedHandoff = host.reusableHandoff(limits)
+                }
                 ran = Execution.run(plan, on: runner)
             } else {
                 ran = Execution.run(plan)
