@@ -98,9 +98,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     static func run(_ plan: ExecutionPlan) -> ExecutionRecord {
         let execution = Execution(plan)
         let root = execution.start(plan.scenario)
-        let limits = execution.limits
         if let stalled = execution.watch.awaitEnd(
-            of: execution.backend, activity: plan.activity, timeout: limits.stallTimeout)
+            of: execution.backend, activity: plan.activity, timeout: plan.limits.stallTimeout)
         {
             execution.noteStalled(stalled)
         }

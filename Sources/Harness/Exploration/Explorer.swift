@@ -258,9 +258,9 @@ struct Explorer {
             )
             let ran: ExecutionRecord?
             if let runner {
-                // On its runner an execution ends before the next begins: they take turns
-                // with one handoff.
-                if options.threads == .coroutines {
+                // On its runner an execution ends before the next begins: those with
+                // coroutines take turns with one handoff.
+                if plan.coroutineStacks != nil {
                     plan.reusedHandoff = host.reusableHandoff(limits)
                 }
                 ran = Execution.run(plan, on: runner)
