@@ -16,6 +16,12 @@ import Primitives
 /// It does not check that an event comes from the thread it names, nor that the thread may
 /// send it: the driver calls ``perform(_:)`` only for the thread a decision ran, and only
 /// that thread sends events.
+///
+/// The questions its events ask at every step (``isEnabled(_:for:)`` and the like) are
+/// `@inline(__always)`: the model is a large value, and a call to one of its non-mutating
+/// methods from a mutating one copies all of it (several hundred bytes, several times a
+/// decision). Those the compiler would not inline (``urgentCandidate()``,
+/// ``blockerOfUrgentThread()``) are asked only while a thread is in a non-preemptible region.
 struct ExecutionModel {
     /// What a thread arriving at a scheduling point does.
     enum Arrival: Equatable {
@@ -221,7 +227,9 @@ struct ExecutionModel {
     {
         setState(.ready(operation, location), of: thread)
         threads[thread].cancellable = cancellable
-        if isInternal(operation), isEnabled(operation, for: thread), urgentCandidate() == nil {
+        if isInternal(operation), isEnabled(operation, for: thread),
+            nonPreemptible.isEmpty || urgentCandidate() == nil
+        {
             return .performsAtOnce
         }
         return .awaitsDecision
@@ -301,7 +309,9 @@ struct ExecutionModel {
     /// to run at once: it holds a runtime lock that `thread` may need before its next
     /// scheduling point.
     mutating func stepAside(_ thread: Int, at location: SeamLocation?) -> Int? {
-        guard threads[thread].nonPreemptibleDepth == 0, let urgent = urgentCandidate() else { return nil }
+        guard threads[thread].nonPreemptibleDepth == 0, !nonPreemptible.isEmpty, let urgent = urgentCandidate() else {
+            return nil
+        }
         setState(.ready(.handoff, location), of: thread)
         return urgent
     }
@@ -493,7 +503,7 @@ struct ExecutionModel {
         // A thread in a non-preemptible region (running code under a runtime lock) runs
         // whenever it can; one that blocked there lets only the thread it waits for run
         // (below, within the step bound) until it can.
-        if let urgent = urgentCandidate() {
+        if !nonPreemptible.isEmpty, let urgent = urgentCandidate() {
             return .run(urgent)
         }
         if candidates.isEmpty {
@@ -510,7 +520,7 @@ struct ExecutionModel {
             return .failed
         }
         // While it is blocked there, only the thread it waits for runs.
-        if let blocker = blockerOfUrgentThread() {
+        if !nonPreemptible.isEmpty, let blocker = blockerOfUrgentThread() {
             return .run(blocker)
         }
         // A yield is fair: when another thread can run, one does, so spin loops that
@@ -556,6 +566,7 @@ struct ExecutionModel {
     /// schedules (and PCT's change points, and the exhaustive search's bound) on schedules
     /// equivalent to others. Waits on the harness's conditions never wake spuriously,
     /// for the same reason: they are predicate loops.
+    @inline(__always)
     private func isInternal(_ operation: PendingOperation) -> Bool {
         guard !internalObjects.isEmpty, case .shared(let object)? = operation.access(by: 0)?.object else {
             return false
@@ -563,6 +574,7 @@ struct ExecutionModel {
         return internalObjects.contains(object)
     }
 
+    @inline(__always)
     private func isEnabled(_ operation: PendingOperation, for thread: Int) -> Bool {
         switch operation {
         case .lock(let mutex, let recursive):
@@ -631,6 +643,7 @@ struct ExecutionModel {
 
     /// Whether `thread` is an idle lane (one that runs no job) and one of `candidates` is
     /// another idle lane about to take the same operation.
+    @inline(__always)
     private func hasIdleTwin(_ thread: Int, among candidates: [Candidate]) -> Bool {
         guard let operation = idleLaneOperation(thread) else { return false }
         return candidates.contains { candidate in
@@ -640,6 +653,7 @@ struct ExecutionModel {
     }
 
     /// What `thread` is about to do, when it is an interchangeable lane that runs no job.
+    @inline(__always)
     private func idleLaneOperation(_ thread: Int) -> PendingOperation? {
         guard threads[thread].isInterchangeableLane, threads[thread].job == nil,
             case .ready(let operation, _) = threads[thread].state
@@ -665,6 +679,7 @@ struct ExecutionModel {
     }
 
     /// The earliest deadline of a timed wait or a sleep still to come.
+    @inline(__always)
     private func earliestDeadline() -> UInt64? {
         var earliest: UInt64?
         for index in ready.union(waiting) {

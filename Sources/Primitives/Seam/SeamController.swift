@@ -1,53 +1,41 @@
 /// Where in the source a seam operation was performed: what a harness shows for each step
 /// of a schedule.
-public struct SeamLocation: Sendable, Hashable, CustomStringConvertible {
-    private enum File: Sendable {
-        case literal(StaticString)
-        case text(String)
-    }
-
-    private let file: File
+///
+/// A plain value: it holds the UTF-8 bytes of its file ID by address (a literal's, or those of
+/// a file ID given as text, interned once for the life of the process) and its line, so a
+/// copy retains nothing. A controller copies locations at every step.
+public struct SeamLocation: @unchecked Sendable, Hashable, CustomStringConvertible {
+    /// The bytes of ``fileID``: immutable, and never freed.
+    private let file: UnsafeBufferPointer<UInt8>
     /// The line of the call site.
     public let line: UInt
 
     /// Creates a location; seam operations create one from their `#fileID` and `#line`
     /// default arguments, and only when a controller is installed. Costs no allocation.
     public init(fileID: StaticString, line: UInt) {
-        file = .literal(fileID)
+        if fileID.hasPointerRepresentation {
+            file = UnsafeBufferPointer(start: fileID.utf8Start, count: fileID.utf8CodeUnitCount)
+        } else {
+            file = InternedFileIDs.bytes(of: "\(fileID)")
+        }
         self.line = line
     }
 
-    /// Creates a location from a file ID held as text: one read back from a report.
+    /// Creates a location from a file ID held as text: one read back from a report. The text
+    /// is interned: the first location of each distinct file ID keeps a copy of its bytes for
+    /// the life of the process.
     public init(fileIDText: String, line: UInt) {
-        file = .text(fileIDText)
+        file = InternedFileIDs.bytes(of: fileIDText)
         self.line = line
     }
 
     /// The `#fileID` of the call site (`Module/File.swift`).
-    public var fileID: String {
-        switch file {
-        case .literal(let fileID): "\(fileID)"
-        case .text(let fileID): fileID
-        }
-    }
-
-    /// The `#fileID` as the literal the call site passed; `nil` for a location read back from
-    /// text. A `StaticString` holds no reference, so a trace can keep it as plain bytes.
-    package var fileIDLiteral: StaticString? {
-        if case .literal(let fileID) = file { fileID } else { nil }
-    }
+    public var fileID: String { String(decoding: file, as: UTF8.self) }
 
     /// Whether ``fileID`` starts with `prefix`, found without building the string: a
     /// controller asks at every step.
     package func fileIDHasPrefix(_ prefix: StaticString) -> Bool {
-        switch file {
-        case .literal(let fileID):
-            fileID.withUTF8Buffer { file in
-                prefix.withUTF8Buffer { prefix in file.starts(with: prefix) }
-            }
-        case .text(let fileID):
-            prefix.withUTF8Buffer { prefix in fileID.utf8.starts(with: prefix) }
-        }
+        prefix.withUTF8Buffer { prefix in file.starts(with: prefix) }
     }
 
     /// The file name alone, without its module.
@@ -60,12 +48,32 @@ public struct SeamLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(fileID):\(line)" }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.line == rhs.line && lhs.fileID == rhs.fileID
+        lhs.line == rhs.line
+            && (lhs.file.baseAddress == rhs.file.baseAddress && lhs.file.count == rhs.file.count
+                || lhs.file.elementsEqual(rhs.file))
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(fileID)
+        hasher.combine(bytes: UnsafeRawBufferPointer(file))
         hasher.combine(line)
+    }
+}
+
+/// The file IDs given to ``SeamLocation`` as text, each kept once, as bytes that live as long
+/// as the process: there are as many as distinct source files read back from reports.
+private enum InternedFileIDs {
+    private static let table = DirectlyLocked<[String: UnsafeBufferPointer<UInt8>]>([:])
+
+    /// The interned bytes of `fileID`.
+    static func bytes(of fileID: String) -> UnsafeBufferPointer<UInt8> {
+        table.withLock { table in
+            if let bytes = table[fileID] { return bytes }
+            let utf8 = Array(fileID.utf8)
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: utf8.count)
+            _ = bytes.initialize(from: utf8)
+            table[fileID] = UnsafeBufferPointer(bytes)
+            return UnsafeBufferPointer(bytes)
+        }
     }
 }
 
