@@ -848,8 +848,26 @@ uintptr_t cshim_current_thread_handle(void) {
 }
 
 #if defined(__linux__)
+/// The calling thread's kernel thread ID, asked of the kernel once per thread (every thread
+/// an execution starts asks): 0 until then. A forked child's only thread forgets it, since
+/// its ID is new.
+static __thread uint64_t cshim_cached_thread_system_id;
+static pthread_once_t cshim_thread_system_id_once = PTHREAD_ONCE_INIT;
+
+static void cshim_forget_thread_system_id(void) {
+    cshim_cached_thread_system_id = 0;
+}
+
+static void cshim_forget_thread_system_id_after_fork(void) {
+    pthread_atfork(NULL, NULL, cshim_forget_thread_system_id);
+}
+
 uint64_t cshim_current_thread_system_id(void) {
-    return (uint64_t)syscall(SYS_gettid);
+    if (cshim_cached_thread_system_id == 0) {
+        pthread_once(&cshim_thread_system_id_once, cshim_forget_thread_system_id_after_fork);
+        cshim_cached_thread_system_id = (uint64_t)syscall(SYS_gettid);
+    }
+    return cshim_cached_thread_system_id;
 }
 
 int cshim_thread_activity(uint64_t system_id, int *runnable, uint64_t *cpu_ns) {
