@@ -84,11 +84,12 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
             case .failure(let error): return .failure(error)
             }
         }
-        guard let stack = stacks.take() else {
+        guard let stack = slots[index].spareStack ?? stacks.take() else {
             return .failure(SeamThreadError(operation: "mmap", code: ENOMEM))
         }
         precondition(slots[index].stack == nil, "T\(index) started twice as a coroutine")
         slots[index].stack = stack
+        slots[index].spareStack = nil
         slots[index].body = CoroutineBody(body: body, cleanup: cleanup, argument: argument)
         slots[index].isCoroutine = true
         cshim_coroutine_prepare(contexts + index, stack, stacks.size, coroutineMain, slots + index)
@@ -153,9 +154,15 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         host = cshim_thread_self()
     }
 
+    /// Each coroutine's stack stays with its thread's slot for the handoff's next execution
+    /// (a runner reuses its handoff): taking and giving back stacks locked the shared pool
+    /// twice a thread.
     func hostUntilFinished() {
         ThreadIdentityWatch.watching { runHost() }
-        giveBackStacks()
+        for thread in 0..<threadCount where slots[thread].stack != nil {
+            slots[thread].spareStack = slots[thread].stack
+            slots[thread].stack = nil
+        }
     }
 
     /// Ends `thread`: an OS thread exits; a coroutine's cleanup runs (as a cancelled OS
@@ -214,8 +221,11 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     /// hold the last references to this handoff, which then outlives its execution.
     fileprivate func giveBackStacks() {
         let slots = UnsafeMutableBufferPointer(start: slots, count: threadCount)
-        stacks.giveBack(slots.lazy.compactMap(\.stack))
-        for thread in slots.indices { slots[thread].stack = nil }
+        stacks.giveBack(slots.lazy.flatMap { [$0.stack, $0.spareStack] }.compactMap { $0 })
+        for thread in slots.indices {
+            slots[thread].stack = nil
+            slots[thread].spareStack = nil
+        }
     }
 
     /// Leaves a coroutine that has ended: the host runs the next one, or returns to its own
@@ -262,6 +272,9 @@ private struct CoroutineSlot {
     var resumed = false
     /// The stack the coroutine runs on, until it is given back.
     var stack: UnsafeMutableRawPointer?
+    /// The stack this thread's coroutine ran on in the handoff's last execution, kept for
+    /// the next one when the handoff is reused (``CoroutineHandoff/hostUntilFinished()``).
+    var spareStack: UnsafeMutableRawPointer?
 }
 
 /// A coroutine's first frame. Holds no reference: the coroutine's frames are abandoned when it
