@@ -79,8 +79,11 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         precondition(
             plan.record.stepCapacity >= Self.stepByteCapacity(limits),
             "the schedule record is too small for the limits")
-        trace = TraceRecorder(record: plan.record, activity: plan.activity, tokenPrefix: plan.tokenPrefix)
-        crashReport = plan.record.crashReport(prefix: plan.crashText.prefix, suffix: plan.crashText.suffix)
+        trace = TraceRecorder(record: plan.record, activity: plan.activity)
+        crashReport = plan.texts.withCStrings { token, crashPrefix, crashSuffix in
+            plan.record.begin(tokenPrefix: token)
+            return plan.record.crashReport(prefix: crashPrefix, suffix: crashSuffix)
+        }
         ProcessHooks.installForExecutions()
     }
 

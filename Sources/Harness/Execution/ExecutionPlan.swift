@@ -24,11 +24,10 @@ struct ExecutionPlan {
     /// Where the steps' bytes go, for the crash report and an isolated child's parent; it
     /// must hold ``Execution/stepByteCapacity(_:)`` bytes of steps for the limits.
     let record: ScheduleRecord
-    /// The execution's token without its steps.
-    let tokenPrefix: String
-    /// What the process prints, before and after the schedule so far in base64url, should a
-    /// thread of the execution crash.
-    let crashText: (prefix: String, suffix: String)
+    /// The execution's token without its steps, and what the process prints before and after
+    /// the schedule so far in base64url should a thread of the execution crash; read when the
+    /// execution begins.
+    let texts: ExecutionTexts
 }
 
 /// What one execution did, handed back once it has ended.

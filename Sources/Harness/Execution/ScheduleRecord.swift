@@ -49,23 +49,22 @@ final class ScheduleRecord: @unchecked Sendable {
     }
 
     /// Begins a schedule whose token starts with `tokenPrefix`, with no step taken yet.
-    func begin(tokenPrefix: String) {
-        // `withCString` lends the string's own bytes, where passing the `String` would copy it.
-        _ = tokenPrefix.withCString { cshim_schedule_record_begin(pointer, $0) }
+    func begin(tokenPrefix: UnsafePointer<CChar>) {
+        _ = cshim_schedule_record_begin(pointer, tokenPrefix)
     }
 
     /// The crash report printing `prefix`, the record's steps and `suffix`, for the execution
     /// that takes its turn with the record: one report, its texts replaced for each execution,
     /// so that an execution allocates none. Valid while the record lives.
-    func crashReport(prefix: String, suffix: String) -> UnsafeMutablePointer<cshim_crash_report> {
-        // Through `withCString`, which lends a native string's own bytes: passing a `String`
-        // where C takes a pointer copies it into a new array each time.
-        let ready = prefix.withCString { prefix in
-            suffix.withCString { suffix in
-                if let report { return cshim_crash_report_set_text(report, prefix, suffix) ? report : nil }
-                report = cshim_crash_report_create(prefix, suffix, pointer)
-                return report
-            }
+    func crashReport(prefix: UnsafePointer<CChar>, suffix: UnsafePointer<CChar>)
+        -> UnsafeMutablePointer<cshim_crash_report>
+    {
+        let ready: UnsafeMutablePointer<cshim_crash_report>?
+        if let report {
+            ready = cshim_crash_report_set_text(report, prefix, suffix) ? report : nil
+        } else {
+            report = cshim_crash_report_create(prefix, suffix, pointer)
+            ready = report
         }
         guard let ready else { preconditionFailure("the harness ran out of memory creating a crash report") }
         return ready

@@ -28,12 +28,11 @@ struct TraceRecorder {
     /// inside none.
     private var openCalls: [Int: [(call: DropInCall, step: Int?)]] = [:]
 
-    /// A trace that writes its steps' bytes to `record`, begun for the token `tokenPrefix`,
-    /// and counts them on `activity`.
-    init(record: ScheduleRecord, activity: ActivityCounter, tokenPrefix: String) {
+    /// A trace that writes its steps' bytes to `record`, begun for the execution's token, and
+    /// counts them on `activity`.
+    init(record: ScheduleRecord, activity: ActivityCounter) {
         self.record = record
         self.activity = activity
-        record.begin(tokenPrefix: tokenPrefix)
         // Room for a small scenario's steps from the start: one allocation, where growing by
         // appending reallocated the trace at every doubling, seven times for 64 steps.
         steps = CompactTrace(capacity: Self.expectedSteps)

@@ -16,10 +16,11 @@ final class ExecutionHost: @unchecked Sendable {
     /// The coroutine handoff the executions on a runner take turns with, with the limits it
     /// was made for; made by the first.
     private var handoff: (handoff: CoroutineHandoff, threads: Int, spins: UInt32)?
-    /// The texts that name an execution (its token without steps, its crash text), made once
-    /// with a stand-in for the execution's number and split there.
-    private var textTemplates: [[Substring]]?
-    private static let executionStandIn: Character = "\u{2}"
+    /// The texts that name the execution running (its token without steps, its crash text),
+    /// made by the first.
+    private var texts: ExecutionTexts?
+    /// What stands for the execution's number in the texts' templates.
+    private static let executionStandIn: UInt8 = 2
 
     /// A host whose executions run on `cpu`, or on no CPU in particular when `nil`.
     init(cpu: Int32? = nil) {
@@ -31,16 +32,22 @@ final class ExecutionHost: @unchecked Sendable {
         threadPool.close()
     }
 
-    /// The texts that name execution `index`; `make` makes them for an execution written as given.
-    func texts(execution index: Int, _ make: (String) -> [String]) -> [String] {
-        let templates =
-            textTemplates
-            ?? make(String(Self.executionStandIn)).map { text in
-                text.split(separator: Self.executionStandIn, omittingEmptySubsequences: false)
-            }
-        textTemplates = templates
-        let number = String(index)
-        return templates.map { $0.joined(separator: number) }
+    /// The texts that name execution `index`, rewritten in place for each execution; `make`
+    /// makes the token, the crash prefix and the crash suffix for an execution written as given.
+    func texts(execution index: Int, _ make: (String) -> (token: String, crashPrefix: String, crashSuffix: String))
+        -> ExecutionTexts
+    {
+        let texts =
+            self.texts
+            ?? {
+                let made = make(String(UnicodeScalar(Self.executionStandIn)))
+                return ExecutionTexts(
+                    token: made.token, crashPrefix: made.crashPrefix, crashSuffix: made.crashSuffix,
+                    standIn: Self.executionStandIn)
+            }()
+        self.texts = texts
+        texts.name(execution: index)
+        return texts
     }
 
     /// The coroutine handoff for the next execution under `limits` on a runner, which runs its

@@ -233,7 +233,7 @@ struct Explorer {
         let texts = host.texts(execution: index) { number in
             let tokenPrefix = naming.tokenText(execution: number)
             let crash = wording.crashText(scenario, tokenPrefix, testID)
-            return [tokenPrefix, crash.prefix, crash.suffix]
+            return (tokenPrefix, crash.prefix, crash.suffix)
         }
         let limits = limits(shrinking: shrinking, cpu: host.cpu)
         let body = self.body
@@ -253,8 +253,7 @@ struct Explorer {
                     stepCapacity: Execution.stepByteCapacity(limits),
                     file: scheduleRecordFile
                 ),
-                tokenPrefix: texts[0],
-                crashText: (texts[1], texts[2])
+                texts: texts
             )
             let ran: ExecutionRecord?
             if let runner {
