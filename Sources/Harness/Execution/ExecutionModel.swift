@@ -142,7 +142,7 @@ struct ExecutionModel {
 
     private let limits: ExecutionLimits
     /// Every thread the execution created, by number; T0 first. Its states change only
-    /// through ``setState(_:of:)``, which keeps ``ready`` and ``waiting``.
+    /// through ``setState(_:of:)``, which keeps ``ready``, ``waiting`` and ``timed``.
     private(set) var threads: [ThreadRecord]
     /// The threads at a scheduling point (``ThreadRecord/State/ready(_:_:)``).
     private var ready = ThreadSet()
@@ -151,6 +151,8 @@ struct ExecutionModel {
     private var waiting = ThreadSet()
     /// The threads in a non-preemptible region (``ThreadRecord/nonPreemptibleDepth`` above 0).
     private var nonPreemptible = ThreadSet()
+    /// The threads with a deadline: in a timed condition wait, or about to sleep.
+    private var timed = ThreadSet()
     private var mutexes = ObjectMap<MutexModel>()
     private var conditionWaiters = ObjectMap<[Int]>()
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
@@ -531,10 +533,10 @@ struct ExecutionModel {
         let runningCandidate = running.flatMap { thread in
             candidates.contains { $0.choice == .thread(thread) } ? thread : nil
         }
-        candidates += spurious
+        if !spurious.isEmpty { candidates += spurious }
         // A timeout may fire while other work could still run: the strategy decides (or
         // the token, which may have recorded one, while a replay follows it).
-        if let bound = earlyTimeoutWithin, let deadline = earliestDeadline(),
+        if let bound = earlyTimeoutWithin, !timed.isEmpty, let deadline = earliestDeadline(),
             deadline <= clock || deadline - clock <= bound
         {
             candidates.append(Candidate(.advanceClock))
@@ -670,7 +672,7 @@ struct ExecutionModel {
         let advance = earliest > clock ? earliest - clock : 0
         clock = max(clock, earliest)
         let step = makeStep(nil, .advanceClock, target: .clockAdvance(nanoseconds: advance), location: nil)
-        for index in waiting {
+        for index in timed {
             if case .waiting(_, _, let deadline?, _) = threads[index].state, deadline <= clock {
                 wake(index, result: .timedOut)
             }
@@ -682,7 +684,7 @@ struct ExecutionModel {
     @inline(__always)
     private func earliestDeadline() -> UInt64? {
         var earliest: UInt64?
-        for index in ready.union(waiting) {
+        for index in timed {
             switch threads[index].state {
             case .waiting(_, _, let deadline?, _):
                 earliest = min(earliest ?? deadline, deadline)
@@ -748,14 +750,22 @@ struct ExecutionModel {
 
     // MARK: Thread states
 
-    /// Puts `thread` in `state`, keeping the sets of ready and waiting threads.
+    /// Puts `thread` in `state`, keeping the sets of ready, waiting and timed threads.
     private mutating func setState(_ state: ThreadRecord.State, of thread: Int) {
         ready.remove(thread)
         waiting.remove(thread)
+        timed.remove(thread)
         switch state {
-        case .ready: ready.insert(thread)
-        case .waiting: waiting.insert(thread)
-        case .running, .finished: break
+        case .ready(.sleep, _):
+            ready.insert(thread)
+            timed.insert(thread)
+        case .ready:
+            ready.insert(thread)
+        case .waiting(_, _, let deadline, _):
+            waiting.insert(thread)
+            if deadline != nil { timed.insert(thread) }
+        case .running, .finished:
+            break
         }
         threads[thread].state = state
     }
