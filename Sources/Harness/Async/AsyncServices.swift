@@ -31,9 +31,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// The execution, while it runs; called only from its controlled threads (see
     /// ``isCalledByExecution(_:)``), never once it is gone.
     private unowned let scheduler: any TaskScheduling
-    /// Where a job from a thread the execution does not control is noted; held here, so that
-    /// it outlives the execution.
-    private let foreignJobs: ForeignJobs
+    /// Where a job from a thread the execution does not control is noted: only this executor
+    /// can receive one. Held here, so that it outlives the execution.
+    let foreignJobs = ForeignJobs()
     private let mutex = SeamMutex()
     /// Signalled once per queued job, and broadcast when the lanes may exit.
     private let jobQueued = SeamCondition()
@@ -87,11 +87,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         case arrived(UnownedJob)
     }
 
-    /// The executor of the execution `scheduler`, which notes jobs from outside on
-    /// `foreignJobs`.
-    init(scheduler: any TaskScheduling, foreignJobs: ForeignJobs) {
+    /// The executor of the execution `scheduler`.
+    init(scheduler: any TaskScheduling) {
         self.scheduler = scheduler
-        self.foreignJobs = foreignJobs
     }
 
     /// The mutex and conditions that are the executor's own synchronization.

@@ -8,7 +8,7 @@ extension Execution: TaskScheduling {
     /// (controlled) thread.
     func services() -> AsyncServices {
         if let asyncServices { return asyncServices }
-        let services = AsyncServices(scheduler: self, foreignJobs: foreignJobs)
+        let services = AsyncServices(scheduler: self)
         asyncServices = services
         model.noteInternalObjects(services.synchronizationObjects)
         services.start(lanes: limits.executorLanes)
@@ -34,8 +34,8 @@ extension Execution: TaskScheduling {
     /// from outside for as long as one may still wake them (``ForeignWakeup``); returns
     /// whether one came.
     func awaitForeignJob() -> Bool {
-        guard let asyncServices else { return foreignJobs.first != nil }
-        return foreignJobs.awaitOne(grace: limits.foreignJobGrace, cap: limits.stallTimeout) {
+        guard let asyncServices else { return false }
+        return asyncServices.foreignJobs.awaitOne(grace: limits.foreignJobGrace, cap: limits.stallTimeout) {
             asyncServices.foreignWakeup
         }
     }

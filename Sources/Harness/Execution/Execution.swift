@@ -45,8 +45,6 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @exclusivity(unchecked) var model: ExecutionModel
     @exclusivity(unchecked) var trace: TraceRecorder
     let watch = ExecutionWatch()
-    /// Jobs enqueued from outside; shared with the task executor, which may outlive this.
-    let foreignJobs = ForeignJobs()
     @exclusivity(unchecked) var asyncServices: AsyncServices?
     private let done = Atomic<Bool>(false)
     /// Who ended the execution (an ``Ending``); 0 while nobody has.
@@ -368,7 +366,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// The first job that escaped the execution, if one did, with its task as the execution
     /// numbers and names it. Call from the running thread, or once the execution has ended.
     func escape() -> JobEscape? {
-        guard let job = foreignJobs.first else { return nil }
+        guard let job = asyncServices?.foreignJobs.first else { return nil }
         let task = trace.escapedTask(runtimeID: job.taskRuntimeID)
         return JobEscape(
             thread: job.thread,
