@@ -33,8 +33,9 @@ final class ExecutionTexts {
 
     /// Lends the texts of the execution named last, as C strings valid during `body`.
     func withCStrings<Result>(
-        _ body: (_ token: UnsafePointer<CChar>, _ crashPrefix: UnsafePointer<CChar>, _ crashSuffix: UnsafePointer<CChar>)
-            -> Result
+        _ body: (
+            _ token: UnsafePointer<CChar>, _ crashPrefix: UnsafePointer<CChar>, _ crashSuffix: UnsafePointer<CChar>
+        ) -> Result
     ) -> Result {
         texts[0].withUnsafeBufferPointer { token in
             texts[1].withUnsafeBufferPointer { prefix in
