@@ -33,6 +33,9 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     private let next = Atomic<Int>(CoroutineHandoff.nobody)
     private let finished = Atomic<Bool>(false)
     @exclusivity(unchecked) private var host: pthread_t?
+    /// How many slots, from the first, threads started as coroutines may have used since the
+    /// last ``reset()``: threads are numbered in the order they start.
+    @exclusivity(unchecked) private var usedSlots = 0
 
     /// Room for as many threads as `osThreads` has, which parks the threads that are not
     /// coroutines; coroutine stacks come from `stacks`, the host thread from `pool`.
@@ -90,6 +93,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         precondition(slots[index].stack == nil, "T\(index) started twice as a coroutine")
         slots[index].stack = stack
         slots[index].spareStack = nil
+        usedSlots = max(usedSlots, index + 1)
         slots[index].body = CoroutineBody(body: body, cleanup: cleanup, argument: argument)
         slots[index].isCoroutine = true
         cshim_coroutine_prepare(contexts + index, stack, stacks.size, coroutineMain, slots + index)
@@ -136,17 +140,18 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     /// them back after it has ended.
     func reset() {
         precondition(
-            UnsafeBufferPointer(start: slots, count: threadCount).allSatisfy { $0.stack == nil },
+            UnsafeBufferPointer(start: slots, count: usedSlots).allSatisfy { $0.stack == nil },
             "a coroutine handoff was reused while its coroutines' stacks were in use")
         host = nil
         next.store(Self.nobody, ordering: .relaxed)
         finished.store(false, ordering: .relaxed)
         hostParker.update(repeating: cshim_parker(), count: 1)
-        for thread in 0..<threadCount {
+        for thread in 0..<usedSlots {
             slots[thread].body = nil
             slots[thread].isCoroutine = false
             slots[thread].resumed = false
         }
+        usedSlots = 0
         osThreads.reset()
     }
 
@@ -159,7 +164,7 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
     /// twice a thread.
     func hostUntilFinished() {
         ThreadIdentityWatch.watching { runHost() }
-        for thread in 0..<threadCount where slots[thread].stack != nil {
+        for thread in 0..<usedSlots where slots[thread].stack != nil {
             slots[thread].spareStack = slots[thread].stack
             slots[thread].stack = nil
         }
