@@ -19,7 +19,8 @@ struct ExecutionPlan {
     /// ended on the same runner (``CoroutineHandoff/reset()``); `nil`: the execution makes
     /// its own.
     var reusedHandoff: CoroutineHandoff? = nil
-    /// Counts the steps, for stall detection and an isolated child's heartbeat.
+    /// The counter of the worker that runs the execution: counts its steps, for stall
+    /// detection and an isolated child's heartbeat.
     let activity: ActivityCounter
     /// Where the steps' bytes go, for the crash report and an isolated child's parent; it
     /// must hold ``Execution/stepByteCapacity(_:)`` bytes of steps for the limits.

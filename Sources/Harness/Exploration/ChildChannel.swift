@@ -31,7 +31,7 @@ enum ChildChannel {
     }
 
     /// Writes a heartbeat every second in which `activity` showed a sign of life.
-    static func sendHeartbeats(while activity: ActivityCounter) {
+    static func sendHeartbeats(while activity: ExplorationActivity) {
         Thread.detachNewThread {
             var last = activity.signsOfLife
             while true {

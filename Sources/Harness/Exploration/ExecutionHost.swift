@@ -8,6 +8,9 @@ final class ExecutionHost: @unchecked Sendable {
     let threadPool = SeamThreadPool()
     /// The CPU the executions' threads are pinned to, each OS thread once; `nil`: none.
     var cpu: Int32?
+    /// The worker of the exploration that runs the executions, from 0: which of the
+    /// exploration's activity counters they count on.
+    let worker: Int
     /// The stacks of scenario threads run as coroutines, reused from one execution to the
     /// next; `nil` once an execution needed OS threads.
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
@@ -22,9 +25,11 @@ final class ExecutionHost: @unchecked Sendable {
     /// What stands for the execution's number in the texts' templates.
     private static let executionStandIn: UInt8 = 2
 
-    /// A host whose executions run on `cpu`, or on no CPU in particular when `nil`.
-    init(cpu: Int32? = nil) {
+    /// A host whose executions run on `cpu`, or on no CPU in particular when `nil`, for
+    /// worker `worker`.
+    init(cpu: Int32? = nil, worker: Int = 0) {
         self.cpu = cpu
+        self.worker = worker
     }
 
     /// Ends the host's OS threads; call once, when its executions are over.

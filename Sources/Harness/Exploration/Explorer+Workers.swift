@@ -24,8 +24,8 @@ extension Explorer {
         let queue = ScheduleQueue(
             explorer: self, naming: naming, shard: shard, planned: planned, noteProgress: noteProgress)
         let watch = RunnerWatch()
-        for cpu in Self.workerCPUs(workers, among: cpus) {
-            let host = ExecutionHost(cpu: cpu)
+        for (worker, cpu) in Self.workerCPUs(workers, among: cpus).enumerated() {
+            let host = ExecutionHost(cpu: cpu, worker: worker)
             watch.start(cpu: cpu, ifStalled: queue.deliverStalled) { runner in
                 queue.work(on: host, runner: runner, scheduler: strategy.makeScheduler(seed: seed))
             }

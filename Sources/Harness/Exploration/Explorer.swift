@@ -14,7 +14,7 @@ struct Explorer {
     /// isolated child) a line the parent reads.
     let wording: ExplorationWording
     /// Counts the steps taken, for stall detection and an isolated child's heartbeat.
-    var activity = ActivityCounter()
+    var activity = ExplorationActivity()
     /// The file the running schedule is recorded in, shared with an isolated child's parent,
     /// which reads it after the child died; `nil`: memory of the process's own.
     var scheduleRecordFile: String?
@@ -248,7 +248,7 @@ struct Explorer {
                 limits: limits,
                 threadPool: host.threadPool,
                 coroutineStacks: options.threads == .coroutines ? host.coroutineStacks : nil,
-                activity: activity,
+                activity: activity.counter(forWorker: host.worker),
                 record: host.scheduleRecord(
                     stepCapacity: Execution.stepByteCapacity(limits),
                     file: scheduleRecordFile

@@ -17,17 +17,24 @@ struct ActivityCounterTests {
         withExtendedLifetime(sum) {}
     }
 
-    @Test("a step is a sign of life")
+    @Test("a step of any worker is a sign of life of the exploration, counted on that worker's counter only")
     func step() {
-        let activity = ActivityCounter()
-        let before = activity.signsOfLife
-        activity.noteStep()
-        #expect(activity.signsOfLife != before)
+        let activity = ExplorationActivity()
+        for worker in 0..<3 {
+            let before = activity.signsOfLife
+            let counters = (0..<3).map { activity.counter(forWorker: $0).steps }
+            activity.counter(forWorker: worker).noteStep()
+            #expect(activity.signsOfLife != before)
+            #expect(
+                (0..<3).map { activity.counter(forWorker: $0).steps - counters[$0] }
+                    == (0..<3).map { $0 == worker ? 1 : 0 })
+        }
+        #expect(activity.counter(forWorker: 0) !== activity.counter(forWorker: 1))
     }
 
     @Test("computing without steps is a sign of life only inside whileComputing")
     func computing() {
-        let activity = ActivityCounter()
+        let activity = ExplorationActivity()
         let idle = activity.signsOfLife
         Self.compute(milliseconds: 20)
         #expect(activity.signsOfLife == idle)
