@@ -62,8 +62,6 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// of the thread that queued its first job. Read once the execution has ended. A task
     /// the scenario started (``startTask(name:_:)``) has none: it is named as it is queued.
     private(set) var creationSites: [UInt64: TaskCreationSite] = [:]
-    /// The name of the task the scenario is starting, until its first job is queued.
-    private var startingTaskName: String?
     /// Tasks in ``waitUntilOthersQuiet()``, each counted in `outstandingTasks` too.
     private var othersQuietWaiters: [UnsafeContinuation<Void, Never>] = []
     private var closed = false
@@ -113,12 +111,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// Starts a task named `name` preferring this executor; it counts as outstanding until
     /// its body ends.
+    /// The task's first job is queued with its name attached (``startTask(name:createdBy:_:)``).
     func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
-        mutex.withLock {
-            outstandingTasks += 1
-            startingTaskName = name
-        }
-        return Task(name: name, executorPreference: self, operation: outstanding(name: name, body))
+        var started: Task<Void, Never>?
+        startTask(name: name, createdBy: { executor, operation in
+            started = Task(name: name, executorPreference: executor, operation: operation)
+        }, body)
+        guard let started else { preconditionFailure("the task '\(name)' was not created") }
+        return started
     }
 
     /// Starts a task as ``startTask(name:_:)`` does, but `create` makes it: given this executor
@@ -126,7 +126,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// and may do so in another task on a thread the execution does not control, so that the
     /// new task inherits that task's task-local values, while the calling thread waits for
     /// `create` to return. The task's first job, which arrives from there, is queued as the
-    /// calling thread's. Call from a controlled thread.
+    /// calling thread's, named `name`: the name goes with that job, so a job another thread
+    /// queues meanwhile cannot take it. Call from a controlled thread.
     func startTask(
         name: String,
         createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Void,
@@ -141,8 +142,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             return job
         }
         guard let first else { preconditionFailure("the task '\(name)' was not created preferring the executor") }
-        mutex.withLock { startingTaskName = name }
-        enqueue(first, onMainActor: false)
+        enqueue(first, onMainActor: false, startedAs: name)
     }
 
     /// The operation of a task counted in `outstandingTasks`: runs `body` as the task named
@@ -173,13 +173,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     /// Queues `job` for a lane, or for the main lane when it is a `MainActor` job; the
-    /// calling thread must be one of the execution's.
-    func enqueue(_ job: UnownedJob, onMainActor: Bool) {
+    /// calling thread must be one of the execution's. `name` is the name of the task the
+    /// scenario started whose first job `job` is, if it is one.
+    func enqueue(_ job: UnownedJob, onMainActor: Bool, startedAs name: String? = nil) {
         guard isCalledByExecution(job) else { return }
         let queued = mutex.withLock {
             let named = identity(of: job)
-            hold(job, startedAs: startingTaskName)
-            startingTaskName = nil
+            hold(job, startedAs: name)
             if onMainActor {
                 mainJobs.append((job, named))
             } else {
