@@ -114,9 +114,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// The task's first job is queued with its name attached (``startTask(name:createdBy:_:)``).
     func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
         var started: Task<Void, Never>?
-        startTask(name: name, createdBy: { executor, operation in
+        let create = { (executor: any TaskExecutor, operation: @escaping @Sendable () async -> Void) in
             started = Task(name: name, executorPreference: executor, operation: operation)
-        }, body)
+        }
+        startTask(name: name, createdBy: create, body)
         guard let started else { preconditionFailure("the task '\(name)' was not created") }
         return started
     }
