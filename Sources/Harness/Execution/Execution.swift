@@ -204,10 +204,17 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             let me = currentThread()
             if aborting { return performDuringAbort(me, operation) }
             var running: Int? = me
-            if model.arrive(me, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
+            switch model.arrive(me, at: operation, location: location, cancellable: cancellable) {
+            case .performsQuietly:
+                let (outcome, reply) = model.performQuietly(me)
+                if outcome == .fails { exitForAbort(me) }
+                return reply
+            case .performsAtOnce:
                 let performed = perform(me)
                 if performed.outcome == .continues { return performed.reply }
                 running = performed.outcome == .timedOut ? me : nil
+            case .awaitsDecision:
+                break
             }
             while true {
                 switch decide(running: running) {

@@ -25,9 +25,14 @@ import Primitives
 struct ExecutionModel {
     /// What a thread arriving at a scheduling point does.
     enum Arrival: Equatable {
-        /// It performs its operation at once, without a decision: an operation on the
-        /// harness's own synchronization that can go on (see ``noteInternalObjects(_:)``),
-        /// while no thread in a non-preemptible region can run.
+        /// It performs its operation at once, without a decision and without a step
+        /// (``performQuietly(_:)``): a lock of a free mutex, an unlock, a signal or a
+        /// broadcast on the harness's own synchronization (see ``noteInternalObjects(_:)``),
+        /// while no thread in a non-preemptible region can run. What it changes shows in the
+        /// steps that follow, so a replay that reaches them reached it too.
+        case performsQuietly
+        /// It performs its operation at once, without a decision, and takes a step: a wait
+        /// on the harness's own synchronization, which may block its thread.
         case performsAtOnce
         /// It waits for a decision (``decide(running:earlyTimeoutWithin:choose:)``).
         case awaitsDecision
@@ -209,8 +214,8 @@ struct ExecutionModel {
     var isWindingDown: Bool { phase == .windingDown }
 
     /// Treats `objects` as the harness's own synchronization (the task executor's mutex and
-    /// conditions): an operation on them takes no decision unless it blocks, and a wait on
-    /// them never wakes spuriously.
+    /// conditions): an operation on them takes no decision unless it blocks and no step
+    /// unless it waits, and a wait on them never wakes spuriously.
     mutating func noteInternalObjects(_ objects: [ObjectIdentifier]) {
         for object in objects where !internalObjects.contains(object) { internalObjects.append(object) }
     }
@@ -232,7 +237,8 @@ struct ExecutionModel {
         if isInternal(operation), isEnabled(operation, for: thread),
             nonPreemptible.isEmpty || urgentCandidate() == nil
         {
-            return .performsAtOnce
+            if case .wait = operation { return .performsAtOnce }
+            return .performsQuietly
         }
         return .awaitsDecision
     }
@@ -244,6 +250,25 @@ struct ExecutionModel {
             preconditionFailure("T\(thread) was chosen but has no pending operation")
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
+        let (outcome, reply) = apply(operation, of: thread, at: location)
+        return Performed(step: step, outcome: outcome, reply: reply)
+    }
+
+    /// `thread`, whose arrival performs quietly (``Arrival/performsQuietly``), performs its
+    /// pending operation without taking a step. Returns what the operation hands back; the
+    /// thread goes on, unless the operation failed the execution (an unlock of a mutex the
+    /// thread does not hold), in which case ``failure`` says so and the model winds down.
+    mutating func performQuietly(_ thread: Int) -> (outcome: PerformOutcome, reply: Reply) {
+        guard case .ready(let operation, let location) = threads[thread].state else {
+            preconditionFailure("T\(thread) performs quietly but has no pending operation")
+        }
+        return apply(operation, of: thread, at: location)
+    }
+
+    /// Applies `operation`, which `thread` was ready to perform at `location`, to the state.
+    private mutating func apply(_ operation: PendingOperation, of thread: Int, at location: SeamLocation?) -> (
+        PerformOutcome, Reply
+    ) {
         setState(.running, of: thread)
         if case .shared(let object)? = operation.access(by: thread)?.object,
             internalObjects.isEmpty || !internalObjects.contains(object)
@@ -275,12 +300,12 @@ struct ExecutionModel {
                 if let deadline, deadline <= clock {
                     setState(.ready(.reacquire(mutex: mutex), location), of: thread)
                     threads[thread].waitResult = .timedOut
-                    return Performed(step: step, outcome: .timedOut, reply: .none)
+                    return (.timedOut, .none)
                 }
                 conditionWaiters[condition, default: []].append(thread)
                 setState(
                     .waiting(condition: condition, mutex: mutex, deadline: deadline, location: location), of: thread)
-                return Performed(step: step, outcome: .blocks, reply: .none)
+                return (.blocks, .none)
             }
         case .signal(let condition):
             if let first = conditionWaiters[condition]?.first { wake(first, result: .signalled) }
@@ -301,9 +326,9 @@ struct ExecutionModel {
         }
         if hasFailed {
             phase = .windingDown
-            return Performed(step: step, outcome: .fails, reply: reply)
+            return (.fails, reply)
         }
-        return Performed(step: step, outcome: .continues, reply: reply)
+        return (.continues, reply)
     }
 
     /// When `thread`'s operation unblocked a thread in a non-preemptible region and `thread`
@@ -562,12 +587,13 @@ struct ExecutionModel {
         }
     }
 
-    /// Whether `operation` works on the harness's own synchronization. Such an operation is
-    /// recorded but takes no decision of the strategy unless it blocks: the executor's
-    /// bookkeeping is invisible to the scenario, and interleaving at it would only spend
-    /// schedules (and PCT's change points, and the exhaustive search's bound) on schedules
-    /// equivalent to others. Waits on the harness's conditions never wake spuriously,
-    /// for the same reason: they are predicate loops.
+    /// Whether `operation` works on the harness's own synchronization. Such an operation takes
+    /// no decision of the strategy unless it blocks, and no step unless it waits: the
+    /// executor's bookkeeping is invisible to the scenario, and interleaving at it would only
+    /// spend schedules (and PCT's change points, and the exhaustive search's bound) on
+    /// schedules equivalent to others, and recording it only time and token length. Waits on
+    /// the harness's conditions never wake spuriously, for the same reason: they are predicate
+    /// loops.
     @inline(__always)
     private func isInternal(_ operation: PendingOperation) -> Bool {
         guard !internalObjects.isEmpty, case .shared(let object)? = operation.access(by: 0)?.object else {

@@ -44,7 +44,7 @@ struct EncodedStep: Hashable, Sendable, Codable, CustomStringConvertible {
 /// Names one execution of one scenario exactly: replaying it follows the recorded schedule
 /// step by step and reports the first step where the code no longer does what it did.
 ///
-/// Its text form is `H2.<scenario>.<strategy>.<seed>.<execution>.<steps>`: the format
+/// Its text form is `H3.<scenario>.<strategy>.<seed>.<execution>.<steps>`: the format
 /// version, a hash of the scenario's name, the strategy and seed that found it (for the
 /// reader; replay does not need them), the execution's number in its campaign, and the
 /// schedule in unpadded base64url: two bytes a step (thread, operation), three for a
@@ -53,15 +53,16 @@ struct EncodedStep: Hashable, Sendable, Codable, CustomStringConvertible {
 ///
 /// A token recorded in a scenario that a ``LinearizabilityTest`` generated has one more
 /// field before the steps, the scenario's code (``generatedScenario``):
-/// `H2.<scenario>.<strategy>.<seed>.<execution>.<code>.<steps>`. The code regenerates the
+/// `H3.<scenario>.<strategy>.<seed>.<execution>.<code>.<steps>`. The code regenerates the
 /// scenario, so the one token names scenario and schedule together.
 public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     /// The version of the text form this type reads and writes, and of the scheduling
     /// points its steps follow: it changes when either does, so that a token recorded by an
     /// older harness is refused with that reason instead of diverging part way. Version 2:
     /// the task executor's own bookkeeping no longer takes scheduling decisions, and its
-    /// timer thread starts with the first timer.
-    public static let formatVersion = 2
+    /// timer thread starts with the first timer. Version 3: nor steps, unless it waits (its
+    /// locks, unlocks, signals and broadcasts leave the schedule of every scenario with tasks).
+    public static let formatVersion = 3
 
     /// The hash of the scenario's name (FNV-1a, 32 bits).
     public let scenarioHash: UInt32

@@ -302,6 +302,27 @@ struct ExecutionModelTests {
                 ]))
     }
 
+    @Test("the harness's own lock, unlock, signal and broadcast take no step, its wait one; what they do holds")
+    func internalOperationsAreQuiet() throws {
+        var driver = try ModelDriver(threads: 2)
+        driver.model.noteInternalObjects([Objects.c, Objects.m])
+        let started = driver.steps.count
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        try driver.take(1, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil))
+        #expect(driver.steps.dropFirst(started).map(\.kind) == [.wait])
+        let before = driver.steps.count
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        try driver.take(0, .signal(Objects.c))
+        try driver.take(0, .broadcast(Objects.c))
+        try driver.take(0, .unlock(Objects.m))
+        #expect(driver.steps.count == before && driver.model.stepCount == before)
+        // They took effect: T0's lock held the mutex until its unlock, its signal woke T1.
+        #expect(driver.model.owner(of: Objects.m) == nil && driver.pending(1) == .reacquire(mutex: Objects.m))
+        // An unlock of a mutex its thread does not hold still fails the execution.
+        #expect(try driver.take(0, .unlock(Objects.m)) == .fails)
+        #expect(driver.model.failure != nil && driver.steps.count == before)
+    }
+
     @Test("tasks that wait for good while only the harness's own waits are left are a deadlock of tasks, without them")
     func tasksDeadlocked() throws {
         var driver = try ModelDriver(threads: 1)
@@ -413,7 +434,7 @@ struct ExecutionModelTests {
         driver.model.exitNonPreemptibleRegion(1)
         #expect(
             driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true)
-                == .performsAtOnce)
+                == .performsQuietly)
     }
 
     @Test("decisions record who could go on, and a choice of another thread counts as a preemption")
@@ -613,9 +634,13 @@ private struct ModelDriver {
         at location: SeamLocation? = nil,
         cancellable: Bool = true
     ) throws -> ExecutionModel.PerformOutcome {
-        if model.arrive(thread, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
-            return try perform(thread)
+        switch model.arrive(thread, at: operation, location: location, cancellable: cancellable) {
+        case .performsQuietly:
+            let performed = model.performQuietly(thread)
+            replies.append(performed.reply)
+            return performed.outcome
+        case .performsAtOnce: return try perform(thread)
+        case .awaitsDecision: return try run(thread)
         }
-        return try run(thread)
     }
 }

@@ -191,6 +191,12 @@ struct HarnessTaskReportTests {
         #expect(
             !header.contains("T1") && !header.contains("T2"), "executor lanes are not lanes of the report: \(header)")
         #expect(failure.message.contains("resumes") && failure.message.contains("suspends"))
+        // The executor's own unlocks, signals and broadcasts, which never wait, are no steps either.
+        let executorSteps = failure.trace.filter {
+            $0.location?.description.contains("AsyncServices.swift") == true
+                && [.unlock, .signal, .broadcast].contains($0.kind)
+        }
+        #expect(executorSteps.isEmpty, "\(executorSteps)")
     }
 
     @Test("the overdraft's report names both tasks' reads, the await between them and both writes, in the user's lines")
