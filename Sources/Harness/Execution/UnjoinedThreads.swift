@@ -1,8 +1,10 @@
 import Primitives
 
-/// The threads the harness spawned for an execution's scenario and its tasks (a scenario
-/// thread, an executor lane) that their owner has not joined yet: when a failure unwinds the
-/// code that would have joined them, the execution reaps them once every thread finished.
+/// Threads the harness spawned for an execution's scenario and its tasks (a scenario
+/// thread, an executor lane) that their owner has not joined yet: a ``Scenario`` keeps those
+/// its body has not joined, to join them when it returns; the execution keeps them all, and
+/// when a failure unwinds the code that would have joined them, reaps them once every thread
+/// finished.
 struct UnjoinedThreads {
     private var threads: [SeamThread] = []
 
@@ -15,6 +17,9 @@ struct UnjoinedThreads {
 
     /// The threads an execution is given room for at its first.
     private static var expectedThreads: Int { 8 }
+
+    /// The first of the threads, in the order they were added.
+    var first: SeamThread? { threads.first }
 
     /// `thread`'s owner joined it.
     mutating func remove(_ thread: SeamThread) {

@@ -10,7 +10,7 @@ import Primitives
 /// The same body runs under the deterministic scheduler and under stress (``mode``); under
 /// stress, spawns, tasks and joins go to the stress iteration.
 public final class Scenario: @unchecked Sendable {
-    private var unjoined: [SeamThread] = []
+    private var unjoined = UnjoinedThreads()
     /// The stress iteration this scenario runs in, under stress.
     private let stress: StressIteration?
 
@@ -37,7 +37,7 @@ public final class Scenario: @unchecked Sendable {
         }
         switch result {
         case .success(let thread):
-            unjoined.append(thread)
+            unjoined.add(thread)
             execution.spawnedHarnessThread(thread)
             return ScenarioThread(thread: thread, scenario: self)
         case .failure(let error):
@@ -94,7 +94,7 @@ public final class Scenario: @unchecked Sendable {
 
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
         if let stress { return stress.join(thread, file: file, line: line) }
-        unjoined.removeAll { $0.controlledID == thread.controlledID }
+        unjoined.remove(thread)
         do {
             try thread.join(file: file, line: line)
         } catch {
