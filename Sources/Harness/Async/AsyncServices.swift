@@ -88,7 +88,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// The executor of the execution `scheduler`.
     init(scheduler: any TaskScheduling) {
         self.scheduler = scheduler
+        jobs.reserveCapacity(Self.expectedTasks)
+        jobIdentities.reserveCapacity(Self.expectedTasks)
     }
+
+    /// The tasks an execution's executor is given room for at its start, in each array that
+    /// holds tasks or their jobs: one allocation each, where growing by appending reallocated
+    /// at every doubling.
+    private static var expectedTasks: Int { 8 }
 
     /// The mutex and conditions that are the executor's own synchronization.
     var synchronizationObjects: [ObjectIdentifier] {
@@ -253,6 +260,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         guard runtimeID != 0, !heldTasks.contains(where: { $0.runtimeID == runtimeID }),
             let task = RuntimeTask.retaining(job)
         else { return }
+        if heldTasks.capacity == 0 { heldTasks.reserveCapacity(Self.expectedTasks) }
         heldTasks.append((runtimeID, task))
         if let name {
             scheduler.nameTask(runtimeID: runtimeID, name)
@@ -398,6 +406,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         let executor = main ? UnownedSerialExecutor?.some(MainActor.sharedUnownedExecutor) : nil
         var unended: [(runtimeID: UInt64, task: RuntimeTask, state: RuntimeTask.ResumeState)] = []
         var ran: [(runtimeID: UInt64, points: TaskJobPoints)] = []
+        unended.reserveCapacity(Self.expectedTasks)
+        ran.reserveCapacity(Self.expectedTasks)
         while true {
             mutex.lock()
             queued.wait(on: mutex, until: { !(main ? mainJobs.isEmpty : jobs.isEmpty) || isDone })

@@ -41,3 +41,14 @@ struct TaskJobPoints {
         )
     }
 }
+
+/// A task that ran in a job, with its places as addresses: what an execution notes of each
+/// job for a report.
+struct TaskJobRun {
+    /// The index of the `takeJob` step that ended the job.
+    let step: Int
+    /// The task, numbered from 1 as ``TraceStep/task``.
+    let task: Int
+    /// Where it resumed and suspended.
+    let points: TaskJobPoints
+}

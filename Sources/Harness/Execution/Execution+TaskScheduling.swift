@@ -94,8 +94,10 @@ extension Execution: TaskScheduling {
             if let choice = replay?.jobChoice(at: trace.steps.count, among: count) {
                 index = choice
             } else {
-                let options = jobs.map { Candidate(.job($0), access: Access(object: .jobQueue, isRead: false)) }
-                index = strategy.choose(among: options, running: nil)
+                jobCandidates.removeAll(keepingCapacity: true)
+                let queue = Access(object: .jobQueue, isRead: false)
+                for job in jobs { jobCandidates.append(Candidate(.job(job), access: queue)) }
+                index = strategy.choose(among: jobCandidates, running: nil)
             }
             record(model.lane(me, chose: index, among: jobs))
             return index

@@ -53,6 +53,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// Every seam object the execution's threads used, kept alive until it ends (see
     /// ``identity(of:)``).
     @exclusivity(unchecked) var seenObjects = ObjectMap<AnyObject>()
+    /// The storage of a lane's choice among queued jobs (``chooseJob(among:)``), kept between
+    /// choices.
+    @exclusivity(unchecked) var jobCandidates: [Candidate] = []
 
     /// Whether the execution failed and its threads are winding down.
     var aborting: Bool { model.isWindingDown }

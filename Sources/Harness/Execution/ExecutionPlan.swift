@@ -47,9 +47,9 @@ struct ExecutionRecord {
     let threadCount: Int
     /// The names of the tasks that took steps, by their number in ``TraceStep/task``.
     let taskNames: [Int: String]
-    /// The tasks (numbered from 1) that ran in each job, with their places as addresses, by
-    /// the index of the `takeJob` step that ended the job.
-    let jobPoints: [Int: [(task: Int, points: TaskJobPoints)]]
+    /// The tasks (numbered from 1) that ran in each job, with their places as addresses and
+    /// the index of the `takeJob` step that ended the job, in step order.
+    let jobPoints: [TaskJobRun]
     /// Where the code created the tasks whose jobs ran, by their number in ``TraceStep/task``.
     let taskCreations: [Int: TaskCreationSite]
     /// Where the code first left the recorded schedule; `nil` when it followed it to the
@@ -72,10 +72,12 @@ struct ExecutionRecord {
     /// index of the `takeJob` step that ended the job: symbolicated on each call (in the
     /// process that ran the execution), for a report.
     var taskJobPlaces: [Int: [TaskJobPlaces]] {
-        jobPoints.compactMapValues { ran in
-            let places = ran.map { $0.points.places(task: $0.task) }.filter(\.namesUserCode)
-            return places.isEmpty ? nil : places
+        var places: [Int: [TaskJobPlaces]] = [:]
+        for ran in jobPoints {
+            let named = ran.points.places(task: ran.task)
+            if named.namesUserCode { places[ran.step, default: []].append(named) }
         }
+        return places
     }
 
     /// The lines of the code under test that created the tasks whose jobs ran, by their number

@@ -19,10 +19,11 @@ struct TraceRecorder {
     private var taskNumbers: [UInt64: Int] = [:]
     private var tasksAsked: Set<Int> = []
     /// The tasks (numbered from 1) that ran in the job each lane just finished, with their
-    /// places, until its `takeJob` step is appended.
-    private var finishedJobs: [Int: [(task: Int, points: TaskJobPoints)]] = [:]
-    /// The same, by the index of the `takeJob` step that ended each job.
-    private(set) var jobPoints: [Int: [(task: Int, points: TaskJobPoints)]] = [:]
+    /// places, until the lane's `takeJob` step is appended. Flat, as ``jobPoints``: a job
+    /// appends its tasks to storage kept for the whole execution, and allocates nothing.
+    private var finishedJobs: [(lane: Int, task: Int, points: TaskJobPoints)] = []
+    /// The same, with the index of the `takeJob` step that ended each job, in step order.
+    private(set) var jobPoints: [TaskJobRun] = []
     /// The drop-in calls each thread is inside, innermost last, with the index of the step
     /// that began each (`nil` until the thread takes its next step); no entry for a thread
     /// inside none.
@@ -51,8 +52,8 @@ struct TraceRecorder {
             || (step.isOnExecutorThread && task == nil)
             || (call == nil && step.target?.object?.kind.isDropIn == true)
         if let task, !isBookkeeping, step.kind != .chooseJob, step.kind != .takeJob { nameTask(task) }
-        if step.kind == .takeJob, let lane = step.thread, let ran = finishedJobs.removeValue(forKey: lane) {
-            jobPoints[steps.count] = ran
+        if step.kind == .takeJob, let lane = step.thread, !finishedJobs.isEmpty {
+            takeFinishedJob(of: lane, endedBy: steps.count)
         }
         steps.append(
             thread: step.thread, kind: step.kind, target: step.target, choice: step.choice, location: step.location,
@@ -103,7 +104,24 @@ struct TraceRecorder {
     /// Notes the tasks (by their runtime IDs) that ran, with their places, in the job `lane`
     /// just finished; kept with the lane's next `takeJob` step.
     mutating func noteFinishedJob(lane: Int, ran: [(runtimeID: UInt64, points: TaskJobPoints)]) {
-        finishedJobs[lane] = ran.map { (taskNumber(runtimeID: $0.runtimeID) + 1, $0.points) }
+        takeFinishedJob(of: lane, endedBy: nil)
+        for (runtimeID, points) in ran { finishedJobs.append((lane, taskNumber(runtimeID: runtimeID) + 1, points)) }
+    }
+
+    /// Removes the tasks of `lane`'s finished job from ``finishedJobs``; with `step`, adds them,
+    /// in order, to ``jobPoints`` as the job that step ended.
+    private mutating func takeFinishedJob(of lane: Int, endedBy step: Int?) {
+        var kept = 0
+        for index in finishedJobs.indices {
+            let entry = finishedJobs[index]
+            if entry.lane != lane {
+                finishedJobs[kept] = entry
+                kept += 1
+            } else if let step {
+                jobPoints.append(TaskJobRun(step: step, task: entry.task, points: entry.points))
+            }
+        }
+        finishedJobs.removeLast(finishedJobs.count - kept)
     }
 
     /// Names the task the runtime knows by `runtimeID` `name`, for reports.
