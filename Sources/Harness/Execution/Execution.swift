@@ -206,18 +206,15 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         withCancellationDisabled { cancellable in
             let me = currentThread()
             if aborting { return performDuringAbort(me, operation) }
-            var running: Int? = me
-            switch model.arrive(me, at: operation, location: location, cancellable: cancellable) {
-            case .performsQuietly:
-                let (outcome, reply) = model.performQuietly(me)
+            if let (outcome, reply) = model.performQuietly(me, operation, at: location) {
                 if outcome == .fails { exitForAbort(me) }
                 return reply
-            case .performsAtOnce:
+            }
+            var running: Int? = me
+            if model.arrive(me, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
                 let performed = perform(me)
                 if performed.outcome == .continues { return performed.reply }
                 running = performed.outcome == .timedOut ? me : nil
-            case .awaitsDecision:
-                break
             }
             while true {
                 switch decide(running: running) {

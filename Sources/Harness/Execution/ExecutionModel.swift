@@ -25,14 +25,10 @@ import Primitives
 struct ExecutionModel {
     /// What a thread arriving at a scheduling point does.
     enum Arrival: Equatable {
-        /// It performs its operation at once, without a decision and without a step
-        /// (``performQuietly(_:)``): a lock of a free mutex, an unlock, a signal or a
-        /// broadcast on the harness's own synchronization (see ``noteInternalObjects(_:)``),
-        /// while no thread in a non-preemptible region can run. What it changes shows in the
-        /// steps that follow, so a replay that reaches them reached it too.
-        case performsQuietly
-        /// It performs its operation at once, without a decision, and takes a step: a wait
-        /// on the harness's own synchronization, which may block its thread.
+        /// It performs its operation at once, without a decision: a wait on the harness's own
+        /// synchronization (see ``noteInternalObjects(_:)``), which may block its thread, while
+        /// no thread in a non-preemptible region can run. (The harness's other operations do
+        /// not arrive: ``performQuietly(_:_:at:)``.)
         case performsAtOnce
         /// It waits for a decision (``decide(running:earlyTimeoutWithin:choose:)``).
         case awaitsDecision
@@ -241,10 +237,26 @@ struct ExecutionModel {
         if isInternal(operation), isEnabled(operation, for: thread),
             nonPreemptible.isEmpty || urgentCandidate() == nil
         {
-            if case .wait = operation { return .performsAtOnce }
-            return .performsQuietly
+            return .performsAtOnce
         }
         return .awaitsDecision
+    }
+
+    /// `thread`, the running thread, performs `operation` at `location` at once, without a
+    /// decision and without a step, when it may: a lock of a free mutex, an unlock, a signal
+    /// or a broadcast on the harness's own synchronization (see ``noteInternalObjects(_:)``),
+    /// while no thread in a non-preemptible region can run. What it changes shows in the
+    /// steps that follow, so a replay that reaches them reached it too. Returns what the
+    /// thread does next (it goes on, unless the operation failed the execution: an unlock of
+    /// a mutex it does not hold) and what the operation hands back; `nil` when it may not,
+    /// and arrives at a scheduling point instead (``arrive(_:at:location:cancellable:)``).
+    mutating func performQuietly(_ thread: Int, _ operation: PendingOperation, at location: SeamLocation?) -> (
+        outcome: PerformOutcome, reply: Reply
+    )? {
+        guard isInternal(operation) else { return nil }
+        if case .wait = operation { return nil }
+        guard isEnabled(operation, for: thread), nonPreemptible.isEmpty || urgentCandidate() == nil else { return nil }
+        return apply(operation, of: thread, at: location)
     }
 
     /// `thread`, which a decision ran (or which may perform at once), performs its pending
@@ -254,26 +266,15 @@ struct ExecutionModel {
             preconditionFailure("T\(thread) was chosen but has no pending operation")
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
+        setState(.running, of: thread)
         let (outcome, reply) = apply(operation, of: thread, at: location)
         return Performed(step: step, outcome: outcome, reply: reply)
     }
 
-    /// `thread`, whose arrival performs quietly (``Arrival/performsQuietly``), performs its
-    /// pending operation without taking a step. Returns what the operation hands back; the
-    /// thread goes on, unless the operation failed the execution (an unlock of a mutex the
-    /// thread does not hold), in which case ``failure`` says so and the model winds down.
-    mutating func performQuietly(_ thread: Int) -> (outcome: PerformOutcome, reply: Reply) {
-        guard case .ready(let operation, let location) = threads[thread].state else {
-            preconditionFailure("T\(thread) performs quietly but has no pending operation")
-        }
-        return apply(operation, of: thread, at: location)
-    }
-
-    /// Applies `operation`, which `thread` was ready to perform at `location`, to the state.
+    /// Applies `operation`, which `thread`, now running, performs at `location`, to the state.
     private mutating func apply(_ operation: PendingOperation, of thread: Int, at location: SeamLocation?) -> (
         PerformOutcome, Reply
     ) {
-        setState(.running, of: thread)
         if case .shared(let object)? = operation.access(by: thread)?.object,
             internalObjects.isEmpty || !internalObjects.contains(object)
         {

@@ -427,14 +427,13 @@ struct ExecutionModelTests {
         #expect(driver.decide(running: nil, choosing: .thread(2)) == .run(1))
         // An internal operation is performed without a decision only while no urgent thread can run.
         driver.model.noteInternalObjects([Objects.n])
+        #expect(driver.model.performQuietly(2, .lock(Objects.n, recursive: false), at: nil) == nil)
         #expect(
             driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true)
                 == .awaitsDecision)
         _ = try driver.perform(1)
         driver.model.exitNonPreemptibleRegion(1)
-        #expect(
-            driver.model.arrive(2, at: .lock(Objects.n, recursive: false), location: nil, cancellable: true)
-                == .performsQuietly)
+        #expect(driver.model.performQuietly(2, .lock(Objects.n, recursive: false), at: nil)?.outcome == .continues)
     }
 
     @Test("decisions record who could go on, and a choice of another thread counts as a preemption")
@@ -634,13 +633,13 @@ private struct ModelDriver {
         at location: SeamLocation? = nil,
         cancellable: Bool = true
     ) throws -> ExecutionModel.PerformOutcome {
-        switch model.arrive(thread, at: operation, location: location, cancellable: cancellable) {
-        case .performsQuietly:
-            let performed = model.performQuietly(thread)
-            replies.append(performed.reply)
-            return performed.outcome
-        case .performsAtOnce: return try perform(thread)
-        case .awaitsDecision: return try run(thread)
+        if let quiet = model.performQuietly(thread, operation, at: location) {
+            replies.append(quiet.reply)
+            return quiet.outcome
         }
+        if model.arrive(thread, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
+            return try perform(thread)
+        }
+        return try run(thread)
     }
 }
