@@ -19,9 +19,14 @@ final class ActivityCounter: Sendable {
     /// the worker is alive.
     var signsOfLife: Int { steps &+ runnableChecks.load(ordering: .relaxed) }
 
-    /// Counts a step.
+    /// Counts a step. One execution at a time takes steps on a worker's counter, one thread
+    /// at a time, each handed the execution by the one before (release and acquire): a load
+    /// and a store count it, without the locked read-modify-write an `add` costs at every
+    /// step. (A thread of a stalled execution, left behind, may still count a step meanwhile,
+    /// and so may a worker past the eighth, which shares a counter: each may lose a count, and
+    /// a heartbeat only needs to change.)
     func noteStep() {
-        counter.add(1, ordering: .relaxed)
+        counter.store(counter.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
     }
 
     /// Counts a stall check that found the running thread runnable (computing, or waiting

@@ -340,8 +340,9 @@ struct ExecutionModel {
     /// is in none, `thread` steps aside (it waits to hand off) and the result is the thread
     /// to run at once: it holds a runtime lock that `thread` may need before its next
     /// scheduling point.
+    @inline(__always)
     mutating func stepAside(_ thread: Int, at location: SeamLocation?) -> Int? {
-        guard threads[thread].nonPreemptibleDepth == 0, !nonPreemptible.isEmpty, let urgent = urgentCandidate() else {
+        guard !nonPreemptible.isEmpty, threads[thread].nonPreemptibleDepth == 0, let urgent = urgentCandidate() else {
             return nil
         }
         setState(.ready(.handoff, location), of: thread)
