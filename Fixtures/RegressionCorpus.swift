@@ -5,9 +5,11 @@ import Harness
 ///
 /// Each line is `EXPECTATION SCENARIO-NAME TOKEN`, where the expectation is `fails` (the
 /// schedule must reproduce its failure: a mutant) or `passes` (a schedule of a real
-/// primitive from a search that once exposed a bug, which must now pass). Names are
-/// scenario names from ``RegressionCorpus/scenarios`` and may contain spaces; the token is
-/// the last field. `#` starts a comment line.
+/// primitive from a search that once exposed a bug, which must now pass). Either way the
+/// code must follow the token exactly: a token the code leaves part way (recorded by an
+/// older harness, or for code that changed since) is to be taken again. Names are scenario
+/// names from ``RegressionCorpus/scenarios`` and may contain spaces; the token is the last
+/// field. `#` starts a comment line.
 public enum RegressionCorpus {
     /// What replaying an entry must give.
     public enum Expectation: String, Sendable {
