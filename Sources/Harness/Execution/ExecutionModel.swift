@@ -234,9 +234,9 @@ struct ExecutionModel {
     {
         setState(.ready(operation, location), of: thread)
         threads[thread].cancellable = cancellable
-        if isInternal(operation), isEnabled(operation, for: thread),
-            nonPreemptible.isEmpty || urgentCandidate() == nil
-        {
+        // Only a wait can still be the harness's own here: ``performQuietly(_:_:at:)`` took
+        // the rest. A wait is always enabled.
+        if case .wait = operation, isInternal(operation), nonPreemptible.isEmpty || urgentCandidate() == nil {
             return .performsAtOnce
         }
         return .awaitsDecision
