@@ -235,9 +235,19 @@ struct LinearizabilityTestStressTests {
                 Issue.record("an outcome other than a verdict: \(row.outcome)")
             }
         }
+        // Which scenarios showed a violation is the real threads' doing, so a search within its
+        // budget may miss one (under ThreadSanitizer it did): what is found must replay, and what
+        // is not must be a search that ran and met nothing outside the seam.
         for escalation in signal.escalations {
-            let failure = try #require(escalation.result.failure)
-            try Self.expectReplaysIdentically(failure, test, name: "signal", scenarios: scenarios)
+            switch escalation.result {
+            case .found(let failure, _, _):
+                try Self.expectReplaysIdentically(failure, test, name: "signal", scenarios: scenarios)
+            case .notFound(let schedulesRun, let others, _, _):
+                #expect(schedulesRun > 0)
+                #expect(!others.contains { $0.reason.showsCodeOutsideTheSeam })
+            case .notSearched(let reason):
+                Issue.record("an escalation was not searched: \(reason)")
+            }
         }
         #expect(signal.stop == .iterations)
     }
