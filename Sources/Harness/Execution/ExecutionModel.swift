@@ -183,10 +183,10 @@ struct ExecutionModel {
     private(set) var fingerprint = InterleavingFingerprint()
     /// The names of the objects the steps touched; see ``name(_:_:)``.
     var objectNames = ObjectNames()
-    /// The storage of ``decide(running:earlyTimeoutWithin:choose:)``'s candidates, kept
-    /// between decisions.
-    private var candidateBuffer: [Candidate] = []
-    private var spuriousBuffer: [Candidate] = []
+    /// The candidates of ``decide(running:earlyTimeoutWithin:choose:)``, and the spurious
+    /// wake-ups among them, in storage kept between decisions.
+    private var candidates: [Candidate] = []
+    private var spurious: [Candidate] = []
 
     /// An execution whose root thread, T0, is about to start.
     init(limits: ExecutionLimits) {
@@ -197,7 +197,7 @@ struct ExecutionModel {
         threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
         threads.append(ThreadRecord(state: .ready(.start, nil)))
         ready.insert(0)
-        candidateBuffer.reserveCapacity(Self.expectedThreads)
+        candidates.reserveCapacity(Self.expectedThreads)
         decisions.reserveCapacity(Self.expectedDecisions)
     }
 
@@ -502,19 +502,10 @@ struct ExecutionModel {
             phase = .windingDown
             return .failed
         }
-        // Reused from decision to decision, so that a decision allocates nothing: taken out
-        // of the stored buffers before they are emptied, so that each is uniquely referenced
-        // and keeps its storage.
-        var candidates: [Candidate] = []
-        var spurious: [Candidate] = []
-        swap(&candidates, &candidateBuffer)
-        swap(&spurious, &spuriousBuffer)
+        // Filled in place from decision to decision, so that a decision allocates nothing and
+        // retains nothing until the strategy is handed the candidates.
         candidates.removeAll(keepingCapacity: true)
-        spurious.removeAll(keepingCapacity: true)
-        defer {
-            candidateBuffer = candidates
-            spuriousBuffer = spurious
-        }
+        if !spurious.isEmpty { spurious.removeAll(keepingCapacity: true) }
         for index in ready.union(waiting) {
             switch threads[index].state {
             case .ready(let operation, _):

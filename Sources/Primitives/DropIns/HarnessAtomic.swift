@@ -34,10 +34,12 @@ public struct HarnessAtomic<Value: AtomicRepresentable>: ~Copyable {
     /// Tells the controller of the calling thread, if any, about an access about to happen.
     @inlinable
     borrowing func willAccess(_ access: SeamAtomicAccess, file: StaticString, line: UInt) {
-        if let controller = Seam.controllerForCurrentThread() {
-            let cell = identity.model { SeamAtomicIdentity() }
-            controller.willAccessAtomic(cell, access, at: SeamLocation(fileID: file, line: line))
-        }
+        Seam.route(
+            { controller in
+                let cell = identity.model { SeamAtomicIdentity() }
+                controller.willAccessAtomic(cell, access, at: SeamLocation(fileID: file, line: line))
+            },
+            otherwise: {})
     }
 }
 

@@ -52,11 +52,7 @@ public enum Seam {
     /// Offers the processor to another thread (`sched_yield`).
     @inlinable
     public static func yield(file: StaticString = #fileID, line: UInt = #line) {
-        if let controller = controllerForCurrentThread() {
-            controller.yield(at: SeamLocation(fileID: file, line: line))
-        } else {
-            sched_yield()
-        }
+        route({ $0.yield(at: SeamLocation(fileID: file, line: line)) }, otherwise: { _ = sched_yield() })
     }
 
     /// A deferred-cancellation point (`pthread_testcancel`): if cancellation of the calling
@@ -64,9 +60,7 @@ public enum Seam {
     /// handlers.
     @inlinable
     public static func cancellationPoint(file: StaticString = #fileID, line: UInt = #line) {
-        if let controller = controllerForCurrentThread() {
-            controller.cancellationPoint(at: SeamLocation(fileID: file, line: line))
-        }
+        route({ $0.cancellationPoint(at: SeamLocation(fileID: file, line: line)) }, otherwise: {})
         pthread_testcancel()
     }
 
@@ -74,10 +68,7 @@ public enum Seam {
     /// under a harness) on a controlled thread.
     @inlinable
     public static func now() -> SeamInstant {
-        if let controller = controllerForCurrentThread() {
-            return controller.now()
-        }
-        return .realNow
+        route({ $0.now() }, otherwise: { .realNow })
     }
 
     /// Returns at or after `deadline` on ``now()``'s clock. A cancellation point.
@@ -120,9 +111,7 @@ public enum Seam {
     /// ``SeamController/willUseThreadSpecificState(at:)``). Not a scheduling point.
     @inlinable
     public static func willUseThreadSpecificState(file: StaticString = #fileID, line: UInt = #line) {
-        if let controller = controllerForCurrentThread() {
-            controller.willUseThreadSpecificState(at: SeamLocation(fileID: file, line: line))
-        }
+        route({ $0.willUseThreadSpecificState(at: SeamLocation(fileID: file, line: line)) }, otherwise: {})
     }
 
     /// Resumes `continuation` with `result`, telling the controller first.
@@ -151,9 +140,7 @@ public enum Seam {
 
     @inlinable
     static func noteResume(file: StaticString, line: UInt) {
-        if let controller = controllerForCurrentThread() {
-            controller.willResumeContinuation(at: SeamLocation(fileID: file, line: line))
-        }
+        route({ $0.willResumeContinuation(at: SeamLocation(fileID: file, line: line)) }, otherwise: {})
     }
 
     /// The fast path of every operation: one relaxed load while no controller is active.
@@ -168,10 +155,27 @@ public enum Seam {
         guard let raw = cshim_seam_current() else { return nil }
         return Unmanaged<ControllerSlot>.fromOpaque(raw).takeUnretainedValue().controller
     }
+
+    /// Hands an operation to the calling thread's controller, or runs `direct` when the
+    /// thread is not controlled: the path of the operations a scenario takes at every step.
+    /// The controller is borrowed from the thread's slot, which holds it for as long as the
+    /// thread is controlled, so handing the operation over retains nothing.
+    @inlinable @inline(__always)
+    static func route<Result>(
+        _ controlled: (any SeamController) throws -> Result,
+        otherwise direct: () throws -> Result
+    ) rethrows -> Result {
+        guard _slowPath(cshim_seam_any_active()), let raw = cshim_seam_current() else { return try direct() }
+        return try Unmanaged<ControllerSlot>.fromOpaque(raw)._withUnsafeGuaranteedRef { slot in
+            try controlled(slot.controller)
+        }
+    }
 }
 
 /// What the seam's thread-local slot points at: a thread's controller and its identity there.
+@usableFromInline
 final class ControllerSlot {
+    @usableFromInline
     let controller: any SeamController
     let thread: SeamThreadID
 

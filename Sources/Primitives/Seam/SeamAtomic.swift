@@ -67,9 +67,7 @@ public final class SeamAtomic<Value: SeamAtomicValue>: @unchecked Sendable {
 
     @inlinable
     func willAccess(_ access: SeamAtomicAccess, file: StaticString, line: UInt) {
-        if let controller = Seam.controllerForCurrentThread() {
-            controller.willAccessAtomic(self, access, at: SeamLocation(fileID: file, line: line))
-        }
+        Seam.route({ $0.willAccessAtomic(self, access, at: SeamLocation(fileID: file, line: line)) }, otherwise: {})
     }
 }
 

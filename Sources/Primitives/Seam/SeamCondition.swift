@@ -24,11 +24,9 @@ public final class SeamCondition: @unchecked Sendable {
     /// and re-acquires `mutex`. A cancellation point.
     @inlinable
     public func wait(on mutex: SeamMutex, file: StaticString = #fileID, line: UInt = #line) {
-        if let controller = Seam.controllerForCurrentThread() {
-            _ = controller.wait(on: self, releasing: mutex, deadline: nil, at: SeamLocation(fileID: file, line: line))
-        } else {
-            _ = waitDirectly(on: mutex, deadline: nil)
-        }
+        _ = Seam.route(
+            { $0.wait(on: self, releasing: mutex, deadline: nil, at: SeamLocation(fileID: file, line: line)) },
+            otherwise: { waitDirectly(on: mutex, deadline: nil) })
     }
 
     /// Like ``wait(on:file:line:)``, giving up at `deadline` on ``Seam/now()``'s clock.
@@ -41,11 +39,9 @@ public final class SeamCondition: @unchecked Sendable {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> SeamWaitResult {
-        if let controller = Seam.controllerForCurrentThread() {
-            return controller.wait(
-                on: self, releasing: mutex, deadline: deadline, at: SeamLocation(fileID: file, line: line))
-        }
-        return waitDirectly(on: mutex, deadline: deadline)
+        Seam.route(
+            { $0.wait(on: self, releasing: mutex, deadline: deadline, at: SeamLocation(fileID: file, line: line)) },
+            otherwise: { waitDirectly(on: mutex, deadline: deadline) })
     }
 
     /// Waits, with `mutex` held, until `predicate` holds; spurious wake-ups are absorbed.
@@ -78,21 +74,14 @@ public final class SeamCondition: @unchecked Sendable {
     /// Wakes at least one waiter, if there is any.
     @inlinable
     public func signal(file: StaticString = #fileID, line: UInt = #line) {
-        if let controller = Seam.controllerForCurrentThread() {
-            controller.signal(self, at: SeamLocation(fileID: file, line: line))
-        } else {
-            signalDirectly()
-        }
+        Seam.route({ $0.signal(self, at: SeamLocation(fileID: file, line: line)) }, otherwise: { signalDirectly() })
     }
 
     /// Wakes every waiter.
     @inlinable
     public func broadcast(file: StaticString = #fileID, line: UInt = #line) {
-        if let controller = Seam.controllerForCurrentThread() {
-            controller.broadcast(self, at: SeamLocation(fileID: file, line: line))
-        } else {
-            broadcastDirectly()
-        }
+        Seam.route(
+            { $0.broadcast(self, at: SeamLocation(fileID: file, line: line)) }, otherwise: { broadcastDirectly() })
     }
 
     /// Waits on the real condition variable, never through a controller, with `mutex`

@@ -51,30 +51,19 @@ public final class SeamMutex: @unchecked Sendable {
     /// Acquires the mutex, blocking while another thread holds it.
     @inlinable
     public func lock(file: StaticString = #fileID, line: UInt = #line) {
-        if let controller = Seam.controllerForCurrentThread() {
-            controller.lock(self, at: SeamLocation(fileID: file, line: line))
-        } else {
-            lockDirectly()
-        }
+        Seam.route({ $0.lock(self, at: SeamLocation(fileID: file, line: line)) }, otherwise: { lockDirectly() })
     }
 
     /// Acquires the mutex if no waiting is needed; returns whether it did.
     @inlinable
     public func tryLock(file: StaticString = #fileID, line: UInt = #line) -> Bool {
-        if let controller = Seam.controllerForCurrentThread() {
-            return controller.tryLock(self, at: SeamLocation(fileID: file, line: line))
-        }
-        return tryLockDirectly()
+        Seam.route({ $0.tryLock(self, at: SeamLocation(fileID: file, line: line)) }, otherwise: { tryLockDirectly() })
     }
 
     /// Releases one acquisition; the caller must hold the mutex.
     @inlinable
     public func unlock(file: StaticString = #fileID, line: UInt = #line) {
-        if let controller = Seam.controllerForCurrentThread() {
-            controller.unlock(self, at: SeamLocation(fileID: file, line: line))
-        } else {
-            unlockDirectly()
-        }
+        Seam.route({ $0.unlock(self, at: SeamLocation(fileID: file, line: line)) }, otherwise: { unlockDirectly() })
     }
 
     /// Runs `body` holding the mutex and returns its result; the mutex is released however
