@@ -60,7 +60,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// Whether the execution failed and its threads are winding down.
     var aborting: Bool { model.isWindingDown }
 
-    private init(_ plan: ExecutionPlan) {
+    private init(_ plan: borrowing ExecutionPlan) {
         strategy = plan.strategy
         replay = plan.strategy.recordedSchedule.map(ReplayFollower.init(steps:))
         limits = plan.limits
@@ -77,13 +77,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 pool: plan.threadPool
             )
         }
+        let record = plan.record
         precondition(
-            plan.record.stepCapacity >= Self.stepByteCapacity(limits),
-            "the schedule record is too small for the limits")
-        trace = TraceRecorder(record: plan.record, activity: plan.activity)
+            record.stepCapacity >= Self.stepByteCapacity(limits), "the schedule record is too small for the limits")
+        trace = TraceRecorder(record: record, activity: plan.activity)
         crashReport = plan.texts.withCStrings { token, crashPrefix, crashSuffix in
-            plan.record.begin(tokenPrefix: token)
-            return plan.record.crashReport(prefix: crashPrefix, suffix: crashSuffix)
+            record.begin(tokenPrefix: token)
+            return record.crashReport(prefix: crashPrefix, suffix: crashSuffix)
         }
         ProcessHooks.installForExecutions()
     }
@@ -190,7 +190,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             threadCount: model.threads.count,
             taskNames: trace.taskNames,
             jobPoints: trace.jobPoints,
-            taskCreations: trace.numbered(asyncServices?.creationSites ?? [:]),
+            taskCreations: asyncServices.map { trace.numbered($0.creationSites) } ?? [:],
             replayDivergence: follower?.divergence,
             strategy: strategy,
             needsOSThreads: needsOSThreads

@@ -31,8 +31,9 @@ struct ExecutionPlan {
     let texts: ExecutionTexts
 }
 
-/// What one execution did, handed back once it has ended.
-struct ExecutionRecord {
+/// What one execution did, handed back once it has ended. A class, so that handing it on
+/// (to the tally, the search, a failure) shares it instead of copying a dozen references.
+final class ExecutionRecord {
     /// The steps taken, as the execution recorded them.
     let steps: CompactTrace
     /// Why the execution failed, if it did.
@@ -61,6 +62,34 @@ struct ExecutionRecord {
     /// a coroutine did what only an OS thread can (it was cancelled, or used thread-specific
     /// storage). `nil` when it ran to its end.
     let needsOSThreads: Nondeterminism?
+
+    init(
+        steps: CompactTrace,
+        failure: ExecutionFailure?,
+        decisions: [ScheduleDecision],
+        preemptions: Int,
+        fingerprint: InterleavingFingerprint,
+        threadCount: Int,
+        taskNames: [Int: String],
+        jobPoints: [TaskJobRun],
+        taskCreations: [Int: TaskCreationSite],
+        replayDivergence: ReplayFollower.Divergence?,
+        strategy: any SchedulingStrategy,
+        needsOSThreads: Nondeterminism?
+    ) {
+        self.steps = steps
+        self.failure = failure
+        self.decisions = decisions
+        self.preemptions = preemptions
+        self.fingerprint = fingerprint
+        self.threadCount = threadCount
+        self.taskNames = taskNames
+        self.jobPoints = jobPoints
+        self.taskCreations = taskCreations
+        self.replayDivergence = replayDivergence
+        self.strategy = strategy
+        self.needsOSThreads = needsOSThreads
+    }
 
     /// The steps taken, named: made on each call, for a report or a token.
     var trace: [TraceStep] { steps.named }
