@@ -91,7 +91,7 @@ extension Execution: TaskScheduling {
                 return 0
             }
             let index: Int
-            if let choice = replay?.jobChoice(at: trace.steps.count, among: count) {
+            if followsRecordedSchedule, let choice = replay?.jobChoice(at: trace.steps.count, among: count) {
                 index = choice
             } else {
                 jobCandidates.removeAll(keepingCapacity: true)

@@ -34,6 +34,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @exclusivity(unchecked) var strategy: any SchedulingStrategy
     /// The recorded schedule the strategy follows, checked step by step.
     @exclusivity(unchecked) var replay: ReplayFollower?
+    /// Whether there is a recorded schedule to follow: asked before ``replay`` at every step,
+    /// as a plain flag, where reading the optional follower's case took a call.
+    let followsRecordedSchedule: Bool
     /// The plan's record's crash report, its texts this execution's.
     let crashReport: UnsafeMutablePointer<cshim_crash_report>
     let backend: any HandoffBackend
@@ -63,6 +66,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     private init(_ plan: borrowing ExecutionPlan) {
         strategy = plan.strategy
         replay = plan.strategy.recordedSchedule.map(ReplayFollower.init(steps:))
+        followsRecordedSchedule = replay != nil
         limits = plan.limits
         threadPool = plan.threadPool
         model = ExecutionModel(limits: plan.limits)
@@ -287,7 +291,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             if !model.hasFailed, let escape = escape() {
                 model.noteFailure(.escaped(escape))
             }
-            let earlyTimeoutWithin = replay?.isFollowing == true ? UInt64.max : limits.earlyTimeoutWithin
+            let earlyTimeoutWithin =
+                followsRecordedSchedule && replay?.isFollowing == true ? UInt64.max : limits.earlyTimeoutWithin
             let decision = model.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) {
                 choose(among: $0, running: $1, pending: $2)
             }
@@ -311,7 +316,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
 
     private func choose(among candidates: [Candidate], running: Int?, pending: (Int) -> OperationKind?) -> Choice {
         let step = trace.steps.count
-        if let choice = replay?.choice(at: step, among: candidates, pending: pending) {
+        if followsRecordedSchedule, let choice = replay?.choice(at: step, among: candidates, pending: pending) {
             return choice
         }
         return candidates[strategy.choose(among: candidates, running: running)].choice
@@ -365,7 +370,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     func record(_ step: ExecutionModel.Step) {
         let index = trace.steps.count
         let encoded = trace.append(step)
-        if !step.followsFailure {
+        if followsRecordedSchedule, !step.followsFailure {
             replay?.check(encoded, at: index, step: trace.steps[index])
         }
     }

@@ -17,18 +17,21 @@ struct ThreadSet: Equatable, Sequence {
     var isEmpty: Bool { word0 | word1 | word2 | word3 == 0 }
 
     /// Whether `thread` is in the set.
+    @inline(__always)
     func contains(_ thread: Int) -> Bool {
         precondition(thread >= 0 && thread < Self.capacity, "T\(thread) is beyond a thread set")
         return word(thread / 64) & (1 << UInt64(thread % 64)) != 0
     }
 
     /// Adds `thread`, below ``capacity``.
+    @inline(__always)
     mutating func insert(_ thread: Int) {
         precondition(thread >= 0 && thread < Self.capacity, "T\(thread) is beyond a thread set")
         setWord(thread / 64, word(thread / 64) | 1 << UInt64(thread % 64))
     }
 
     /// Removes `thread`, if the set holds it.
+    @inline(__always)
     mutating func remove(_ thread: Int) {
         precondition(thread >= 0 && thread < Self.capacity, "T\(thread) is beyond a thread set")
         setWord(thread / 64, word(thread / 64) & ~(1 << UInt64(thread % 64)))
@@ -67,6 +70,7 @@ struct ThreadSet: Equatable, Sequence {
         Iterator(set: self)
     }
 
+    @inline(__always)
     private func word(_ index: Int) -> UInt64 {
         switch index {
         case 0: word0
@@ -76,6 +80,7 @@ struct ThreadSet: Equatable, Sequence {
         }
     }
 
+    @inline(__always)
     private mutating func setWord(_ index: Int, _ value: UInt64) {
         switch index {
         case 0: word0 = value
