@@ -490,6 +490,18 @@ void cshim_unpark(cshim_parker *parker) {
     }
 }
 
+void cshim_completion_signal(cshim_completion *completion) {
+    cshim_unpark(&completion->ended);
+}
+
+bool cshim_completion_wait(cshim_completion *completion) {
+    if (atomic_exchange_explicit(&completion->claimed, true, memory_order_relaxed)) {
+        return false;
+    }
+    cshim_park(&completion->ended, 0);
+    return true;
+}
+
 // MARK: Crash reports
 
 static _Thread_local cshim_crash_report *cshim_thread_crash_report = NULL;

@@ -139,6 +139,20 @@ bool cshim_park_with_timeout(cshim_parker *parker, uint64_t timeout_ns);
 /// Permits the parker's thread to go on (now, or at its next `cshim_park`).
 void cshim_unpark(cshim_parker *parker);
 
+/// What the joiner of a body run on a thread host waits on: a parker the body's end permits,
+/// and whether a join has claimed it. Zero-initialize it.
+typedef struct {
+    cshim_parker ended;
+    _Atomic bool claimed;
+} cshim_completion;
+
+/// Tells the completion's joiner that the body has ended.
+void cshim_completion_signal(cshim_completion *completion);
+
+/// Waits until the body has ended, when no other join claimed the completion before; returns
+/// whether this join claimed it (and waited).
+bool cshim_completion_wait(cshim_completion *completion);
+
 // MARK: Crash reports
 
 /// How many bytes of a schedule record hold the token without its steps, the NUL included.

@@ -189,7 +189,7 @@ extension Seam {
         controlledID: SeamThreadID?,
         host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
-        let completion = host.map { _ in SeamThreadCompletion() }
+        let completion = host.map { _ in SeamThreadCompletion.make() }
         let start = ThreadStart.make(body, controller: controller, thread: controlledID, completion: completion)
         let argument = Unmanaged.passRetained(start).toOpaque()
         let created: Result<pthread_t, SeamThreadError>
@@ -216,33 +216,28 @@ extension Seam {
     }
 }
 
-/// Tells the joiner of a body run by a ``SeamThreadHost`` that the body has ended (the
-/// parker is touched only through its atomic word).
-final class SeamThreadCompletion: @unchecked Sendable {
-    private let parker: UnsafeMutablePointer<cshim_parker>
-    private let joined = Atomic<Bool>(false)
-
-    init() {
-        parker = .allocate(capacity: 1)
-        parker.initialize(to: cshim_parker())
-    }
-
-    deinit {
-        parker.deallocate()
+/// Tells the joiner of a body run by a ``SeamThreadHost`` that the body has ended. The parker
+/// the joiner waits on is in the object's own allocation; the pooled thread and the joiner
+/// touch it only through its atomics, which is what lets a ``SeamThread`` holding it be sent.
+final class SeamThreadCompletion: ManagedBuffer<Void, cshim_completion> {
+    /// A completion whose body has not ended and which no join has claimed.
+    static func make() -> SeamThreadCompletion {
+        let buffer = create(minimumCapacity: 1) { _ in }
+        buffer.withUnsafeMutablePointerToElements { $0.initialize(to: cshim_completion()) }
+        return unsafeDowncast(buffer, to: SeamThreadCompletion.self)
     }
 
     /// Called once, by the pooled thread, after everything the body's thread does.
     func signal() {
-        cshim_unpark(parker)
+        withUnsafeMutablePointerToElements { cshim_completion_signal($0) }
     }
 
     /// Waits until the body has ended; false when another join already waited for it.
     func wait() -> Bool {
-        guard !joined.exchange(true, ordering: .relaxed) else { return false }
-        cshim_park(parker, 0)
-        return true
+        withUnsafeMutablePointerToElements { cshim_completion_wait($0) }
     }
 }
+
 /// What a spawned thread needs: its body and, when controlled, its controller and identity.
 /// Retained once for the thread and released by its C cleanup. The body is a subclass's
 /// `let`, called in place: binding it to a local (say, from an enum payload) would retain it
