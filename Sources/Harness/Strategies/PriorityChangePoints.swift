@@ -26,10 +26,11 @@ struct PriorityChangePoints: SchedulingStrategy {
     let seed: UInt64
     let depth: Int
     private var generator = SplitMix64(seed: 0)
-    private var priorities: [Entity: UInt64] = [:]
+    private var priorities = EntityTable<UInt64>()
     /// Decision numbers (from 1) at which the candidate about to run is lowered, and the
-    /// priority it drops to.
-    private var changePoints: [Int: UInt64] = [:]
+    /// priority it drops to: `depth - 1` of them at most, so a list, searched at each
+    /// decision that counts.
+    private var changePoints: [(decision: Int, priority: UInt64)] = []
     /// The decision number, among all decisions, from which the next possible spurious
     /// wake-up is taken.
     private var spuriousWakePoint: Int?
@@ -53,13 +54,16 @@ struct PriorityChangePoints: SchedulingStrategy {
     mutating func beginExecution(_ index: Int) -> Bool {
         generator = SplitMix64(seed: SplitMix64.seed(seed, execution: index))
         // Emptied keeping their storage, so that an execution allocates none for them.
-        priorities.removeAll(keepingCapacity: true)
+        priorities.removeAll()
         changePoints.removeAll(keepingCapacity: true)
         decisions = 0
         allDecisions = 0
         let decisionCount = UInt64(max(expectedDecisions ?? 64, 1))
         for point in 1..<depth {
-            changePoints[Int(generator.next(upperBound: decisionCount)) + 1] = UInt64(depth - point)
+            let decision = Int(generator.next(upperBound: decisionCount)) + 1
+            // Two points drawn at one decision: the later draw's priority holds.
+            changePoints.removeAll { $0.decision == decision }
+            changePoints.append((decision, UInt64(depth - point)))
         }
         let wakesSpuriously = generator.next(upperBound: UInt64(2)) == 0
         let allDecisionCount = UInt64(max(expectedAllDecisions ?? 64, 1))
@@ -77,8 +81,8 @@ struct PriorityChangePoints: SchedulingStrategy {
             spuriousWakePoint = nil
             return highestPriority(of: candidates) { $0.choice.isInjected }
         }
-        guard let lowered = changePoints.removeValue(forKey: decisions) else { return next }
-        priorities[candidates[next].choice.entity] = lowered
+        guard let point = changePoints.firstIndex(where: { $0.decision == decisions }) else { return next }
+        priorities[candidates[next].choice.entity] = changePoints.remove(at: point).priority
         return highestPriority(of: candidates) { !$0.choice.isInjected }
     }
 
