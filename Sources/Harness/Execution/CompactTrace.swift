@@ -26,6 +26,14 @@ struct CompactTrace {
         steps.reserveCapacity(capacity)
     }
 
+    /// A trace that records into `storage`, which must be empty, with room for at least
+    /// `capacity` steps.
+    init(storage: [Step], capacity: Int) {
+        precondition(storage.isEmpty, "a trace begins with no steps")
+        steps = storage
+        steps.reserveCapacity(capacity)
+    }
+
     /// How many steps were taken.
     var count: Int { steps.count }
 

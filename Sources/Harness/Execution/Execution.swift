@@ -47,6 +47,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// The scheduling state; its events are sent, and its actions applied, only here.
     @exclusivity(unchecked) var model: ExecutionModel
     @exclusivity(unchecked) var trace: TraceRecorder
+    /// Where the steps and decisions are stored, and given back to once the record is made.
+    let storage: RecordStorage
     let watch = ExecutionWatch()
     @exclusivity(unchecked) var asyncServices: AsyncServices?
     private let done = Atomic<Bool>(false)
@@ -69,7 +71,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         followsRecordedSchedule = replay != nil
         limits = plan.limits
         threadPool = plan.threadPool
-        model = ExecutionModel(limits: plan.limits)
+        storage = plan.storage
+        let (steps, decisions) = storage.take()
+        model = ExecutionModel(limits: plan.limits, decisionStorage: consume decisions)
         if let reused = plan.reusedHandoff {
             reused.reset()
             backend = reused
@@ -84,7 +88,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         let record = plan.record
         precondition(
             record.stepCapacity >= Self.stepByteCapacity(limits), "the schedule record is too small for the limits")
-        trace = TraceRecorder(record: record, activity: plan.activity)
+        trace = TraceRecorder(record: record, activity: plan.activity, storage: consume steps)
         crashReport = plan.texts.withCStrings { token, crashPrefix, crashSuffix in
             record.begin(tokenPrefix: token)
             return record.crashReport(prefix: crashPrefix, suffix: crashSuffix)
@@ -181,11 +185,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             ))
     }
 
-    /// What the execution did; call once it has ended.
+    /// What the execution did; call once it has ended. Gives the storage of its steps and
+    /// decisions back, for the next execution once the record is dropped.
     func record() -> ExecutionRecord {
         var follower = replay
         follower?.finish(after: trace.steps.count)
-        return ExecutionRecord(
+        let record = ExecutionRecord(
             steps: trace.steps,
             failure: escape().map(ExecutionFailure.escaped) ?? model.failure,
             decisions: model.decisions,
@@ -199,6 +204,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             strategy: strategy,
             needsOSThreads: needsOSThreads
         )
+        storage.giveBack(steps: trace.steps.steps, decisions: model.decisions)
+        return record
     }
 
     // MARK: Scheduling

@@ -189,7 +189,7 @@ struct ExecutionModel {
     private var spurious: [Candidate] = []
 
     /// An execution whose root thread, T0, is about to start.
-    init(limits: ExecutionLimits) {
+    init(limits: ExecutionLimits, decisionStorage: [ScheduleDecision] = []) {
         self.limits = limits
         // Room for a small scenario from the start: one allocation each, where growing by
         // appending reallocated each array several times an execution.
@@ -198,6 +198,8 @@ struct ExecutionModel {
         threads.append(ThreadRecord(state: .ready(.start, nil)))
         ready.insert(0)
         candidates.reserveCapacity(Self.expectedThreads)
+        precondition(decisionStorage.isEmpty, "an execution begins with no decisions")
+        decisions = decisionStorage
         decisions.reserveCapacity(Self.expectedDecisions)
     }
 

@@ -31,12 +31,13 @@ struct TraceRecorder {
 
     /// A trace that writes its steps' bytes to `record`, begun for the execution's token, and
     /// counts them on `activity`.
-    init(record: ScheduleRecord, activity: ActivityCounter) {
+    init(record: ScheduleRecord, activity: ActivityCounter, storage: [CompactTrace.Step] = []) {
         self.record = record
         self.activity = activity
         // Room for a small scenario's steps from the start: one allocation, where growing by
-        // appending reallocated the trace at every doubling, seven times for 64 steps.
-        steps = CompactTrace(capacity: Self.expectedSteps)
+        // appending reallocated the trace at every doubling, seven times for 64 steps; none
+        // when an earlier execution's storage has the room.
+        steps = CompactTrace(storage: storage, capacity: Self.expectedSteps)
     }
 
     /// The steps a trace is given room for at its start.

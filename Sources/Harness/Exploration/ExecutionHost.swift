@@ -16,6 +16,8 @@ final class ExecutionHost: @unchecked Sendable {
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
     /// Where the executions record their steps, one after another; made by the first.
     private var record: ScheduleRecord?
+    /// The storage of the executions' steps and decisions, each handing it to the next.
+    let recordStorage = RecordStorage()
     /// The coroutine handoff the executions on a runner take turns with, with the limits it
     /// was made for; made by the first.
     private var handoff: (handoff: CoroutineHandoff, threads: Int, spins: UInt32)?

@@ -249,6 +249,7 @@ struct Explorer {
                 threadPool: host.threadPool,
                 coroutineStacks: options.threads == .coroutines ? host.coroutineStacks : nil,
                 activity: activity.counter(forWorker: host.worker),
+                storage: host.recordStorage,
                 record: host.scheduleRecord(
                     stepCapacity: Execution.stepByteCapacity(limits),
                     file: scheduleRecordFile
