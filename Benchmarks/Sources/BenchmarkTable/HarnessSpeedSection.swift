@@ -81,11 +81,18 @@ struct HarnessSpeedSection {
         var allocations: [Double] = []
     }
 
+    /// The scenarios a decision's cost is solved from. The short one loads once a thread, so
+    /// that both touch the same object and differ only in decisions: with no load at all,
+    /// what an execution keeps of the first object it sees (its name, its place in the
+    /// fingerprint) counted as three allocations spread over the long scenario's loads.
+    private var decisionScenarios: (short: HarnessScenario, long: HarnessScenario) {
+        (.loads(perThread: 1), .loads(perThread: loadsPerThread))
+    }
+
     /// Samples a decision that keeps the running thread once, its threads run as `threads`:
     /// its cost in nanoseconds and its heap allocations.
     private func sampleDecision(threads: ScenarioThreads) -> (cost: Double, allocations: Double) {
-        let short = HarnessScenario.loads(perThread: 0)
-        let long = HarnessScenario.loads(perThread: loadsPerThread)
+        let (short, long) = decisionScenarios
         let allocationsBefore = cmalloc_allocation_count()
         let shortSample = HarnessWorkloads.explore(
             short, strategy: Self.decisionStrategy, schedules: decisionSchedulesPerSample, threads: threads)
@@ -102,9 +109,14 @@ struct HarnessSpeedSection {
         return (extraTime / extraSteps, extraAllocations / extraSteps)
     }
 
-    /// The strategy of the decision samples: exhaustive search with no preemption keeps the
-    /// running thread at every decision until it ends.
-    private static let decisionStrategy = Strategy.exhaustive(preemptionBound: 0)
+    /// The strategy of the decision samples: PCT with no change point keeps the running thread
+    /// at every decision until it ends (the highest-priority thread takes all its loads, then
+    /// the other), and, unlike exhaustive search with no preemption, is never done after one
+    /// schedule, so a sample is one exploration of many schedules, as a decision costs in a
+    /// campaign. Under `exhaustive:0` every schedule was an exploration of its own, whose
+    /// strategy and trace started with empty arrays and grew them with the steps: 0.01 to
+    /// 0.02 allocations a decision that were the start of an exploration.
+    private static let decisionStrategy = Strategy.pct(depth: 1)
 
     func run(into table: inout Table, log: (String) -> Void) throws(PeerProcess.Failure) {
         var samples = Array(repeating: Samples(), count: Self.throughputs.count)
@@ -188,8 +200,7 @@ struct HarnessSpeedSection {
         if peer != nil {
             addPeerRows(samples, into: &table)
         }
-        let short = HarnessScenario.loads(perThread: 0)
-        let long = HarnessScenario.loads(perThread: loadsPerThread)
+        let (short, long) = decisionScenarios
         for (index, threads) in backends.enumerated() {
             let backend = Self.backendName(threads)
             let cost = Duration.nanoseconds(Int64(decisions[index].costs.median))

@@ -11,6 +11,12 @@ import Primitives
 /// failure's record, kept) are left to their holder: the execution gets new ones of the same
 /// capacity. Locked: an execution that stalled gives its arrays back from its watcher's
 /// thread, perhaps while the next execution takes some.
+///
+/// A host whose executions are over leaves its storage for the next host (``reused()``,
+/// ``keepForReuse()``): an exploration's first executions, and each of the explorations a
+/// campaign or a benchmark runs one after another, record into storage as large as the
+/// longest execution before them. A few are kept, as many as hosts ran at once; each holds at
+/// most the steps and decisions of two executions.
 final class RecordStorage: Sendable {
     private struct Arrays {
         var steps: [CompactTrace.Step] = []
@@ -19,6 +25,28 @@ final class RecordStorage: Sendable {
 
     /// The arrays given back last, and those given back the time before.
     private let given = DirectlyLocked((last: Arrays?.none, beforeLast: Arrays?.none))
+
+    /// The storage of hosts whose executions are over, for the next hosts.
+    private static let spare = DirectlyLocked<[RecordStorage]>([])
+    /// The most storage kept for the next hosts.
+    private static var spareLimit: Int { 8 }
+
+    /// Storage a host left, or new storage.
+    static func reused() -> RecordStorage {
+        spare.withLock { $0.popLast() } ?? RecordStorage()
+    }
+
+    /// Leaves this storage for the next host; its own host runs no more executions. The
+    /// arrays given back last are the next to take: the record that shared them ended with
+    /// the exploration, unless it was kept.
+    func keepForReuse() {
+        given.withLock { given in
+            if let last = given.last { (given.beforeLast, given.last) = (last, nil) }
+        }
+        Self.spare.withLock { spare in
+            if spare.count < Self.spareLimit, !spare.contains(where: { $0 === self }) { spare.append(self) }
+        }
+    }
 
     /// The arrays given back the time before last, emptied keeping their capacity; empty
     /// arrays until two were given back.

@@ -16,8 +16,9 @@ final class ExecutionHost: @unchecked Sendable {
     var coroutineStacks: CoroutineStacks? = CoroutineStacks()
     /// Where the executions record their steps, one after another; made by the first.
     private var record: ScheduleRecord?
-    /// The storage of the executions' steps and decisions, each handing it to the next.
-    let recordStorage = RecordStorage()
+    /// The storage of the executions' steps and decisions, each handing it to the next: left
+    /// by an earlier host, and left for a later one on ``close()``.
+    let recordStorage = RecordStorage.reused()
     /// The coroutine handoff the executions on a runner take turns with, with the limits it
     /// was made for; made by the first.
     private var handoff: (handoff: CoroutineHandoff, threads: Int, spins: UInt32)?
@@ -34,9 +35,11 @@ final class ExecutionHost: @unchecked Sendable {
         self.worker = worker
     }
 
-    /// Ends the host's OS threads; call once, when its executions are over.
+    /// Ends the host's OS threads and leaves its record storage for a later host; call once,
+    /// when its executions are over.
     func close() {
         threadPool.close()
+        recordStorage.keepForReuse()
     }
 
     /// The texts that name execution `index`, rewritten in place for each execution; `make`
