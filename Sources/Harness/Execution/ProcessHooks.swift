@@ -38,6 +38,9 @@ import Synchronization
 ///   test run, written once as the process ends.
 /// - `StressTurns.state`: stress tests take turns across the process, since they load every
 ///   CPU.
+/// - `RecordStorage.spare`: the trace and decision arrays of hosts whose executions are over.
+///   Each exploration makes hosts of its own, and a test run's explorations follow one another,
+///   so arrays kept for the process spare the next exploration's first executions growing them.
 /// - `StressIteration.currentTask` (a task-local) and ``Execution/current`` (the seam's
 ///   thread-local controller): who runs the calling thread or task, asked from code that is
 ///   handed no context.

@@ -14,9 +14,9 @@ import Primitives
 ///
 /// A host whose executions are over leaves its storage for the next host (``reused()``,
 /// ``keepForReuse()``): an exploration's first executions, and each of the explorations a
-/// campaign or a benchmark runs one after another, record into storage as large as the
-/// longest execution before them. A few are kept, as many as hosts ran at once; each holds at
-/// most the steps and decisions of two executions.
+/// campaign or a benchmark runs one after another, record into arrays that earlier executions
+/// grew. At most ``spareLimit`` are kept (hosts beyond them start with empty arrays); each
+/// holds the steps and decisions of at most two executions.
 final class RecordStorage: Sendable {
     private struct Arrays {
         var steps: [CompactTrace.Step] = []
