@@ -21,14 +21,9 @@ struct CompactTrace {
     /// The steps, in the order taken.
     private(set) var steps: [Step] = []
 
-    /// A trace with room for `capacity` steps.
-    init(capacity: Int) {
-        steps.reserveCapacity(capacity)
-    }
-
-    /// A trace that records into `storage`, which must be empty, with room for at least
-    /// `capacity` steps.
-    init(storage: [Step], capacity: Int) {
+    /// A trace with room for at least `capacity` steps, recorded into `storage`, which must be
+    /// empty (an earlier trace's, emptied keeping its capacity).
+    init(storage: [Step] = [], capacity: Int) {
         precondition(storage.isEmpty, "a trace begins with no steps")
         steps = storage
         steps.reserveCapacity(capacity)

@@ -31,7 +31,7 @@ struct TraceRecorder {
 
     /// A trace that writes its steps' bytes to `record`, begun for the execution's token, and
     /// counts them on `activity`.
-    init(record: ScheduleRecord, activity: ActivityCounter, storage: [CompactTrace.Step] = []) {
+    init(record: ScheduleRecord, activity: ActivityCounter, storage: [CompactTrace.Step]) {
         self.record = record
         self.activity = activity
         // Room for a small scenario's steps from the start: one allocation, where growing by

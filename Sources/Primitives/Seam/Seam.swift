@@ -24,8 +24,7 @@ public enum Seam {
     /// controlled.
     @available(*, noasync, message: "a task may change threads between suspension points")
     public static var currentThread: SeamThreadID? {
-        guard cshim_seam_any_active(), let raw = cshim_seam_current() else { return nil }
-        return Unmanaged<ControllerSlot>.fromOpaque(raw).takeUnretainedValue().thread
+        currentSlot()?.takeUnretainedValue().thread
     }
 
     /// Runs `body` on the calling thread with `controller` receiving its seam operations as
@@ -143,17 +142,19 @@ public enum Seam {
         route({ $0.willResumeContinuation(at: SeamLocation(fileID: file, line: line)) }, otherwise: {})
     }
 
-    /// The fast path of every operation: one relaxed load while no controller is active.
-    @inlinable
-    static func controllerForCurrentThread() -> (any SeamController)? {
-        guard _slowPath(cshim_seam_any_active()) else { return nil }
-        return installedController()
+    /// The calling thread's slot, when it is controlled. The fast path of every operation:
+    /// one relaxed load while no controller is active.
+    @inlinable @inline(__always)
+    static func currentSlot() -> Unmanaged<ControllerSlot>? {
+        guard _slowPath(cshim_seam_any_active()), let raw = cshim_seam_current() else { return nil }
+        return Unmanaged<ControllerSlot>.fromOpaque(raw)
     }
 
-    @usableFromInline
-    static func installedController() -> (any SeamController)? {
-        guard let raw = cshim_seam_current() else { return nil }
-        return Unmanaged<ControllerSlot>.fromOpaque(raw).takeUnretainedValue().controller
+    /// The calling thread's controller, retained: for the operations that keep it across
+    /// calls of their own (spawning, joining, the drop-ins); ``route(_:otherwise:)`` for the rest.
+    @inlinable
+    static func controllerForCurrentThread() -> (any SeamController)? {
+        currentSlot()?.takeUnretainedValue().controller
     }
 
     /// Hands an operation to the calling thread's controller, or runs `direct` when the
@@ -165,10 +166,8 @@ public enum Seam {
         _ controlled: (any SeamController) throws -> Result,
         otherwise direct: () throws -> Result
     ) rethrows -> Result {
-        guard _slowPath(cshim_seam_any_active()), let raw = cshim_seam_current() else { return try direct() }
-        return try Unmanaged<ControllerSlot>.fromOpaque(raw)._withUnsafeGuaranteedRef { slot in
-            try controlled(slot.controller)
-        }
+        guard let slot = currentSlot() else { return try direct() }
+        return try slot._withUnsafeGuaranteedRef { try controlled($0.controller) }
     }
 }
 
