@@ -49,7 +49,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @exclusivity(unchecked) var trace: TraceRecorder
     /// Where the steps and decisions are stored, and given back to once the record is made.
     let storage: RecordStorage
-    let watch = ExecutionWatch()
+    let watch: ExecutionWatch
     @exclusivity(unchecked) var asyncServices: AsyncServices?
     private let done = Atomic<Bool>(false)
     /// Who ended the execution (an ``Ending``); 0 while nobody has.
@@ -62,10 +62,21 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// choices.
     @exclusivity(unchecked) var jobCandidates: [Candidate] = []
 
+    /// What an execution that ended leaves for the next on its runner: its model's storage,
+    /// its watch and its lists, emptied with their capacity kept (``run(_:on:reusing:)``).
+    /// Only ``leave(in:)`` gives one storage, so what it holds is always empty.
+    struct Leftovers {
+        fileprivate var model = ExecutionModel.Leftovers()
+        fileprivate var watch: ExecutionWatch?
+        fileprivate var unjoinedThreads = UnjoinedThreads()
+        fileprivate var seenObjects = ObjectMap<AnyObject>()
+        fileprivate var jobCandidates: [Candidate] = []
+    }
+
     /// Whether the execution failed and its threads are winding down.
     var aborting: Bool { model.isWindingDown }
 
-    private init(_ plan: borrowing ExecutionPlan) {
+    private init(_ plan: borrowing ExecutionPlan, reusing leftovers: inout Leftovers) {
         strategy = plan.strategy
         replay = plan.strategy.recordedSchedule.map(ReplayFollower.init(steps:))
         followsRecordedSchedule = replay != nil
@@ -73,7 +84,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         threadPool = plan.threadPool
         storage = plan.storage
         let (steps, decisions) = storage.take()
-        model = ExecutionModel(limits: plan.limits, decisionStorage: consume decisions)
+        model = ExecutionModel(limits: plan.limits, decisionStorage: consume decisions, reusing: &leftovers.model)
+        watch = leftovers.watch.take() ?? ExecutionWatch()
+        // Swapped out, not copied: the arrays must be unique for appending to reuse them.
+        swap(&unjoinedThreads, &leftovers.unjoinedThreads)
+        swap(&seenObjects, &leftovers.seenObjects)
+        swap(&jobCandidates, &leftovers.jobCandidates)
         if let reused = plan.reusedHandoff {
             reused.reset()
             backend = reused
@@ -108,7 +124,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// thread has finished, the execution failed and wound down, or it stalled: its coroutines
     /// run on a thread of the pool while the calling thread watches for a stall.
     static func run(_ plan: ExecutionPlan) -> ExecutionRecord {
-        let execution = Execution(plan)
+        var nothingLeft = Leftovers()
+        let execution = Execution(plan, reusing: &nothingLeft)
         let root = execution.start(plan.scenario)
         if let stalled = execution.watch.awaitEnd(
             of: execution.backend, activity: plan.activity, timeout: plan.limits.stallTimeout)
@@ -120,12 +137,16 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     }
 
     /// Runs `plan`'s scenario as thread 0 with its coroutines on the calling thread, watched
-    /// for a stall by `runner`'s watcher, and returns what the execution did once every thread
-    /// has finished or the execution failed and wound down; `nil` when the watcher found it
-    /// stalled first and took it over (``RunnerWatch``): then the caller must leave it alone.
-    /// No OS thread but the caller's takes part when every scenario thread is a coroutine.
-    static func run(_ plan: ExecutionPlan, on runner: ExecutionRunner) -> ExecutionRecord? {
-        let execution = Execution(plan)
+    /// for a stall by `runner`'s watcher, in the storage the execution before it on the runner
+    /// left in `leftovers`; returns what the execution did once every thread has finished or
+    /// the execution failed and wound down, and leaves its own storage in `leftovers` for the
+    /// next; `nil` when the watcher found it stalled first and took it over (``RunnerWatch``):
+    /// then the caller must leave it alone. No OS thread but the caller's takes part when every
+    /// scenario thread is a coroutine.
+    static func run(_ plan: ExecutionPlan, on runner: ExecutionRunner, reusing leftovers: inout Leftovers)
+        -> ExecutionRecord?
+    {
+        let execution = Execution(plan, reusing: &leftovers)
         execution.backend.hostOnCallingThread()
         runner.begin(execution, activity: plan.activity)
         let root = execution.start(plan.scenario)
@@ -133,7 +154,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         guard execution.claim(.ended) else { return nil }
         runner.end()
         execution.joinIfDone(root)
-        return execution.record()
+        let record = execution.record()
+        execution.leave(in: &leftovers)
+        return record
     }
 
     /// Starts thread 0, which runs `scenario` and then closes the execution's services.
@@ -206,6 +229,21 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         )
         storage.giveBack(steps: trace.steps.steps, decisions: model.decisions)
         return record
+    }
+
+    /// Empties the execution's storage into `leftovers`, keeping its capacity, for the next
+    /// execution on its runner, and lets go of the seam objects its threads used; call once it
+    /// has ended and its record was made. Nothing is left when its threads were not all joined.
+    private func leave(in leftovers: inout Leftovers) {
+        guard done.load(ordering: .acquiring) else { return }
+        model.leave(in: &leftovers.model)
+        watch.reset()
+        leftovers.watch = watch
+        swap(&leftovers.unjoinedThreads, &unjoinedThreads)
+        swap(&leftovers.seenObjects, &seenObjects)
+        swap(&leftovers.jobCandidates, &jobCandidates)
+        leftovers.seenObjects.removeAll()
+        leftovers.jobCandidates.removeAll(keepingCapacity: true)
     }
 
     // MARK: Scheduling

@@ -28,6 +28,15 @@ extension ExecutionModel {
             for inside in insides { names.insertIfAbsent(inside, dropIn) }
         }
 
+        /// Forgets every name, keeping the storage for the names to come.
+        mutating func removeAll() {
+            var kept = ObjectMap<SharedObject>()
+            swap(&kept, &names)
+            kept.removeAll()
+            self = ObjectNames()
+            names = kept
+        }
+
         /// Counts one more object of `kind`; returns its number, from 1.
         private mutating func nextNumber(of kind: SharedObject.Kind) -> Int {
             switch kind {

@@ -144,7 +144,7 @@ struct ExecutionModel {
     private let limits: ExecutionLimits
     /// Every thread the execution created, by number; T0 first. Its states change only
     /// through ``setState(_:of:)``, which keeps ``ready``, ``waiting`` and ``timed``.
-    private(set) var threads: [ThreadRecord]
+    private(set) var threads: [ThreadRecord] = []
     /// The threads at a scheduling point (``ThreadRecord/State/ready(_:_:)``).
     private var ready = ThreadSet()
     /// The threads waiting on a condition
@@ -188,12 +188,34 @@ struct ExecutionModel {
     private var candidates: [Candidate] = []
     private var spurious: [Candidate] = []
 
-    /// An execution whose root thread, T0, is about to start.
-    init(limits: ExecutionLimits, decisionStorage: [ScheduleDecision] = []) {
+    /// The storage a model's state grew, emptied with its capacity kept: what the model of an
+    /// execution that ended leaves for the next execution's on the same runner
+    /// (``leave(in:)``), so that an execution no larger than those before it allocates none
+    /// of it. Only ``leave(in:)`` gives one storage, so what it holds is always empty.
+    struct Leftovers {
+        fileprivate var threads: [ThreadRecord] = []
+        fileprivate var mutexes = ObjectMap<MutexModel>()
+        fileprivate var conditionWaiters = ObjectMap<[Int]>()
+        fileprivate var internalObjects: [ObjectIdentifier] = []
+        fileprivate var objectNames = ObjectNames()
+        fileprivate var candidates: [Candidate] = []
+        fileprivate var spurious: [Candidate] = []
+    }
+
+    /// An execution whose root thread, T0, is about to start, its state kept in the storage
+    /// it takes from `leftovers`.
+    init(limits: ExecutionLimits, decisionStorage: [ScheduleDecision] = [], reusing leftovers: inout Leftovers) {
         self.limits = limits
+        // Swapped in, not copied: the arrays must be unique for appending to reuse them.
+        swap(&threads, &leftovers.threads)
+        swap(&mutexes, &leftovers.mutexes)
+        swap(&conditionWaiters, &leftovers.conditionWaiters)
+        swap(&internalObjects, &leftovers.internalObjects)
+        swap(&objectNames, &leftovers.objectNames)
+        swap(&candidates, &leftovers.candidates)
+        swap(&spurious, &leftovers.spurious)
         // Room for a small scenario from the start: one allocation each, where growing by
-        // appending reallocated each array several times an execution.
-        threads = []
+        // appending reallocated each array several times an execution; none when reused.
         threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
         threads.append(ThreadRecord(state: .ready(.start, nil)))
         ready.insert(0)
@@ -201,6 +223,26 @@ struct ExecutionModel {
         precondition(decisionStorage.isEmpty, "an execution begins with no decisions")
         decisions = decisionStorage
         decisions.reserveCapacity(Self.expectedDecisions)
+    }
+
+    /// Empties the model's storage into `leftovers`, keeping its capacity, for the next
+    /// execution's model (``init(limits:decisionStorage:reusing:)``): call once the execution
+    /// has ended and its record was made, which leaves this model spent.
+    mutating func leave(in leftovers: inout Leftovers) {
+        swap(&leftovers.threads, &threads)
+        swap(&leftovers.mutexes, &mutexes)
+        swap(&leftovers.conditionWaiters, &conditionWaiters)
+        swap(&leftovers.internalObjects, &internalObjects)
+        swap(&leftovers.objectNames, &objectNames)
+        swap(&leftovers.candidates, &candidates)
+        swap(&leftovers.spurious, &spurious)
+        leftovers.threads.removeAll(keepingCapacity: true)
+        leftovers.mutexes.removeAll()
+        leftovers.conditionWaiters.removeAll()
+        leftovers.internalObjects.removeAll(keepingCapacity: true)
+        leftovers.objectNames.removeAll()
+        leftovers.candidates.removeAll(keepingCapacity: true)
+        leftovers.spurious.removeAll(keepingCapacity: true)
     }
 
     /// The threads and the decisions an execution is given room for at its start.

@@ -34,6 +34,14 @@ final class ExecutionWatch: @unchecked Sendable {
         threadHandles.reserveCapacity(Self.expectedThreads)
     }
 
+    /// Readies the watch for the next execution on the same runner, its storage kept: no
+    /// thread is known to run or to have started. Call once nothing watches it.
+    func reset() {
+        runningThread.store(0, ordering: .relaxed)
+        leftHarness.store(0, ordering: .relaxed)
+        threadHandlesMutex.withLockDirectly { threadHandles.removeAll(keepingCapacity: true) }
+    }
+
     /// The threads an execution is given room for at its start.
     private static var expectedThreads: Int { 8 }
 

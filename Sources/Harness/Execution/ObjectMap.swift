@@ -71,4 +71,10 @@ struct ObjectMap<Value> {
     func contains(_ key: ObjectIdentifier) -> Bool {
         position(of: key) != nil
     }
+
+    /// Removes every key, keeping the storage for the keys to come.
+    mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        positions = nil
+    }
 }

@@ -22,6 +22,8 @@ final class ExecutionHost: @unchecked Sendable {
     /// The coroutine handoff the executions on a runner take turns with, with the limits it
     /// was made for; made by the first.
     private var handoff: (handoff: CoroutineHandoff, threads: Int, spins: UInt32)?
+    /// What the last execution on the host's runner left for the next: the storage it grew.
+    private var leftovers = Execution.Leftovers()
     /// The texts that name the execution running (its token without steps, its crash text),
     /// made by the first.
     private var texts: ExecutionTexts?
@@ -74,6 +76,19 @@ final class ExecutionHost: @unchecked Sendable {
             coroutineStacks: coroutineStacks, pool: threadPool)
         handoff = made.map { ($0, limits.maxThreads, limits.spinsBeforeSleeping) }
         return made
+    }
+
+    /// Runs `plan` on `runner` (``Execution/run(_:on:reusing:)``) in the storage the
+    /// execution before it left, and keeps what it leaves for the next; `nil` when the
+    /// runner's watcher took the execution over. Call from the runner only.
+    func run(_ plan: ExecutionPlan, on runner: ExecutionRunner) -> ExecutionRecord? {
+        // Swapped through a local, not accessed in place: a runner its watcher took over never
+        // gives the storage back, and the next runner finds none.
+        var reused = Execution.Leftovers()
+        swap(&reused, &leftovers)
+        guard let record = Execution.run(plan, on: runner, reusing: &reused) else { return nil }
+        swap(&reused, &leftovers)
+        return record
     }
 
     /// The record the executions take turns with, made on first use with room for

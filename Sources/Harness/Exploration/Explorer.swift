@@ -263,7 +263,7 @@ struct Explorer {
                 if plan.coroutineStacks != nil {
                     plan.reusedHandoff = host.reusableHandoff(limits)
                 }
-                ran = Execution.run(plan, on: runner)
+                ran = host.run(plan, on: runner)
             } else {
                 ran = Execution.run(plan)
             }

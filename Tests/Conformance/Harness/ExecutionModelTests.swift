@@ -63,6 +63,29 @@ struct ExecutionModelTests {
         #expect(driver.model.owner(of: Objects.m) == 0)
     }
 
+    @Test("a model made in the storage an ended model left starts as a new one does, in that storage")
+    func reusedStorage() throws {
+        var first = try ModelDriver(threads: 3)
+        #expect(first.model.name(Objects.m, .mutex) == SharedObject(.mutex, 1))
+        #expect(first.model.name(Objects.n, .mutex) == SharedObject(.mutex, 2))
+        try first.take(0, .lock(Objects.m, recursive: false))
+        try first.take(2, .lock(Objects.n, recursive: false))
+        #expect(try first.take(2, .wait(condition: Objects.c, mutex: Objects.n, deadline: nil)) == .blocks)
+        let grown = first.model.threads.withUnsafeBufferPointer { $0.baseAddress }
+        var leftovers = ExecutionModel.Leftovers()
+        first.model.leave(in: &leftovers)
+
+        var second = try ModelDriver(threads: 2, reusing: &leftovers)
+        #expect(second.model.threads.count == 2)
+        #expect(second.model.threads.withUnsafeBufferPointer { $0.baseAddress } == grown)
+        #expect(second.model.name(Objects.n, .mutex) == SharedObject(.mutex, 1))
+        #expect(second.model.owner(of: Objects.m) == nil)
+        #expect(try second.take(0, .signal(Objects.c)) == .continues)
+        try second.take(1, .lock(Objects.m, recursive: false))
+        #expect(second.model.owner(of: Objects.m) == 1)
+        #expect(second.model.failure == nil)
+    }
+
     // MARK: Conditions
 
     @Test("a wait releases the mutex; a signal moves the first waiter to re-acquiring it")
@@ -558,7 +581,15 @@ private struct ModelDriver {
     /// A model whose T0 started and spawned `threads - 1` threads, which all started; every
     /// thread runs (none is at a scheduling point).
     init(threads: Int, limits: Execution.Limits = Execution.Limits()) throws {
-        model = ExecutionModel(limits: limits)
+        var nothingLeft = ExecutionModel.Leftovers()
+        try self.init(threads: threads, limits: limits, reusing: &nothingLeft)
+    }
+
+    /// The same, the model's state kept in the storage it takes from `leftovers`.
+    init(threads: Int, limits: Execution.Limits = Execution.Limits(), reusing leftovers: inout ExecutionModel.Leftovers)
+        throws
+    {
+        model = ExecutionModel(limits: limits, reusing: &leftovers)
         try run(0)
         for thread in 1..<threads {
             try take(0, .spawn)
