@@ -14,8 +14,17 @@ struct CompactTrace {
         let choice: Int?
         let location: SeamLocation?
         let task: Int?
+        /// Whether the step is the harness's own by what it did (a lane's, outside any
+        /// task's job; a drop-in's insides outside its call). One taken in the harness's own
+        /// code is too, found when the step is named (``isHarnessCode(_:)``): a step's
+        /// location is not read while the execution runs.
         let isBookkeeping: Bool
         var call: DropInCall?
+    }
+
+    /// Whether `location` is in the harness's own code, whose steps are bookkeeping.
+    static func isHarnessCode(_ location: SeamLocation?) -> Bool {
+        location?.fileIDHasPrefix("Harness/") == true
     }
 
     /// The steps, in the order taken.
@@ -53,8 +62,8 @@ struct CompactTrace {
         let step = steps[index]
         return TraceStep(
             thread: step.thread, kind: step.kind, target: step.target, choice: step.choice,
-            location: step.location, task: step.task, isBookkeeping: step.isBookkeeping,
-            call: step.call)
+            location: step.location, task: step.task,
+            isBookkeeping: step.isBookkeeping || Self.isHarnessCode(step.location), call: step.call)
     }
 
     /// Every step, named.

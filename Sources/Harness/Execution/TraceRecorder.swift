@@ -49,10 +49,13 @@ struct TraceRecorder {
         let task = step.isOnExecutorThread ? taskOfStep(step) : nil
         let call = openCalls.isEmpty ? nil : beginningCall(step)
         let isBookkeeping =
-            step.location?.fileIDHasPrefix("Harness/") == true
-            || (step.isOnExecutorThread && task == nil)
+            (step.isOnExecutorThread && task == nil)
             || (call == nil && step.target?.object?.kind.isDropIn == true)
-        if let task, !isBookkeeping, step.kind != .chooseJob, step.kind != .takeJob { nameTask(task) }
+        if let task, !isBookkeeping, step.kind != .chooseJob, step.kind != .takeJob,
+            !CompactTrace.isHarnessCode(step.location)
+        {
+            nameTask(task)
+        }
         if step.kind == .takeJob, let lane = step.thread, !finishedJobs.isEmpty {
             takeFinishedJob(of: lane, endedBy: steps.count)
         }
