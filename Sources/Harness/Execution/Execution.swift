@@ -31,6 +31,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     }
 
     let limits: Limits
+    /// The scenario, run as thread 0 (``ExecutionPlan/scenario``).
+    private let scenario: @Sendable () -> Void
     @exclusivity(unchecked) var strategy: any SchedulingStrategy
     /// The recorded schedule the strategy follows, checked step by step.
     @exclusivity(unchecked) var replay: ReplayFollower?
@@ -77,6 +79,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     var aborting: Bool { model.isWindingDown }
 
     private init(_ plan: borrowing ExecutionPlan, reusing leftovers: inout Leftovers) {
+        scenario = plan.scenario
         strategy = plan.strategy
         replay = plan.strategy.recordedSchedule.map(ReplayFollower.init(steps:))
         followsRecordedSchedule = replay != nil
@@ -126,7 +129,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     static func run(_ plan: ExecutionPlan) -> ExecutionRecord {
         var nothingLeft = Leftovers()
         let execution = Execution(plan, reusing: &nothingLeft)
-        let root = execution.start(plan.scenario)
+        let root = execution.start()
         if let stalled = execution.watch.awaitEnd(
             of: execution.backend, activity: plan.activity, timeout: plan.limits.stallTimeout)
         {
@@ -149,7 +152,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         let execution = Execution(plan, reusing: &leftovers)
         execution.backend.hostOnCallingThread()
         runner.begin(execution, activity: plan.activity)
-        let root = execution.start(plan.scenario)
+        let root = execution.start()
         execution.backend.hostUntilFinished()
         guard execution.claim(.ended) else { return nil }
         runner.end()
@@ -159,14 +162,19 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         return record
     }
 
-    /// Starts thread 0, which runs `scenario` and then closes the execution's services.
-    private func start(_ scenario: @escaping @Sendable () -> Void) -> SeamThread {
+    /// Starts thread 0, which runs the scenario and then closes the execution's services.
+    /// Its entry is a function given the execution unretained, not a closure made for each
+    /// execution: the thread's seam slot holds its controller, the execution, until it exits.
+    private func start() -> SeamThread {
         strategy.threadCreated(0, by: nil)
         let host = backend.coroutineHost ?? threadPool
-        let started = Seam.spawnThread(on: host, controlledBy: self, as: SeamThreadID(rawValue: 0)) { [unowned self] in
-            scenario()
-            closeServices()
-        }
+        let started = Seam.spawnThread(
+            on: host, controlledBy: self, as: SeamThreadID(rawValue: 0),
+            entry: { argument in
+                guard let argument else { return }
+                Unmanaged<Execution>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.runScenario() }
+            },
+            argument: Unmanaged.passUnretained(self).toOpaque())
         switch started {
         case .failure(let error):
             preconditionFailure("the harness could not start a scenario thread: \(error)")
@@ -174,6 +182,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             backend.resume(0)
             return root
         }
+    }
+
+    /// Thread 0's body: the scenario, then the execution's services closed.
+    private func runScenario() {
+        scenario()
+        closeServices()
     }
 
     /// Once the execution has ended (not stalled), joins its OS threads.

@@ -28,9 +28,16 @@ extension Harness {
         do {
             try body()
         } catch {
-            guard let execution = Execution.current, let thread = Seam.currentThread else { return }
-            execution.fail(.threadThrew(thread: thread.rawValue, error: "\(error)"))
+            reportThrown(error)
         }
+    }
+
+    /// Fails the running execution with `error`, which the calling thread's body threw; an
+    /// error thrown outside an execution is dropped.
+    @Sendable
+    static func reportThrown(_ error: any Error) {
+        guard let execution = Execution.current, let thread = Seam.currentThread else { return }
+        execution.fail(.threadThrew(thread: thread.rawValue, error: "\(error)"))
     }
 
     /// Fails the running execution at its next decision, as a failed check at `file`:`line` on

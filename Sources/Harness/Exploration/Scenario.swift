@@ -32,9 +32,8 @@ public final class Scenario: @unchecked Sendable {
         guard let execution = Execution.current else {
             preconditionFailure("a Scenario is used outside its execution")
         }
-        let result = Seam.spawnThread(on: execution.scenarioThreadHost, file: file, line: line) {
-            Harness.runReportingErrors(body)
-        }
+        let result = Seam.spawnThread(
+            on: execution.scenarioThreadHost, file: file, line: line, body, onError: Harness.reportThrown)
         switch result {
         case .success(let thread):
             unjoined.add(thread)

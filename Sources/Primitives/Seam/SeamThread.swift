@@ -155,15 +155,31 @@ extension Seam {
         spawn(attributes: nil, body: .closure(body), location: SeamLocation(fileID: file, line: line), host: host)
     }
 
-    /// Runs `body` on `host`, controlled by `controller` as `thread`, as
-    /// ``spawnThread(controlledBy:as:attributes:_:)`` does on a fresh thread.
+    /// Runs `body` on `host` as ``spawnThread(on:file:line:_:)`` does, handing an error it
+    /// throws to `onError`, on the same thread: a throwing body needs no closure around it.
+    package static func spawnThread(
+        on host: any SeamThreadHost,
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: @escaping @Sendable () throws -> Void,
+        onError: @escaping @Sendable (any Error) -> Void
+    ) -> Result<SeamThread, SeamThreadError> {
+        spawn(
+            attributes: nil, body: .throwing(body, onError: onError), location: SeamLocation(fileID: file, line: line),
+            host: host)
+    }
+
+    /// Runs `entry(argument)` on `host`, controlled by `controller` as `thread`, as
+    /// ``spawnThread(controlledBy:as:attributes:_:)`` does a closure on a fresh thread.
     package static func spawnThread(
         on host: any SeamThreadHost,
         controlledBy controller: any SeamController,
         as thread: SeamThreadID,
-        _ body: @escaping @Sendable () -> Void
+        entry: ThreadEntry,
+        argument: UnsafeMutableRawPointer?
     ) -> Result<SeamThread, SeamThreadError> {
-        create(attributes: nil, body: .closure(body), controller: controller, controlledID: thread, host: host)
+        create(
+            attributes: nil, body: .function(entry, argument), controller: controller, controlledID: thread, host: host)
     }
 
     private static func spawn(
@@ -245,6 +261,7 @@ final class SeamThreadCompletion: ManagedBuffer<Void, cshim_completion> {
 private class ThreadStart {
     enum Body {
         case closure(@Sendable () -> Void)
+        case throwing(@Sendable () throws -> Void, onError: @Sendable (any Error) -> Void)
         case function(Seam.ThreadEntry, UnsafeMutableRawPointer?)
     }
 
@@ -270,6 +287,8 @@ private class ThreadStart {
             switch body {
             case .closure(let closure):
                 ClosureThreadStart(closure, controller: controller, thread: thread)
+            case .throwing(let closure, let onError):
+                ThrowingThreadStart(closure, onError: onError, controller: controller, thread: thread)
             case .function(let entry, let argument):
                 FunctionThreadStart(entry, argument, controller: controller, thread: thread)
             }
@@ -298,6 +317,28 @@ private final class ClosureThreadStart: ThreadStart {
     }
 
     override func runBody() { body() }
+}
+
+private final class ThrowingThreadStart: ThreadStart {
+    let body: @Sendable () throws -> Void
+    let onError: @Sendable (any Error) -> Void
+
+    init(
+        _ body: @escaping @Sendable () throws -> Void, onError: @escaping @Sendable (any Error) -> Void,
+        controller: (any SeamController)?, thread: SeamThreadID?
+    ) {
+        self.body = body
+        self.onError = onError
+        super.init(controller: controller, thread: thread)
+    }
+
+    override func runBody() {
+        do {
+            try body()
+        } catch {
+            onError(error)
+        }
+    }
 }
 
 private final class FunctionThreadStart: ThreadStart {
