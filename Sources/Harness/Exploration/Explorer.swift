@@ -7,7 +7,6 @@ import Primitives
 struct Explorer {
     let scenario: String
     let options: ExplorationOptions
-    let body: @Sendable (Scenario) throws -> Void
     /// The Swift Testing test that runs the exploration, for replay commands.
     let testID: String?
     /// What the progress lines and a crash print: a crash the replay command, or (in an
@@ -31,6 +30,28 @@ struct Explorer {
     private let host = ExecutionHost()
     /// The first schedule that needed OS threads, on any worker.
     private let osThreadFallback = OSThreadFallbackLog()
+    /// What thread 0 of every execution runs: the exploration's body, given the execution's
+    /// scenario, whose threads are then joined. Made once, not for each execution.
+    private let root: @Sendable () -> Void
+
+    /// An exploration of `body`, the scenario named `scenario`, for the test `testID`.
+    init(
+        scenario: String,
+        options: ExplorationOptions,
+        body: @escaping @Sendable (Scenario) throws -> Void,
+        testID: String?,
+        wording: ExplorationWording
+    ) {
+        self.scenario = scenario
+        self.options = options
+        self.testID = testID
+        self.wording = wording
+        root = {
+            let scenario = Scenario()
+            Harness.runReportingErrors { try body(scenario) }
+            scenario.joinAll()
+        }
+    }
 
     /// The strategy that searches, and the name its schedules carry in tokens: a replay's is
     /// the strategy that recorded the token (named as the token spells it), seeded as it
@@ -236,14 +257,9 @@ struct Explorer {
             return (tokenPrefix, crash.prefix, crash.suffix)
         }
         let limits = limits(shrinking: shrinking, cpu: host.cpu)
-        let body = self.body
         while true {
             var plan = ExecutionPlan(
-                scenario: {
-                    let scenario = Scenario()
-                    Harness.runReportingErrors { try body(scenario) }
-                    scenario.joinAll()
-                },
+                scenario: root,
                 strategy: strategy,
                 limits: limits,
                 threadPool: host.threadPool,
