@@ -64,11 +64,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// choices.
     @exclusivity(unchecked) var jobCandidates: [Candidate] = []
 
-    /// What an execution that ended leaves for the next on its runner: its model's storage,
-    /// its watch and its lists, emptied with their capacity kept (``run(_:on:reusing:)``).
+    /// What an execution that ended leaves for the next on its runner: its model's and its
+    /// trace's storage, its watch and its lists, emptied with their capacity kept (``run(_:on:reusing:)``).
     /// Only ``leave(in:)`` gives one storage, so what it holds is always empty.
     struct Leftovers {
         fileprivate var model = ExecutionModel.Leftovers()
+        fileprivate var trace = TraceRecorder.Leftovers()
         fileprivate var watch: ExecutionWatch?
         fileprivate var unjoinedThreads = UnjoinedThreads()
         fileprivate var seenObjects = ObjectMap<AnyObject>()
@@ -107,7 +108,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         let record = plan.record
         precondition(
             record.stepCapacity >= Self.stepByteCapacity(limits), "the schedule record is too small for the limits")
-        trace = TraceRecorder(record: record, activity: plan.activity, storage: consume steps)
+        trace = TraceRecorder(
+            record: record, activity: plan.activity, storage: consume steps, reusing: &leftovers.trace)
         crashReport = plan.texts.withCStrings { token, crashPrefix, crashSuffix in
             record.begin(tokenPrefix: token)
             return record.crashReport(prefix: crashPrefix, suffix: crashSuffix)
@@ -251,6 +253,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     private func leave(in leftovers: inout Leftovers) {
         guard done.load(ordering: .acquiring) else { return }
         model.leave(in: &leftovers.model)
+        trace.leave(in: &leftovers.trace)
         watch.reset()
         leftovers.watch = watch
         swap(&leftovers.unjoinedThreads, &unjoinedThreads)

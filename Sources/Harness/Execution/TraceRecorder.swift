@@ -29,15 +29,45 @@ struct TraceRecorder {
     /// inside none.
     private var openCalls: [Int: [(call: DropInCall, step: Int?)]] = [:]
 
+    /// The storage of the task numbering and the finished jobs a trace grew, emptied with its
+    /// capacity kept, for the next execution's trace on the same runner (``leave(in:)``); the
+    /// task names and job points go on with the record instead. Only ``leave(in:)`` gives one
+    /// storage, so what it holds is always empty.
+    struct Leftovers {
+        fileprivate var taskNumbers: [UInt64: Int] = [:]
+        fileprivate var tasksAsked: Set<Int> = []
+        fileprivate var finishedJobs: [(lane: Int, task: Int, points: TaskJobPoints)] = []
+    }
+
     /// A trace that writes its steps' bytes to `record`, begun for the execution's token, and
-    /// counts them on `activity`.
-    init(record: ScheduleRecord, activity: ActivityCounter, storage: [CompactTrace.Step]) {
+    /// counts them on `activity`, with its bookkeeping in the storage it takes from
+    /// `leftovers`.
+    init(
+        record: ScheduleRecord, activity: ActivityCounter, storage: [CompactTrace.Step],
+        reusing leftovers: inout Leftovers
+    ) {
         self.record = record
         self.activity = activity
+        // Swapped in, not copied: the storage must be unique for inserting to reuse it.
+        swap(&taskNumbers, &leftovers.taskNumbers)
+        swap(&tasksAsked, &leftovers.tasksAsked)
+        swap(&finishedJobs, &leftovers.finishedJobs)
         // Room for a small scenario's steps from the start: one allocation, where growing by
         // appending reallocated the trace at every doubling, seven times for 64 steps; none
         // when an earlier execution's storage has the room.
         steps = CompactTrace(storage: storage, capacity: Self.expectedSteps)
+    }
+
+    /// Empties the trace's bookkeeping into `leftovers`, keeping its capacity, for the next
+    /// execution's trace; call once the execution's record was made, which leaves this trace
+    /// spent.
+    mutating func leave(in leftovers: inout Leftovers) {
+        swap(&leftovers.taskNumbers, &taskNumbers)
+        swap(&leftovers.tasksAsked, &tasksAsked)
+        swap(&leftovers.finishedJobs, &finishedJobs)
+        leftovers.taskNumbers.removeAll(keepingCapacity: true)
+        leftovers.tasksAsked.removeAll(keepingCapacity: true)
+        leftovers.finishedJobs.removeAll(keepingCapacity: true)
     }
 
     /// The steps a trace is given room for at its start.

@@ -39,4 +39,27 @@ struct ExecutionTests {
         #expect(report.failure == nil && report.schedulesRun == schedules)
         #expect(lingered.load() == 0, "\(lingered.load()) of \(schedules) executions began with the cell before alive")
     }
+
+    @Test("an execution numbers its tasks from 1 and names them, whatever executions ran before it")
+    func tasksNumberedAfresh() throws {
+        let executions = AtomicBox(0)
+        // Without preemptions, so that the failure is reported as it ran, not shrunk on a
+        // fresh execution.
+        let options = ExplorationOptions(strategy: .exhaustive(preemptionBound: 0), schedules: 10)
+        let report = try Harness.run("tasks numbered", options: options) { scenario in
+            let counter = SeamAtomic(0)
+            scenario.task(name: "first") { counter.store(counter.load() + 1) }
+            scenario.task(name: "second") { counter.store(counter.load() + 1) }
+            scenario.joinAll()
+            let execution = executions.update { count in
+                count += 1
+                return count
+            }
+            Harness.check(execution < 3, "the third execution fails")
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.preemptions == 0)
+        #expect(Set(failure.trace.compactMap(\.task)) == [1, 2])
+        #expect(failure.taskNames[1] == "first" && failure.taskNames[2] == "second")
+    }
 }
