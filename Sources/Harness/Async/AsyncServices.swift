@@ -269,13 +269,16 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Takes the held tasks that have ended out of ``heldTasks``, for the caller to release
-    /// outside the mutex (releasing a task may run deinitializers). Called under the mutex.
-    private func takeEndedTasks() -> [RuntimeTask] {
-        guard heldTasks.contains(where: { $0.task.isComplete }) else { return [] }
-        let ended = heldTasks.filter { $0.task.isComplete }
-        heldTasks.removeAll { $0.task.isComplete }
-        return ended.map(\.task)
+    /// Moves the held tasks that have ended out of ``heldTasks`` into `ended`, for the caller
+    /// to release outside the mutex (releasing a task may run deinitializers). Called under
+    /// the mutex.
+    private func takeEndedTasks(into ended: inout [RuntimeTask]) {
+        guard heldTasks.contains(where: { $0.task.isComplete }) else { return }
+        heldTasks.removeAll { held in
+            guard held.task.isComplete else { return false }
+            ended.append(held.task)
+            return true
+        }
     }
 
     /// The held tasks that have not ended, in the order they first came, with where each
@@ -399,13 +402,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// Runs jobs until the executor is done: queued jobs in the order the strategy picks, or,
     /// on the main lane, `MainActor` jobs in the order they came. What a job needs noted
-    /// (the tasks it may run, and those that ran) goes to buffers of the lane's own, kept
-    /// from job to job: a job allocates nothing for them.
+    /// (the tasks it may run, those that ran and those that ended) goes to buffers of the
+    /// lane's own, kept from job to job: a job allocates nothing for them.
     private func runLane(main: Bool) {
         let queued = main ? mainJobQueued : jobQueued
         let executor = main ? UnownedSerialExecutor?.some(MainActor.sharedUnownedExecutor) : nil
         var unended: [(runtimeID: UInt64, task: RuntimeTask, state: RuntimeTask.ResumeState)] = []
         var ran: [(runtimeID: UInt64, points: TaskJobPoints)] = []
+        var ended: [RuntimeTask] = []
         unended.reserveCapacity(Self.expectedTasks)
         ran.reserveCapacity(Self.expectedTasks)
         while true {
@@ -447,11 +451,12 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 // callers' contexts yet (walking them read a misaligned pointer).
                 ran.append((runtimeID, TaskJobPoints(resumed: state.function, suspended: ended ? nil : now.function)))
             }
-            let ended = settle {
+            settle {
                 jobsRunning -= 1
-                return takeEndedTasks()
+                takeEndedTasks(into: &ended)
             }
             for task in ended { task.release() }
+            ended.removeAll(keepingCapacity: true)
             scheduler.laneWillTakeJob(after: ran)
         }
     }

@@ -72,6 +72,8 @@ struct TraceRecorder {
 
     /// The steps a trace is given room for at its start.
     private static var expectedSteps: Int { 64 }
+    /// The job points a trace is given room for at its first job.
+    private static var expectedJobs: Int { 16 }
 
     /// Adds `step`, which the model took, to the trace and the record's bytes. Returns the
     /// step as a token keeps it, for the replay's checks (``steps`` names it at its index).
@@ -138,6 +140,8 @@ struct TraceRecorder {
     /// Notes the tasks (by their runtime IDs) that ran, with their places, in the job `lane`
     /// just finished; kept with the lane's next `takeJob` step.
     mutating func noteFinishedJob(lane: Int, ran: [(runtimeID: UInt64, points: TaskJobPoints)]) {
+        // Room for a small scenario's jobs at the first: one allocation, not one per doubling.
+        if jobPoints.capacity == 0 { jobPoints.reserveCapacity(Self.expectedJobs) }
         takeFinishedJob(of: lane, endedBy: nil)
         for (runtimeID, points) in ran { finishedJobs.append((lane, taskNumber(runtimeID: runtimeID) + 1, points)) }
     }
