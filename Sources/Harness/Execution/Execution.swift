@@ -64,9 +64,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// choices.
     @exclusivity(unchecked) var jobCandidates: [Candidate] = []
 
-    /// What an execution that ended leaves for the next on its runner: its model's and its
-    /// trace's storage, its watch and its lists, emptied with their capacity kept (``run(_:on:reusing:)``).
-    /// Only ``leave(in:)`` gives one storage, so what it holds is always empty.
+    /// What an execution that ended leaves for the next on its runner
+    /// (``run(_:on:reusing:)``): its model's and its trace's storage, its watch and its lists,
+    /// emptied with their capacity kept. Only ``leave(in:)`` gives one storage, so what it
+    /// holds is always empty.
     struct Leftovers {
         fileprivate var model = ExecutionModel.Leftovers()
         fileprivate var trace = TraceRecorder.Leftovers()
