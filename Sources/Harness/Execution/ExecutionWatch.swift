@@ -26,8 +26,9 @@ final class ExecutionWatch: @unchecked Sendable {
     /// see it, and it reported these writes as racing.
     private let threadHandlesMutex = SeamMutex()
     /// By thread number; room for a small scenario's threads from the start, so that
-    /// noting them allocates nothing more.
-    private var threadHandles: [(handle: UInt, systemID: UInt64)?]
+    /// noting them allocates nothing more. Touched only under the mutex: exempt from dynamic
+    /// exclusivity checking, as ``DirectlyLocked``'s value is.
+    @exclusivity(unchecked) private var threadHandles: [(handle: UInt, systemID: UInt64)?]
 
     init() {
         threadHandles = []
