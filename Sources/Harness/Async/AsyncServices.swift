@@ -17,9 +17,11 @@ import Primitives
 /// ``waitUntilQuiet()`` each wait on a condition of their own, so threads and tasks share one
 /// scheduler. For the same reason no two accesses to that state overlap, and it is exempt from
 /// dynamic exclusivity checking (`@exclusivity(unchecked)`): `swift_beginAccess` and
-/// `swift_endAccess` took 4 % of the actor scenario's time, a hundred calls a schedule. The execution treats these as its own synchronization
-/// (``synchronizationObjects``): operations on them take no decision unless they block, so
-/// schedules interleave at the scenario's operations, not at the executor's bookkeeping.
+/// `swift_endAccess` took 4 % of the actor scenario's time, a hundred calls a schedule.
+///
+/// The execution treats these as its own synchronization (``synchronizationObjects``):
+/// operations on them take no decision unless they block, so schedules interleave at the
+/// scenario's operations, not at the executor's bookkeeping.
 /// The executor's own scheduling points are where its effects can be seen: after a job is
 /// queued (a lane may take it before the enqueuer goes on), before a lane takes its next
 /// job, and the choice among queued jobs.
