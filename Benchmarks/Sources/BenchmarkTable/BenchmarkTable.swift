@@ -11,8 +11,9 @@ import Workloads
 /// markdown table: each benchmark, its baseline, their costs, the ratio, the target and
 /// whether it was met. Progress goes to standard error.
 ///
-/// Options: `--rounds N` (samples of each side, default 31), `--sample-ms N` (milliseconds
-/// per sample, default 25), `--filter TEXT` (only comparisons whose subject or baseline
+/// Options: `--rounds N` (samples of each side, default 31; the harness's sections, whose
+/// rounds each explore every scenario, run a third as many, at least 3), `--sample-ms N`
+/// (milliseconds per sample, default 25), `--filter TEXT` (only comparisons whose subject or baseline
 /// name contains TEXT), `--no-harness`, `--harness-only`, `--harness-speed` (only the
 /// harness's speed targets of issue 11: a minute or two, where the whole harness section
 /// takes several), `--peer PATH` (with `--harness-speed`: also sample Shuttle's build of the
