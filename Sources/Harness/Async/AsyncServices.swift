@@ -277,7 +277,6 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// to release outside the mutex (releasing a task may run deinitializers). Called under
     /// the mutex.
     private func takeEndedTasks(into ended: inout [RuntimeTask]) {
-        guard heldTasks.contains(where: { $0.task.isComplete }) else { return }
         heldTasks.removeAll { held in
             guard held.task.isComplete else { return false }
             ended.append(held.task)

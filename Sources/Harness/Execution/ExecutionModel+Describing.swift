@@ -28,13 +28,13 @@ extension ExecutionModel {
             for inside in insides { names.insertIfAbsent(inside, dropIn) }
         }
 
-        /// Forgets every name, keeping the storage for the names to come.
+        /// Forgets every name, keeping the storage for the names to come: a new set of names,
+        /// every count at 0, in this one's storage.
         mutating func removeAll() {
-            var kept = ObjectMap<SharedObject>()
-            swap(&kept, &names)
-            kept.removeAll()
-            self = ObjectNames()
-            names = kept
+            var emptied = ObjectNames()
+            swap(&emptied.names, &names)
+            emptied.names.removeAll()
+            self = emptied
         }
 
         /// Counts one more object of `kind`; returns its number, from 1.
