@@ -94,7 +94,7 @@ extension Execution: TaskScheduling {
             if followsRecordedSchedule, let choice = replay?.jobChoice(at: trace.steps.count, among: count) {
                 index = choice
             } else {
-                jobCandidates.removeAll(keepingCapacity: true)
+                jobCandidates.empty()
                 let queue = Access(object: .jobQueue, isRead: false)
                 for job in jobs { jobCandidates.append(Candidate(.job(job), access: queue)) }
                 index = strategy.choose(among: jobCandidates, running: nil)

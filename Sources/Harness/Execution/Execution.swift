@@ -88,8 +88,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         limits = plan.limits
         threadPool = plan.threadPool
         storage = plan.storage
-        let (steps, decisions) = storage.take()
-        model = ExecutionModel(limits: plan.limits, decisionStorage: consume decisions, reusing: &leftovers.model)
+        var (steps, decisions) = storage.take()
+        model = ExecutionModel(limits: plan.limits, decisionStorage: &decisions, reusing: &leftovers.model)
         watch = leftovers.watch.take() ?? ExecutionWatch()
         // Swapped out, not copied: the arrays must be unique for appending to reuse them.
         swap(&unjoinedThreads, &leftovers.unjoinedThreads)
@@ -356,10 +356,15 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             }
             let earlyTimeoutWithin =
                 followsRecordedSchedule && replay?.isFollowing == true ? UInt64.max : limits.earlyTimeoutWithin
-            let decision = model.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) {
-                choose(among: $0, running: $1, pending: $2)
-            }
-            switch decision {
+            switch model.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) {
+            case .choose(let candidates, let runningCandidate):
+                let choice = choose(among: candidates, running: runningCandidate)
+                switch model.take(choice, among: candidates, running: runningCandidate) {
+                case .run(let thread):
+                    return .run(thread)
+                case .tookStep(let step):
+                    record(step)
+                }
             case .run(let thread):
                 return .run(thread)
             case .tookStep(let step):
@@ -377,9 +382,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         }
     }
 
-    private func choose(among candidates: [Candidate], running: Int?, pending: (Int) -> OperationKind?) -> Choice {
-        let step = trace.steps.count
-        if followsRecordedSchedule, let choice = replay?.choice(at: step, among: candidates, pending: pending) {
+    private func choose(among candidates: [Candidate], running: Int?) -> Choice {
+        if followsRecordedSchedule,
+            let choice = replay?.choice(at: trace.steps.count, among: candidates, pending: { model.pendingKind(of: $0) })
+        {
             return choice
         }
         return candidates[strategy.choose(among: candidates, running: running)].choice

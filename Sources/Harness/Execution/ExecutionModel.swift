@@ -30,7 +30,7 @@ struct ExecutionModel {
         /// no thread in a non-preemptible region can run. (The harness's other operations do
         /// not arrive: ``performQuietly(_:_:at:)``.)
         case performsAtOnce
-        /// It waits for a decision (``decide(running:earlyTimeoutWithin:choose:)``).
+        /// It waits for a decision (``decide(running:earlyTimeoutWithin:)``).
         case awaitsDecision
     }
 
@@ -49,6 +49,19 @@ struct ExecutionModel {
         case stuck
         /// The execution failed (``failure`` says why) and winds down.
         case failed
+        /// More than one candidate can go on: the driver picks one of `candidates` and hands
+        /// it, and them, back to ``take(_:among:running:)``, which returns the decision.
+        /// `running` is the thread that reached the scheduling point, when it is among them.
+        case choose(among: [Candidate], running: Int?)
+    }
+
+    /// What the driver's choice among the candidates decided (``take(_:among:running:)``).
+    enum Chosen: Equatable {
+        /// The thread runs next, as ``Decision/run(_:)``.
+        case run(Int)
+        /// The model took a step of its own, as ``Decision/tookStep(_:)``: a spurious wake-up,
+        /// or an early timeout.
+        case tookStep(Step)
     }
 
     /// What a thread does after performing its operation.
@@ -183,7 +196,7 @@ struct ExecutionModel {
     private(set) var fingerprint = InterleavingFingerprint()
     /// The names of the objects the steps touched; see ``name(_:_:)``.
     var objectNames = ObjectNames()
-    /// The candidates of ``decide(running:earlyTimeoutWithin:choose:)``, and the spurious
+    /// The candidates of ``decide(running:earlyTimeoutWithin:)``, and the spurious
     /// wake-ups among them, in storage kept between decisions.
     private var candidates: [Candidate] = []
     private var spurious: [Candidate] = []
@@ -204,8 +217,14 @@ struct ExecutionModel {
 
     /// An execution whose root thread, T0, is about to start, its state kept in the storage
     /// it takes from `leftovers`.
-    init(limits: ExecutionLimits, decisionStorage: [ScheduleDecision] = [], reusing leftovers: inout Leftovers) {
+    init(limits: ExecutionLimits, decisionStorage: inout [ScheduleDecision], reusing leftovers: inout Leftovers) {
         self.limits = limits
+        adopt(&leftovers, decisionStorage: &decisionStorage)
+    }
+
+    private mutating func adopt(_ leftovers: inout Leftovers, decisionStorage: inout [ScheduleDecision]) {
+        precondition(decisionStorage.isEmpty, "an execution begins with no decisions")
+        swap(&decisions, &decisionStorage)
         // Swapped in, not copied: the arrays must be unique for appending to reuse them.
         swap(&threads, &leftovers.threads)
         swap(&mutexes, &leftovers.mutexes)
@@ -220,8 +239,6 @@ struct ExecutionModel {
         threads.append(ThreadRecord(state: .ready(.start, nil)))
         ready.insert(0)
         candidates.reserveCapacity(Self.expectedThreads)
-        precondition(decisionStorage.isEmpty, "an execution begins with no decisions")
-        decisions = decisionStorage
         decisions.reserveCapacity(Self.expectedDecisions)
     }
 
@@ -533,23 +550,19 @@ struct ExecutionModel {
     /// conditions), then, when the earliest deadline to come lies at most `earlyTimeoutWithin`
     /// nanoseconds ahead of the clock, an early timeout (the clock jumps to that deadline, so
     /// timers fire in deadline order and a runnable thread loses at most that much virtual
-    /// time); `choose` picks one of them (given the thread that could go on among them, and the
-    /// kind of a thread's pending operation). When nothing can run the clock advances to the
-    /// earliest deadline. Builds no array: the candidates' storage is kept from one decision
-    /// to the next.
-    mutating func decide(
-        running: Int?,
-        earlyTimeoutWithin: UInt64?,
-        choose: (_ candidates: [Candidate], _ running: Int?, _ pending: (Int) -> OperationKind?) -> Choice
-    ) -> Decision {
+    /// time); the driver picks one of them (``Decision/choose(among:running:)``). When nothing
+    /// can run the clock advances to the earliest deadline. Builds no array: the candidates'
+    /// storage is kept from one decision to the next, and moves to the driver and back, so
+    /// that neither a decision nor the driver's choice retains it.
+    mutating func decide(running: Int?, earlyTimeoutWithin: UInt64?) -> Decision {
         if hasFailed {
             phase = .windingDown
             return .failed
         }
         // Filled in place from decision to decision, so that a decision allocates nothing and
         // retains nothing until the strategy is handed the candidates.
-        candidates.removeAll(keepingCapacity: true)
-        if !spurious.isEmpty { spurious.removeAll(keepingCapacity: true) }
+        candidates.empty()
+        spurious.empty()
         for index in ready.union(waiting) {
             switch threads[index].state {
             case .ready(let operation, _):
@@ -607,7 +620,18 @@ struct ExecutionModel {
         {
             candidates.append(Candidate(.advanceClock))
         }
-        switch choose(candidates, runningCandidate, { pendingKind(of: $0) }) {
+        var offered: [Candidate] = []
+        swap(&offered, &candidates)
+        return .choose(among: offered, running: runningCandidate)
+    }
+
+    /// The decision of `choice`, picked among the `candidates` of
+    /// ``Decision/choose(among:running:)``, whose storage the model keeps for the next.
+    mutating func take(_ choice: Choice, among candidates: consuming [Candidate], running runningCandidate: Int?)
+        -> Chosen
+    {
+        self.candidates = consume candidates
+        switch choice {
         case .thread(let thread):
             decisions.append(.thread(running: runningCandidate, chosen: thread))
             if let runningCandidate, thread != runningCandidate { preemptions += 1 }

@@ -49,25 +49,30 @@ struct ThreadSet: Equatable, Sequence {
 
     /// The members in ascending order.
     struct Iterator: IteratorProtocol {
-        fileprivate var set: ThreadSet
-        fileprivate var index = 0
+        /// The members not visited yet, the word being visited first: each word moves down
+        /// when the one below it is used up, so that a member takes a few instructions to
+        /// find, and the end one test of the words left.
+        fileprivate var word0: UInt64
+        fileprivate var word1: UInt64
+        fileprivate var word2: UInt64
+        fileprivate var word3: UInt64
+        /// The thread number of `word0`'s lowest bit.
+        fileprivate var base = 0
 
         mutating func next() -> Int? {
-            while index < 4 {
-                let word = set.word(index)
-                if word != 0 {
-                    let bit = word.trailingZeroBitCount
-                    set.setWord(index, word & (word - 1))
-                    return index * 64 + bit
-                }
-                index += 1
+            while word0 == 0 {
+                guard word1 | word2 | word3 != 0 else { return nil }
+                (word0, word1, word2, word3) = (word1, word2, word3, 0)
+                base += 64
             }
-            return nil
+            let bit = word0.trailingZeroBitCount
+            word0 &= word0 - 1
+            return base + bit
         }
     }
 
     func makeIterator() -> Iterator {
-        Iterator(set: self)
+        Iterator(word0: word0, word1: word1, word2: word2, word3: word3)
     }
 
     @inline(__always)

@@ -23,7 +23,7 @@ final class ExecutionHost: @unchecked Sendable {
     /// was made for; made by the first.
     private var handoff: (handoff: CoroutineHandoff, threads: Int, spins: UInt32)?
     /// What the last execution on the host's runner left for the next: the storage it grew.
-    private var leftovers = Execution.Leftovers()
+    private var leftovers: Execution.Leftovers?
     /// The texts that name the execution running (its token without steps, its crash text),
     /// made by the first.
     private var texts: ExecutionTexts?
@@ -82,12 +82,11 @@ final class ExecutionHost: @unchecked Sendable {
     /// execution before it left, and keeps what it leaves for the next; `nil` when the
     /// runner's watcher took the execution over. Call from the runner only.
     func run(_ plan: ExecutionPlan, on runner: ExecutionRunner) -> ExecutionRecord? {
-        // Swapped through a local, not accessed in place: a runner its watcher took over never
-        // gives the storage back, and the next runner finds none.
-        var reused = Execution.Leftovers()
-        swap(&reused, &leftovers)
+        // Taken into a local, not accessed in place: a runner its watcher took over never gives
+        // the storage back, and the next runner finds none.
+        var reused = leftovers.take() ?? Execution.Leftovers()
         guard let record = Execution.run(plan, on: runner, reusing: &reused) else { return nil }
-        swap(&reused, &leftovers)
+        leftovers = consume reused
         return record
     }
 

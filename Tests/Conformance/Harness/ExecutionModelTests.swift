@@ -589,7 +589,8 @@ private struct ModelDriver {
     init(threads: Int, limits: Execution.Limits = Execution.Limits(), reusing leftovers: inout ExecutionModel.Leftovers)
         throws
     {
-        model = ExecutionModel(limits: limits, reusing: &leftovers)
+        var noDecisions: [ScheduleDecision] = []
+        model = ExecutionModel(limits: limits, decisionStorage: &noDecisions, reusing: &leftovers)
         try run(0)
         for thread in 1..<threads {
             try take(0, .spawn)
@@ -615,22 +616,28 @@ private struct ModelDriver {
     /// decision would not ask for a choice.
     func candidates(running: Int?, earlyTimeoutWithin: UInt64? = nil) -> [Candidate] {
         var copy = model
-        var offered: [Candidate] = []
-        _ = copy.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) { candidates, _, _ in
-            offered = candidates
-            return candidates[0].choice
-        }
-        return offered
+        guard case .choose(let candidates, _) = copy.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin)
+        else { return [] }
+        return candidates
     }
 
     /// Decides as the driver does, recording the model's own steps until it names a thread
     /// or ends: the choice is `choosing` when offered, else the first candidate.
     mutating func decide(running: Int?, choosing: Choice? = nil) -> ExecutionModel.Decision {
         while true {
-            let decision = model.decide(running: running, earlyTimeoutWithin: nil) { candidates, _, _ in
-                candidates.first { $0.choice == choosing }?.choice ?? candidates[0].choice
+            let step: ExecutionModel.Step
+            switch model.decide(running: running, earlyTimeoutWithin: nil) {
+            case .choose(let candidates, let runningCandidate):
+                let choice = candidates.first { $0.choice == choosing }?.choice ?? candidates[0].choice
+                switch model.take(choice, among: candidates, running: runningCandidate) {
+                case .run(let thread): return .run(thread)
+                case .tookStep(let taken): step = taken
+                }
+            case .tookStep(let taken):
+                step = taken
+            case let decision:
+                return decision
             }
-            guard case .tookStep(let step) = decision else { return decision }
             steps.append(step)
         }
     }
