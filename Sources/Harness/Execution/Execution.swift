@@ -384,7 +384,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
 
     private func choose(among candidates: [Candidate], running: Int?) -> Choice {
         if followsRecordedSchedule,
-            let choice = replay?.choice(at: trace.steps.count, among: candidates, pending: { model.pendingKind(of: $0) })
+            let choice = replay?.choice(
+                at: trace.steps.count, among: candidates, pending: { model.pendingKind(of: $0) })
         {
             return choice
         }
