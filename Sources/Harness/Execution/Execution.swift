@@ -270,13 +270,17 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// performed `operation`, with what the operation hands back.
     @discardableResult
     func point(_ operation: PendingOperation, _ location: SeamLocation?) -> ExecutionModel.Reply {
-        withCancellationDisabled { cancellable in
-            let me = currentThread()
+        let me = currentThread()
+        // The harness's own synchronization, performed at once, reaches no cancellation point
+        // and leaves the thread's cancellation state alone: the executor's bookkeeping makes
+        // most of an actor scenario's seam operations.
+        if !aborting, let (outcome, reply) = model.performQuietly(me, operation, at: location) {
+            if outcome == .fails { withCancellationDisabled { _ in exitForAbort(me) } }
+            watch.noteLeavingHarness()
+            return reply
+        }
+        return withCancellationDisabled { cancellable in
             if aborting { return performDuringAbort(me, operation) }
-            if let (outcome, reply) = model.performQuietly(me, operation, at: location) {
-                if outcome == .fails { exitForAbort(me) }
-                return reply
-            }
             var running: Int? = me
             if model.arrive(me, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
                 let performed = perform(me)

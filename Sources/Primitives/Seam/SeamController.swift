@@ -38,11 +38,11 @@ public struct SeamLocation: @unchecked Sendable, Hashable, CustomStringConvertib
         prefix.withUTF8Buffer { prefix in file.starts(with: prefix) }
     }
 
-    /// The file name alone, without its module.
+    /// The file name alone, without its module. Found among the bytes, not the characters:
+    /// a scenario names each task it starts by it.
     public var fileName: Substring {
-        let fileID = fileID
-        guard let slash = fileID.lastIndex(of: "/") else { return fileID[...] }
-        return fileID[fileID.index(after: slash)...]
+        let start = file.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? file.startIndex
+        return String(decoding: UnsafeBufferPointer(rebasing: file[start...]), as: UTF8.self)[...]
     }
 
     public var description: String { "\(fileID):\(line)" }
