@@ -72,16 +72,30 @@ struct PriorityChangePoints: SchedulingStrategy {
     }
 
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
-        let next = highestPriority(of: candidates) { !$0.choice.isInjected }
-        allDecisions += 1
-        if candidates[next].access != nil, candidates.count(where: { !$0.choice.isInjected }) > 1 {
-            decisions += 1
+        // One pass finds the highest-priority step, counts the steps and sees whether any
+        // candidate is injected: a decision asks each candidate once.
+        var next: (index: Int, priority: UInt64)?
+        var steps = 0
+        var offersInjected = false
+        for index in candidates.indices {
+            guard !candidates[index].choice.isInjected else {
+                offersInjected = true
+                continue
+            }
+            steps += 1
+            let priority = priority(of: candidates[index].choice.entity)
+            if next.map({ priority > $0.priority }) ?? true { next = (index, priority) }
         }
-        if let point = spuriousWakePoint, allDecisions >= point, candidates.contains(where: \.choice.isInjected) {
+        guard let next = next?.index else { preconditionFailure("PCT was offered no candidate it may choose") }
+        allDecisions += 1
+        if candidates[next].access != nil, steps > 1 { decisions += 1 }
+        if offersInjected, let point = spuriousWakePoint, allDecisions >= point {
             spuriousWakePoint = nil
             return highestPriority(of: candidates) { $0.choice.isInjected }
         }
-        guard let point = changePoints.firstIndex(where: { $0.decision == decisions }) else { return next }
+        guard !changePoints.isEmpty, let point = changePoints.firstIndex(where: { $0.decision == decisions }) else {
+            return next
+        }
         priorities[candidates[next].choice.entity] = changePoints.remove(at: point).priority
         return highestPriority(of: candidates) { !$0.choice.isInjected }
     }
