@@ -29,6 +29,16 @@ struct SeamLocationTests {
         #expect(SeamLocation(fileIDText: "", line: 0).fileID.isEmpty)
     }
 
+    @Test("the file name is what follows the file ID's last slash, or the whole ID without one")
+    func fileName() {
+        #expect(SeamLocation(fileID: "Module/Code.swift", line: 1).fileName == "Code.swift")
+        #expect(SeamLocation(fileIDText: "Module/Sub/Deep.swift", line: 1).fileName == "Deep.swift")
+        #expect(SeamLocation(fileIDText: "Alone.swift", line: 1).fileName == "Alone.swift")
+        #expect(SeamLocation(fileIDText: "Ünï/Çødé ⁄ 42.swift", line: 1).fileName == "Çødé ⁄ 42.swift")
+        #expect(SeamLocation(fileIDText: "Module/", line: 1).fileName.isEmpty)
+        #expect(SeamLocation(fileIDText: "", line: 1).fileName.isEmpty)
+    }
+
     @Test("a location is a plain value: copying one retains nothing")
     func plainValue() {
         #expect(_isPOD(SeamLocation.self))
