@@ -293,8 +293,16 @@ struct ExecutionModel {
     mutating func arrive(_ thread: Int, at operation: PendingOperation, location: SeamLocation?, cancellable: Bool)
         -> Arrival
     {
-        setState(.ready(operation, location), of: thread)
-        threads[thread].cancellable = cancellable
+        if case .running = threads[thread].state {
+            // The running thread is in no set: it joins the ready ones, in one access to its
+            // record (the case of ``setState(_:of:)`` every scheduling point takes).
+            ready.insert(thread)
+            if case .sleep = operation { timed.insert(thread) }
+            threads[thread].arrive(at: operation, location: location, cancellable: cancellable)
+        } else {
+            setState(.ready(operation, location), of: thread)
+            threads[thread].cancellable = cancellable
+        }
         // Only a wait can still be the harness's own here: ``performQuietly(_:_:at:)`` took
         // the rest. A wait is always enabled.
         if case .wait = operation, isInternal(operation), nonPreemptible.isEmpty || urgentCandidate() == nil {
@@ -327,7 +335,11 @@ struct ExecutionModel {
             preconditionFailure("T\(thread) was chosen but has no pending operation")
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
-        setState(.running, of: thread)
+        // A ready thread is in the ready set, and in the timed one when it is about to sleep:
+        // ``setState(_:of:)`` for that case, which every decision takes.
+        ready.remove(thread)
+        if case .sleep = operation { timed.remove(thread) }
+        threads[thread].state = .running
         let (outcome, reply) = apply(operation, of: thread, at: location)
         return Performed(step: step, outcome: outcome, reply: reply)
     }
