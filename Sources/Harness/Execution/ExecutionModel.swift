@@ -222,6 +222,10 @@ struct ExecutionModel {
         adopt(&leftovers, decisionStorage: &decisionStorage)
     }
 
+    /// Takes the storage of `leftovers` and `decisionStorage` for the model's state. A method,
+    /// not the initializer's body: swapped there, the compiler copied the whole model once an
+    /// execution (13 retains and 12 releases), and a decision storage passed by value was no
+    /// longer unique, so reserving room in it allocated.
     private mutating func adopt(_ leftovers: inout Leftovers, decisionStorage: inout [ScheduleDecision]) {
         precondition(decisionStorage.isEmpty, "an execution begins with no decisions")
         swap(&decisions, &decisionStorage)
@@ -293,16 +297,8 @@ struct ExecutionModel {
     mutating func arrive(_ thread: Int, at operation: PendingOperation, location: SeamLocation?, cancellable: Bool)
         -> Arrival
     {
-        if case .running = threads[thread].state {
-            // The running thread is in no set: it joins the ready ones, in one access to its
-            // record (the case of ``setState(_:of:)`` every scheduling point takes).
-            ready.insert(thread)
-            if case .sleep = operation { timed.insert(thread) }
-            threads[thread].arrive(at: operation, location: location, cancellable: cancellable)
-        } else {
-            setState(.ready(operation, location), of: thread)
-            threads[thread].cancellable = cancellable
-        }
+        setState(.ready(operation, location), of: thread)
+        threads[thread].cancellable = cancellable
         // Only a wait can still be the harness's own here: ``performQuietly(_:_:at:)`` took
         // the rest. A wait is always enabled.
         if case .wait = operation, isInternal(operation), nonPreemptible.isEmpty || urgentCandidate() == nil {
@@ -335,11 +331,7 @@ struct ExecutionModel {
             preconditionFailure("T\(thread) was chosen but has no pending operation")
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
-        // A ready thread is in the ready set, and in the timed one when it is about to sleep:
-        // ``setState(_:of:)`` for that case, which every decision takes.
-        ready.remove(thread)
-        if case .sleep = operation { timed.remove(thread) }
-        threads[thread].state = .running
+        setState(.running, of: thread)
         let (outcome, reply) = apply(operation, of: thread, at: location)
         return Performed(step: step, outcome: outcome, reply: reply)
     }
@@ -571,8 +563,7 @@ struct ExecutionModel {
             phase = .windingDown
             return .failed
         }
-        // Filled in place from decision to decision, so that a decision allocates nothing and
-        // retains nothing until the strategy is handed the candidates.
+        // Filled in place from decision to decision, so that a decision allocates nothing.
         candidates.empty()
         spurious.empty()
         for index in ready.union(waiting) {
@@ -853,11 +844,22 @@ struct ExecutionModel {
 
     // MARK: Thread states
 
-    /// Puts `thread` in `state`, keeping the sets of ready, waiting and timed threads.
+    /// Puts `thread` in `state`, keeping the sets of ready, waiting and timed threads: it leaves
+    /// the sets its state put it in, and joins those of the new one. Every decision changes
+    /// two threads' states, so a change touches only the sets the two states name.
     private mutating func setState(_ state: ThreadRecord.State, of thread: Int) {
-        ready.remove(thread)
-        waiting.remove(thread)
-        timed.remove(thread)
+        switch threads[thread].state {
+        case .ready(.sleep, _):
+            ready.remove(thread)
+            timed.remove(thread)
+        case .ready:
+            ready.remove(thread)
+        case .waiting(_, _, let deadline, _):
+            waiting.remove(thread)
+            if deadline != nil { timed.remove(thread) }
+        case .running, .finished:
+            break
+        }
         switch state {
         case .ready(.sleep, _):
             ready.insert(thread)

@@ -51,13 +51,6 @@ struct ThreadRecord {
         if case .finished = state { return true }
         return false
     }
-
-    /// The thread arrives at a scheduling point to perform `operation` at `location`, with
-    /// cancellation enabled or not: its state and its cancellability in one change.
-    mutating func arrive(at operation: PendingOperation, location: SeamLocation?, cancellable: Bool) {
-        state = .ready(operation, location)
-        self.cancellable = cancellable
-    }
 }
 
 extension ThreadRecord.State {
