@@ -72,32 +72,18 @@ struct PriorityChangePoints: SchedulingStrategy {
     }
 
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
-        // One pass finds the highest-priority step, counts the steps and sees whether any
-        // candidate is injected: a decision asks each candidate once.
-        var next: (index: Int, priority: UInt64)?
-        var steps = 0
-        var offersInjected = false
-        for index in candidates.indices {
-            guard !candidates[index].choice.isInjected else {
-                offersInjected = true
-                continue
-            }
-            steps += 1
-            let priority = priority(of: candidates[index].choice.entity)
-            if next.map({ priority > $0.priority }) ?? true { next = (index, priority) }
-        }
-        guard let next = next?.index else { preconditionFailure("PCT was offered no candidate it may choose") }
+        // One pass finds the highest-priority step and counts the steps: every other
+        // candidate is injected.
+        let (next, steps) = highestPriority(of: candidates) { !$0.choice.isInjected }
         allDecisions += 1
         if candidates[next].access != nil, steps > 1 { decisions += 1 }
-        if offersInjected, let point = spuriousWakePoint, allDecisions >= point {
+        if steps < candidates.count, let point = spuriousWakePoint, allDecisions >= point {
             spuriousWakePoint = nil
-            return highestPriority(of: candidates) { $0.choice.isInjected }
+            return highestPriority(of: candidates) { $0.choice.isInjected }.index
         }
-        guard !changePoints.isEmpty, let point = changePoints.firstIndex(where: { $0.decision == decisions }) else {
-            return next
-        }
+        guard let point = changePoints.firstIndex(where: { $0.decision == decisions }) else { return next }
         priorities[candidates[next].choice.entity] = changePoints.remove(at: point).priority
-        return highestPriority(of: candidates) { !$0.choice.isInjected }
+        return highestPriority(of: candidates) { !$0.choice.isInjected }.index
     }
 
     mutating func endExecution(steps: Int) {
@@ -106,16 +92,20 @@ struct PriorityChangePoints: SchedulingStrategy {
     }
 
     /// The index of the highest-priority candidate among those that satisfy `isIncluded`
-    /// (at least one must); entities seen for the first time get their initial priority,
-    /// above every lowered one.
-    private mutating func highestPriority(of candidates: [Candidate], where isIncluded: (Candidate) -> Bool) -> Int {
+    /// (at least one must), and how many do; entities seen for the first time get their
+    /// initial priority, above every lowered one.
+    private mutating func highestPriority(
+        of candidates: [Candidate], where isIncluded: (Candidate) -> Bool
+    ) -> (index: Int, included: Int) {
         var best: (index: Int, priority: UInt64)?
+        var included = 0
         for index in candidates.indices where isIncluded(candidates[index]) {
+            included += 1
             let priority = priority(of: candidates[index].choice.entity)
             if best.map({ priority > $0.priority }) ?? true { best = (index, priority) }
         }
         guard let best else { preconditionFailure("PCT was offered no candidate it may choose") }
-        return best.index
+        return (best.index, included)
     }
 
     private mutating func priority(of entity: Entity) -> UInt64 {
