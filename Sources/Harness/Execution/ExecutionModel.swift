@@ -848,31 +848,26 @@ struct ExecutionModel {
     /// the sets its state put it in, and joins those of the new one. Every decision changes
     /// two threads' states, so a change touches only the sets the two states name.
     private mutating func setState(_ state: ThreadRecord.State, of thread: Int) {
-        switch threads[thread].state {
-        case .ready(.sleep, _):
-            ready.remove(thread)
-            timed.remove(thread)
-        case .ready:
-            ready.remove(thread)
-        case .waiting(_, _, let deadline, _):
-            waiting.remove(thread)
-            if deadline != nil { timed.remove(thread) }
-        case .running, .finished:
-            break
-        }
+        forEachSet(of: threads[thread].state) { $0.remove(thread) }
+        forEachSet(of: state) { $0.insert(thread) }
+        threads[thread].state = state
+    }
+
+    /// Calls `body` with each set a thread in `state` belongs to.
+    @inline(__always)
+    private mutating func forEachSet(of state: ThreadRecord.State, _ body: (inout ThreadSet) -> Void) {
         switch state {
         case .ready(.sleep, _):
-            ready.insert(thread)
-            timed.insert(thread)
+            body(&ready)
+            body(&timed)
         case .ready:
-            ready.insert(thread)
+            body(&ready)
         case .waiting(_, _, let deadline, _):
-            waiting.insert(thread)
-            if deadline != nil { timed.insert(thread) }
+            body(&waiting)
+            if deadline != nil { body(&timed) }
         case .running, .finished:
             break
         }
-        threads[thread].state = state
     }
 
     // MARK: Steps
