@@ -9,6 +9,8 @@ final class ExecutionTexts {
     private struct Text {
         /// The template's parts, split at the stand-in.
         let parts: [[CChar]]
+        /// The parts' bytes together.
+        let partsLength: Int
         /// The text, NUL-terminated; its first part stays from one execution to the next.
         var bytes: [CChar]
 
@@ -16,16 +18,33 @@ final class ExecutionTexts {
             parts = template.utf8.split(separator: standIn, omittingEmptySubsequences: false).map { part in
                 part.map { CChar(bitPattern: $0) }
             }
-            bytes = parts[0]
+            partsLength = parts.reduce(0) { $0 + $1.count }
+            bytes = parts[0] + [0]
         }
 
-        mutating func name(execution number: Int) {
-            bytes.removeLast(bytes.count - parts[0].count)
-            for part in parts.dropFirst() {
-                ExecutionTexts.appendDecimal(number, to: &bytes)
-                bytes.append(contentsOf: part)
+        /// Writes the parts after the first, each after the execution number's `digits`, and the
+        /// NUL: the length changes only when the number's width does.
+        mutating func name(digits: UnsafeBufferPointer<CChar>) {
+            // A template without a stand-in was written whole when the text was made.
+            guard parts.count > 1 else { return }
+            let length = partsLength + (parts.count - 1) * digits.count + 1
+            if bytes.count > length {
+                bytes.removeLast(bytes.count - length)
+            } else if bytes.count < length {
+                bytes.append(contentsOf: repeatElement(0, count: length - bytes.count))
             }
-            bytes.append(0)
+            bytes.withUnsafeMutableBufferPointer { text in
+                var end = text.baseAddress! + parts[0].count
+                for part in parts.dropFirst() {
+                    end.update(from: digits.baseAddress!, count: digits.count)
+                    end += digits.count
+                    part.withUnsafeBufferPointer { part in
+                        if let start = part.baseAddress { end.update(from: start, count: part.count) }
+                    }
+                    end += part.count
+                }
+                end.pointee = 0
+            }
         }
     }
 
@@ -43,9 +62,11 @@ final class ExecutionTexts {
 
     /// Writes the texts of execution `number`.
     func name(execution number: Int) {
-        token.name(execution: number)
-        crashPrefix.name(execution: number)
-        crashSuffix.name(execution: number)
+        ExecutionTexts.withDecimal(number) { digits in
+            token.name(digits: digits)
+            crashPrefix.name(digits: digits)
+            crashSuffix.name(digits: digits)
+        }
     }
 
     /// Lends the texts of the execution named last, as C strings valid during `body`.
@@ -63,16 +84,23 @@ final class ExecutionTexts {
         }
     }
 
-    /// Appends `number`'s decimal digits, as `String(number)` writes them, without making
-    /// a string.
-    private static func appendDecimal(_ number: Int, to text: inout [CChar]) {
-        if number < 0 { text.append(CChar(UInt8(ascii: "-"))) }
-        let magnitude = number.magnitude
-        var place: UInt = 1
-        while magnitude / place >= 10 { place *= 10 }
-        while place > 0 {
-            text.append(CChar(UInt8(ascii: "0") + UInt8(magnitude / place % 10)))
-            place /= 10
+    /// Lends `number`'s decimal digits, as `String(number)` writes them, without making a
+    /// string.
+    private static func withDecimal(_ number: Int, _ body: (UnsafeBufferPointer<CChar>) -> Void) {
+        // Int.min's nineteen digits and its sign.
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 20) { buffer in
+            var start = buffer.endIndex
+            var magnitude = number.magnitude
+            repeat {
+                start -= 1
+                buffer[start] = CChar(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 {
+                start -= 1
+                buffer[start] = CChar(UInt8(ascii: "-"))
+            }
+            body(UnsafeBufferPointer(rebasing: buffer[start...]))
         }
     }
 }

@@ -8,7 +8,7 @@ struct ExecutionTextsTests {
         let texts = ExecutionTexts(
             token: "H3.seed.random.\u{2}.", crashPrefix: "\u{2} crashed (execution \u{2}): ", crashSuffix: "\n",
             standIn: 2)
-        for number in [0, 7, 10, 12_345, 9, Int.max] {
+        for number in [0, 7, 10, 12_345, 9, Int.max, -3, Int.min, 0] {
             texts.name(execution: number)
             let named = texts.withCStrings { token, prefix, suffix in
                 [String(cString: token), String(cString: prefix), String(cString: suffix)]
