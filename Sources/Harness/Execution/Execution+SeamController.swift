@@ -120,8 +120,8 @@ extension Execution {
     }
 
     func threadDidStart(_ thread: SeamThreadID) {
-        withCancellationDisabled { _ in
-            let me = thread.rawValue
+        let me = thread.rawValue
+        withCancellationDisabled(on: me) { _ in
             // Once per OS thread: the coroutines after the first share the host's.
             if me == 0 || !backend.runsAsCoroutine(me) {
                 let error = cshim_set_thread_crash_report(crashReport)
@@ -141,8 +141,8 @@ extension Execution {
     }
 
     func threadWillExit(_ thread: SeamThreadID) {
-        withCancellationDisabled { _ in
-            let me = thread.rawValue
+        let me = thread.rawValue
+        withCancellationDisabled(on: me) { _ in
             guard let step = model.exit(me) else {
                 handOffDuringAbort()
                 return

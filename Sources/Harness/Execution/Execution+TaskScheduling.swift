@@ -67,11 +67,12 @@ extension Execution: TaskScheduling {
     /// with their places), before it takes the next: any other thread may run first, and
     /// jobs queued meanwhile compete for the lane.
     func laneWillTakeJob(after ran: [(runtimeID: UInt64, points: TaskJobPoints)]) {
+        let me = currentThread()
         if !ran.isEmpty {
-            withCancellationDisabled { _ in trace.noteFinishedJob(lane: currentThread(), ran: ran) }
+            withCancellationDisabled(on: me) { _ in trace.noteFinishedJob(lane: me, ran: ran) }
         }
         point(.takeJob, nil)
-        withCancellationDisabled { _ in model.lane(currentThread(), runs: nil) }
+        withCancellationDisabled(on: me) { _ in model.lane(me, runs: nil) }
     }
 
     func taskNumber(runtimeID: UInt64) -> Int {
@@ -82,8 +83,8 @@ extension Execution: TaskScheduling {
     /// recorded in the trace (and in tokens, as the index in the queue) when there is a
     /// choice. The lane's steps until ``laneWillTakeJob(after:)`` are the job's task's.
     func chooseJob(among jobs: [JobIdentity]) -> Int {
-        withCancellationDisabled { _ in
-            let me = currentThread()
+        let me = currentThread()
+        return withCancellationDisabled(on: me) { _ in
             if aborting { return 0 }
             let count = jobs.count
             guard count > 1 else {

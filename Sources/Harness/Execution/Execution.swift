@@ -279,7 +279,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             watch.noteLeavingHarness()
             return reply
         }
-        return withCancellationDisabled { cancellable in
+        return withCancellationDisabled(on: me) { cancellable in
             if aborting { return performDuringAbort(me, operation) }
             var running: Int? = me
             if model.arrive(me, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
@@ -331,6 +331,17 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         let result = body(previous == Int32(PTHREAD_CANCEL_ENABLE))
         watch.noteLeavingHarness()
         pthread_setcancelstate(previous, &previous)
+        return result
+    }
+
+    /// ``withCancellationDisabled(_:)`` for `thread`, the calling thread. A coroutine shares
+    /// its host's cancellation state and is never cancelled (``willCancel(_:at:)`` moves the
+    /// execution to OS threads first): on one, `body` runs without the two calls, told that
+    /// cancellation was enabled, as it is when a thread starts.
+    func withCancellationDisabled<Result>(on thread: Int, _ body: (_ wasEnabled: Bool) -> Result) -> Result {
+        guard backend.runsAsCoroutine(thread) else { return withCancellationDisabled(body) }
+        let result = body(true)
+        watch.noteLeavingHarness()
         return result
     }
 
