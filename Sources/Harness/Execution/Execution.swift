@@ -33,7 +33,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     let limits: Limits
     /// The scenario, run as thread 0 (``ExecutionPlan/scenario``).
     private let scenario: @Sendable () -> Void
-    @exclusivity(unchecked) var strategy: any SchedulingStrategy
+    /// The strategy, lent by the search (``StrategyCell``).
+    let strategy: StrategyCell
     /// The recorded schedule the strategy follows, checked step by step.
     @exclusivity(unchecked) var replay: ReplayFollower?
     /// Whether there is a recorded schedule to follow: asked before ``replay`` at every step,
@@ -83,7 +84,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     private init(_ plan: borrowing ExecutionPlan, reusing leftovers: inout Leftovers) {
         scenario = plan.scenario
         strategy = plan.strategy
-        replay = plan.strategy.recordedSchedule.map(ReplayFollower.init(steps:))
+        replay = plan.strategy.value.recordedSchedule.map(ReplayFollower.init(steps:))
         followsRecordedSchedule = replay != nil
         limits = plan.limits
         threadPool = plan.threadPool
@@ -169,7 +170,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// Its entry is a function given the execution unretained, not a closure made for each
     /// execution: the thread's seam slot holds its controller, the execution, until it exits.
     private func start() -> SeamThread {
-        strategy.threadCreated(0, by: nil)
+        strategy.value.threadCreated(0, by: nil)
         let host = backend.coroutineHost ?? threadPool
         let started = Seam.spawnThread(
             on: host, controlledBy: self, as: SeamThreadID(rawValue: 0),
@@ -241,7 +242,6 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             jobPoints: trace.jobPoints,
             taskCreations: asyncServices.map { trace.numbered($0.creationSites) } ?? [:],
             replayDivergence: follower?.divergence,
-            strategy: strategy,
             needsOSThreads: needsOSThreads
         )
         storage.giveBack(steps: trace.steps.steps, decisions: model.decisions)
@@ -404,7 +404,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         {
             return choice
         }
-        return candidates[strategy.choose(among: candidates, running: running)].choice
+        return candidates[strategy.value.choose(among: candidates, running: running)].choice
     }
 
     /// Performs the pending operation of `me`, which was chosen. Returns what `me` does next
@@ -414,7 +414,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         watch.noteRunning(me)
         let performed = model.perform(me)
         record(performed.step)
-        if let created = performed.reply.createdThread { strategy.threadCreated(created, by: me) }
+        if let created = performed.reply.createdThread { strategy.value.threadCreated(created, by: me) }
         if performed.outcome == .fails { exitForAbort(me) }
         return performed
     }
@@ -426,7 +426,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     private func performDuringAbort(_ me: Int, _ operation: PendingOperation) -> ExecutionModel.Reply {
         switch model.performWhileWindingDown(me, operation) {
         case .continues(let reply):
-            if let created = reply.createdThread { strategy.threadCreated(created, by: me) }
+            if let created = reply.createdThread { strategy.value.threadCreated(created, by: me) }
             return reply
         case .waitsToJoin:
             handOffDuringAbort()

@@ -6,8 +6,9 @@ import Primitives
 struct ExecutionPlan {
     /// The scenario, run as thread 0: it returns once the scenario's own threads are joined.
     let scenario: @Sendable () -> Void
-    /// The strategy (a ``ReplayThenSearch`` follows a recorded schedule first).
-    var strategy: any SchedulingStrategy
+    /// The strategy (a ``ReplayThenSearch`` follows a recorded schedule first), lent by the
+    /// search, which goes on with it as the execution leaves it.
+    let strategy: StrategyCell
     var limits: ExecutionLimits
     /// Where the execution's OS threads run (the executor's lanes, and scenario threads when
     /// they are not coroutines).
@@ -59,8 +60,6 @@ final class ExecutionRecord {
     /// Where the code first left the recorded schedule; `nil` when it followed it to the
     /// end, or followed none.
     let replayDivergence: ReplayFollower.Divergence?
-    /// The strategy as it is after the execution (strategies carry state across executions).
-    let strategy: any SchedulingStrategy
     /// Why the execution stopped to be run again on OS threads: a scenario thread running as
     /// a coroutine did what only an OS thread can (it was cancelled, or used thread-specific
     /// storage). `nil` when it ran to its end.
@@ -77,7 +76,6 @@ final class ExecutionRecord {
         jobPoints: [TaskJobRun],
         taskCreations: [Int: TaskCreationSite],
         replayDivergence: ReplayFollower.Divergence?,
-        strategy: any SchedulingStrategy,
         needsOSThreads: Nondeterminism?
     ) {
         self.steps = steps
@@ -90,7 +88,6 @@ final class ExecutionRecord {
         self.jobPoints = jobPoints
         self.taskCreations = taskCreations
         self.replayDivergence = replayDivergence
-        self.strategy = strategy
         self.needsOSThreads = needsOSThreads
     }
 

@@ -98,17 +98,16 @@ private final class ScheduleQueue: @unchecked Sendable {
     /// is left to take or the runner's watcher took an execution over, then closes the host.
     func work(on host: ExecutionHost, runner: ExecutionRunner, scheduler: any SchedulingStrategy) {
         defer { host.close() }
-        var scheduler = scheduler
+        let scheduler = StrategyCell(scheduler)
         while let position = take() {
             let execution = shard.schedule(at: position)
-            guard scheduler.beginExecution(execution) else {
+            guard scheduler.value.beginExecution(execution) else {
                 preconditionFailure("a strategy whose schedules are independent had none for execution \(execution)")
             }
             runner.tag = position
             guard
                 let record = explorer.execute(scheduler, naming: naming, execution: execution, on: host, runner: runner)
             else { return }
-            scheduler = record.strategy
             deliver(position, record)
         }
     }

@@ -107,12 +107,12 @@ struct Explorer {
                 progress.update { wording.progressLine(.schedules(done: executed, budget: planned, failures: 0), $0) }
             }
         } else {
-            var strategy = searching.strategy.makeScheduler(seed: seed)
+            var scheduler = searching.strategy.makeScheduler(seed: seed)
             if let replay = options.replay {
-                strategy = ReplayThenSearch(following: replay.steps, then: strategy)
+                scheduler = ReplayThenSearch(following: replay.steps, then: scheduler)
             }
             let search = SearchOnOneWorker(
-                tally: ScheduleTally(budget: planned), strategy: strategy, progress: progress)
+                tally: ScheduleTally(budget: planned), strategy: StrategyCell(scheduler), progress: progress)
             let watch = RunnerWatch()
             let replaying = options.replay != nil
             let stalled: (ExecutionRecord, Int) -> Void = { _ = search.add($0, execution: $1, replaying: replaying) }
@@ -120,7 +120,7 @@ struct Explorer {
                 for position in 0..<planned {
                     let index = shard.schedule(at: position)
                     let executionIndex = options.replay.map { $0.execution + index } ?? index
-                    guard search.strategy.beginExecution(executionIndex) else {
+                    guard search.strategy.value.beginExecution(executionIndex) else {
                         search.exhausted = true
                         return
                     }
@@ -132,15 +132,14 @@ struct Explorer {
                     guard search.add(execution, execution: executionIndex, replaying: replaying) else {
                         return
                     }
-                    search.strategy = execution.strategy
-                    search.strategy.noteInterleaving(execution.fingerprint.value)
-                    search.strategy.endExecution(steps: execution.stepCount)
+                    search.strategy.value.noteInterleaving(execution.fingerprint.value)
+                    search.strategy.value.endExecution(steps: execution.stepCount)
                     search.progress.update {
                         wording.progressLine(.schedules(done: search.tally.executed, budget: planned, failures: 0), $0)
                     }
                 }
                 if options.replay == nil {
-                    search.exhausted = !search.strategy.beginExecution(budget)
+                    search.exhausted = !search.strategy.value.beginExecution(budget)
                 }
             }
             watch.awaitRunners(stallTimeout: options.stallTimeout)
@@ -225,7 +224,7 @@ struct Explorer {
     /// watches it. A shrinking one re-runs a failure already told apart from an escape, so it
     /// gives no grace to jobs from outside the harness.
     func execute(
-        _ strategy: any SchedulingStrategy,
+        _ strategy: StrategyCell,
         naming: ScheduleNaming,
         execution index: Int,
         on host: ExecutionHost,
@@ -244,7 +243,7 @@ struct Explorer {
     /// coroutines needed OS threads runs again on OS threads, as do the exploration's
     /// executions after it: the schedule is the same either way.
     func execute(
-        _ strategy: any SchedulingStrategy,
+        _ strategy: StrategyCell,
         naming: ScheduleNaming,
         execution index: Int,
         on host: ExecutionHost,
@@ -257,6 +256,10 @@ struct Explorer {
             return (tokenPrefix, crash.prefix, crash.suffix)
         }
         let limits = limits(shrinking: shrinking, cpu: host.cpu)
+        // What an execution run again on OS threads starts from: the strategy restarted, or
+        // a copy of it made before the execution changed it
+        // (``SchedulingStrategy/restartsByBeginningAgain``).
+        let start = strategy.value.restartsByBeginningAgain ? nil : strategy.value
         while true {
             var plan = ExecutionPlan(
                 scenario: root,
@@ -287,6 +290,12 @@ struct Explorer {
             guard let reason = record.needsOSThreads, host.coroutineStacks != nil else { return record }
             host.coroutineStacks = nil
             osThreadFallback.note(OSThreadFallback(schedule: index, reason: reason))
+            if let start {
+                strategy.value = start
+            } else if !strategy.value.beginExecution(index) {
+                preconditionFailure(
+                    "a strategy that restarts by beginning again had no execution \(index) the second time")
+            }
         }
     }
 
@@ -311,7 +320,7 @@ struct Explorer {
             removed = false
             for point in script.preemptionPoints {
                 let candidate = execute(
-                    ScriptedSchedule(script.removingPreemption(point)),
+                    StrategyCell(ScriptedSchedule(script.removingPreemption(point))),
                     naming: naming,
                     execution: failure.token.execution,
                     on: host,
@@ -325,9 +334,9 @@ struct Explorer {
             }
         }
         search: for bound in 0..<(shrunk?.preemptions ?? failure.preemptions) {
-            var search: any SchedulingStrategy = BoundedExhaustive(preemptionBound: bound)
+            let search = StrategyCell(BoundedExhaustive(preemptionBound: bound))
             for index in 0..<Self.shrinkingSearchBudget {
-                guard search.beginExecution(index) else { break }
+                guard search.value.beginExecution(index) else { break }
                 let candidate = execute(
                     search,
                     naming: naming,
@@ -339,8 +348,7 @@ struct Explorer {
                     shrunk = candidate
                     break search
                 }
-                search = candidate.strategy
-                search.endExecution(steps: candidate.stepCount)
+                search.value.endExecution(steps: candidate.stepCount)
             }
         }
         guard let execution = shrunk, let reason = execution.failure else { return failure }
@@ -475,13 +483,13 @@ final class OSThreadFallbackLog: Sendable {
 /// more).
 private final class SearchOnOneWorker: @unchecked Sendable {
     var tally: ScheduleTally
-    var strategy: any SchedulingStrategy
+    let strategy: StrategyCell
     var progress: ProgressMeter
     var exhausted = false
     /// Where the code first left a replayed token, in the first execution that did.
     var divergence: ReplayFollower.Divergence?
 
-    init(tally: ScheduleTally, strategy: any SchedulingStrategy, progress: ProgressMeter) {
+    init(tally: ScheduleTally, strategy: StrategyCell, progress: ProgressMeter) {
         self.tally = tally
         self.strategy = strategy
         self.progress = progress

@@ -21,6 +21,8 @@ struct PartialOrderSampling: SchedulingStrategy {
         return true
     }
 
+    var restartsByBeginningAgain: Bool { true }
+
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
         let chosen = generator.occasionalSpuriousWake(among: candidates) ?? highestPriority(candidates)
         let ran = candidates[chosen]

@@ -86,6 +86,8 @@ struct PriorityChangePoints: SchedulingStrategy {
         return highestPriority(of: candidates) { !$0.choice.isInjected }.index
     }
 
+    var restartsByBeginningAgain: Bool { true }
+
     mutating func endExecution(steps: Int) {
         expectedDecisions = max(expectedDecisions ?? 0, decisions)
         expectedAllDecisions = max(expectedAllDecisions ?? 0, allDecisions)

@@ -11,6 +11,8 @@ struct RandomWalk: SchedulingStrategy {
         return true
     }
 
+    var restartsByBeginningAgain: Bool { true }
+
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
         if let spurious = generator.occasionalSpuriousWake(among: candidates) { return spurious }
         return generator.index(of: candidates) { !$0.choice.isInjected }

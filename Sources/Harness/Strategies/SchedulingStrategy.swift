@@ -25,6 +25,13 @@ protocol SchedulingStrategy {
     /// before the strategy chooses (``ReplayThenSearch``); `nil` for a strategy that only
     /// searches.
     var recordedSchedule: [EncodedStep]? { get }
+    /// Whether ``beginExecution(_:)``, called again with the index it was last given, puts
+    /// the strategy back where that call did, whatever the execution chose since: it draws
+    /// from the seed, the index and what the executions before taught it, and nothing else.
+    /// An execution that must run again on OS threads then restarts the strategy; for another
+    /// strategy the exploration keeps a copy made before the execution ran, which shares the
+    /// strategy's storage until the execution's first choice copies it.
+    var restartsByBeginningAgain: Bool { get }
 }
 
 extension SchedulingStrategy {
@@ -32,6 +39,7 @@ extension SchedulingStrategy {
     mutating func endExecution(steps: Int) {}
     mutating func noteInterleaving(_ fingerprint: UInt64) {}
     var recordedSchedule: [EncodedStep]? { nil }
+    var restartsByBeginningAgain: Bool { false }
 }
 
 extension SplitMix64 {

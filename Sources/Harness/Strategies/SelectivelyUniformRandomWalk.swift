@@ -39,6 +39,8 @@ struct SelectivelyUniformRandomWalk: SchedulingStrategy {
         return true
     }
 
+    var restartsByBeginningAgain: Bool { true }
+
     mutating func threadCreated(_ thread: Int, by parent: Int?) {
         created.insert(thread)
         if let parent { children[parent, default: []].append(thread) }

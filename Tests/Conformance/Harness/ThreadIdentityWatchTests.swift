@@ -171,6 +171,37 @@ struct ThreadIdentityWatchTests {
         #expect("\(fallback)".contains(" for a lock that records its owner's OS thread"), "\(fallback)")
     }
 
+    /// An execution that leaves coroutines part-way is run again from its start: its strategy
+    /// restarted (or a copy from before it ran, for a strategy that cannot restart), so that it
+    /// takes the schedule an exploration on OS threads takes. Each thread makes choices before
+    /// one of them asks for `pthread_self`; a strategy that went on from where the first run
+    /// left it would choose differently.
+    @Test(
+        "an execution run again on OS threads takes the schedule it takes on OS threads from the start",
+        arguments: [
+            Strategy.random, .pct(depth: 3), .pos, .surw, .exhaustive(preemptionBound: 2), .guided
+        ])
+    func rerunTakesTheSameSchedule(strategy: Strategy) throws {
+        func firstSchedule(_ threads: ScenarioThreads) throws -> ExplorationReport {
+            let options = ExplorationOptions(strategy: strategy, schedules: 1, seed: 7, threads: threads)
+            return try Harness.run("choices, then pthread_self", options: options) { scenario in
+                let counter = SeamAtomic(0)
+                for thread in 0..<3 {
+                    scenario.spawn {
+                        for _ in 0..<4 { counter.store(counter.load() + 1) }
+                        if thread == 2 { _ = pthreadSelfKey() }
+                        counter.store(counter.load() + 1)
+                    }
+                }
+            }
+        }
+        let coroutines = try firstSchedule(.coroutines)
+        let osThreads = try firstSchedule(.os)
+        #expect(coroutines.osThreadFallback?.schedule == 0, "\(String(describing: coroutines.osThreadFallback))")
+        let rerun = try #require(coroutines.lastSchedule).description
+        #expect(rerun == (try #require(osThreads.lastSchedule)).description)
+    }
+
     /// What the seam covers needs no OS thread: the exploration stays on coroutines, whose
     /// threads share one in each execution.
     @Test("a scenario that uses only the seam stays on coroutines")
