@@ -321,7 +321,7 @@ struct ExecutionModel {
         guard isInternal(operation) else { return nil }
         if case .wait = operation { return nil }
         guard isEnabled(operation, for: thread), nonPreemptible.isEmpty || urgentCandidate() == nil else { return nil }
-        return apply(operation, of: thread, at: location)
+        return apply(operation, of: thread, at: location, isInternal: true)
     }
 
     /// `thread`, which a decision ran (or which may perform at once), performs its pending
@@ -332,16 +332,17 @@ struct ExecutionModel {
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
         setState(.running, of: thread)
-        let (outcome, reply) = apply(operation, of: thread, at: location)
+        let (outcome, reply) = apply(operation, of: thread, at: location, isInternal: nil)
         return Performed(step: step, outcome: outcome, reply: reply)
     }
 
-    /// Applies `operation`, which `thread`, now running, performs at `location`, to the state.
-    private mutating func apply(_ operation: PendingOperation, of thread: Int, at location: SeamLocation?) -> (
-        PerformOutcome, Reply
-    ) {
-        if case .shared(let object)? = operation.access(by: thread)?.object,
-            internalObjects.isEmpty || !internalObjects.contains(object)
+    /// Applies `operation`, which `thread`, now running, performs at `location`, to the state;
+    /// `isInternal` says whether its object is the harness's own, when the caller knows.
+    private mutating func apply(
+        _ operation: PendingOperation, of thread: Int, at location: SeamLocation?, isInternal: Bool?
+    ) -> (PerformOutcome, Reply) {
+        if isInternal != true, case .shared(let object)? = operation.access(by: thread)?.object,
+            !(isInternal ?? self.isInternal(object))
         {
             fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)
         }
@@ -812,8 +813,7 @@ struct ExecutionModel {
     }
 
     private mutating func take(_ mutex: ObjectIdentifier, by thread: Int) {
-        mutexes[mutex, default: MutexModel()].owner = thread
-        mutexes[mutex, default: MutexModel()].depth += 1
+        mutexes[mutex, default: MutexModel()].take(by: thread)
     }
 
     private mutating func release(_ mutex: ObjectIdentifier, by thread: Int, location: SeamLocation?) {

@@ -65,4 +65,10 @@ extension ThreadRecord.State {
 struct MutexModel {
     var owner: Int?
     var depth = 0
+
+    /// `thread` takes the mutex, once more if it holds it.
+    mutating func take(by thread: Int) {
+        owner = thread
+        depth += 1
+    }
 }
