@@ -321,7 +321,7 @@ struct ExecutionModel {
         guard isInternal(operation) else { return nil }
         if case .wait = operation { return nil }
         guard isEnabled(operation, for: thread), nonPreemptible.isEmpty || urgentCandidate() == nil else { return nil }
-        return apply(operation, of: thread, at: location, isInternal: true)
+        return apply(operation, of: thread, at: location)
     }
 
     /// `thread`, which a decision ran (or which may perform at once), performs its pending
@@ -332,20 +332,23 @@ struct ExecutionModel {
         }
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
         setState(.running, of: thread)
-        let (outcome, reply) = apply(operation, of: thread, at: location, isInternal: nil)
+        noteAccess(operation, by: thread)
+        let (outcome, reply) = apply(operation, of: thread, at: location)
         return Performed(step: step, outcome: outcome, reply: reply)
     }
 
-    /// Applies `operation`, which `thread`, now running, performs at `location`, to the state;
-    /// `isInternal` says whether its object is the harness's own, when the caller knows.
-    private mutating func apply(
-        _ operation: PendingOperation, of thread: Int, at location: SeamLocation?, isInternal: Bool?
-    ) -> (PerformOutcome, Reply) {
-        if isInternal != true, case .shared(let object)? = operation.access(by: thread)?.object,
-            !(isInternal ?? self.isInternal(object))
-        {
-            fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)
-        }
+    /// Notes in the fingerprint that `thread` takes the shared object `operation` acts on, unless
+    /// the object is the harness's own (``performQuietly(_:_:at:)`` performs only those, and
+    /// notes nothing).
+    private mutating func noteAccess(_ operation: PendingOperation, by thread: Int) {
+        guard case .shared(let object)? = operation.access(by: thread)?.object, !isInternal(object) else { return }
+        fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)
+    }
+
+    /// Applies `operation`, which `thread`, now running, performs at `location`, to the state.
+    private mutating func apply(_ operation: PendingOperation, of thread: Int, at location: SeamLocation?) -> (
+        PerformOutcome, Reply
+    ) {
         var reply = Reply.none
         switch operation {
         case .lock(let mutex, _):
