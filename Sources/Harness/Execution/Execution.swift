@@ -236,7 +236,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             failure: escape().map(ExecutionFailure.escaped) ?? model.failure,
             decisions: model.decisions,
             preemptions: model.preemptions,
-            fingerprint: model.fingerprint,
+            fingerprint: model.fingerprint.value,
             threadCount: model.threads.count,
             taskNames: trace.taskNames,
             jobPoints: trace.jobPoints,

@@ -31,10 +31,8 @@ extension ExecutionModel {
         /// Forgets every name, keeping the storage for the names to come: a new set of names,
         /// every count at 0, in this one's storage.
         mutating func removeAll() {
-            var emptied = ObjectNames()
-            swap(&emptied.names, &names)
-            emptied.names.removeAll()
-            self = emptied
+            names.removeAll()
+            (mutexes, conditions, atomics, queues, semaphores, groups) = (0, 0, 0, 0, 0, 0)
         }
 
         /// Counts one more object of `kind`; returns its number, from 1.

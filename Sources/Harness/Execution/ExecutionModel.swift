@@ -211,6 +211,7 @@ struct ExecutionModel {
         fileprivate var conditionWaiters = ObjectMap<[Int]>()
         fileprivate var internalObjects: [ObjectIdentifier] = []
         fileprivate var objectNames = ObjectNames()
+        fileprivate var fingerprint = InterleavingFingerprint()
         fileprivate var candidates: [Candidate] = []
         fileprivate var spurious: [Candidate] = []
     }
@@ -235,6 +236,7 @@ struct ExecutionModel {
         swap(&conditionWaiters, &leftovers.conditionWaiters)
         swap(&internalObjects, &leftovers.internalObjects)
         swap(&objectNames, &leftovers.objectNames)
+        swap(&fingerprint, &leftovers.fingerprint)
         swap(&candidates, &leftovers.candidates)
         swap(&spurious, &leftovers.spurious)
         // Room for a small scenario from the start: one allocation each, where growing by
@@ -255,6 +257,7 @@ struct ExecutionModel {
         swap(&leftovers.conditionWaiters, &conditionWaiters)
         swap(&leftovers.internalObjects, &internalObjects)
         swap(&leftovers.objectNames, &objectNames)
+        swap(&leftovers.fingerprint, &fingerprint)
         swap(&leftovers.candidates, &candidates)
         swap(&leftovers.spurious, &spurious)
         leftovers.threads.removeAll(keepingCapacity: true)
@@ -262,6 +265,7 @@ struct ExecutionModel {
         leftovers.conditionWaiters.removeAll()
         leftovers.internalObjects.removeAll(keepingCapacity: true)
         leftovers.objectNames.removeAll()
+        leftovers.fingerprint.removeAll()
         leftovers.candidates.removeAll(keepingCapacity: true)
         leftovers.spurious.removeAll(keepingCapacity: true)
     }

@@ -46,8 +46,9 @@ final class ExecutionRecord {
     let decisions: [ScheduleDecision]
     /// How many decisions ran another thread while the running one could go on.
     let preemptions: Int
-    /// The order in which threads and tasks took each shared object.
-    let fingerprint: InterleavingFingerprint
+    /// The order in which threads and tasks took each shared object, hashed
+    /// (``InterleavingFingerprint/value``).
+    let fingerprint: UInt64
     /// How many threads the execution started, the root thread and the executor's included.
     let threadCount: Int
     /// The names of the tasks that took steps, by their number in ``TraceStep/task``.
@@ -70,7 +71,7 @@ final class ExecutionRecord {
         failure: ExecutionFailure?,
         decisions: [ScheduleDecision],
         preemptions: Int,
-        fingerprint: InterleavingFingerprint,
+        fingerprint: UInt64,
         threadCount: Int,
         taskNames: [Int: String],
         jobPoints: [TaskJobRun],

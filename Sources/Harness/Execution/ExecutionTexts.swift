@@ -48,9 +48,11 @@ final class ExecutionTexts {
         }
     }
 
-    private var token: Text
-    private var crashPrefix: Text
-    private var crashSuffix: Text
+    // Used by one thread at a time, and no access to a text outlives a call: exempt from
+    // dynamic exclusivity checking, which took six `swift_beginAccess` calls an execution.
+    @exclusivity(unchecked) private var token: Text
+    @exclusivity(unchecked) private var crashPrefix: Text
+    @exclusivity(unchecked) private var crashSuffix: Text
 
     /// Texts made from `token`, `crashPrefix` and `crashSuffix`, in which each `standIn`
     /// (a byte that never occurs in them otherwise) stands for the execution's number.

@@ -33,6 +33,9 @@ struct Explorer {
     /// What thread 0 of every execution runs: the exploration's body, given the execution's
     /// scenario, whose threads are then joined. Made once, not for each execution.
     private let root: @Sendable () -> Void
+    /// The options' ``ExplorationOptions/timeoutRaceNanoseconds``, worked out once, not for
+    /// each execution's limits.
+    private let timeoutRace: UInt64?
 
     /// An exploration of `body`, the scenario named `scenario`, for the test `testID`.
     init(
@@ -46,6 +49,7 @@ struct Explorer {
         self.options = options
         self.testID = testID
         self.wording = wording
+        timeoutRace = options.timeoutRaceNanoseconds
         root = {
             let scenario = Scenario()
             Harness.runReportingErrors { try body(scenario) }
@@ -132,7 +136,7 @@ struct Explorer {
                     guard search.add(execution, execution: executionIndex, replaying: replaying) else {
                         return
                     }
-                    search.strategy.value.noteInterleaving(execution.fingerprint.value)
+                    search.strategy.value.noteInterleaving(execution.fingerprint)
                     search.strategy.value.endExecution(steps: execution.stepCount)
                     search.progress.update {
                         wording.progressLine(.schedules(done: search.tally.executed, budget: planned, failures: 0), $0)
@@ -385,7 +389,7 @@ struct Explorer {
         limits.maxSteps = options.maxSteps
         limits.maxThreads = options.maxThreads
         limits.spuriousWakeups = options.spuriousWakeups
-        limits.earlyTimeoutWithin = options.timeoutRaceNanoseconds
+        limits.earlyTimeoutWithin = timeoutRace
         limits.stallTimeout = options.stallTimeout
         limits.executorLanes = options.executorLanes
         if let cpu {
@@ -500,7 +504,7 @@ private final class SearchOnOneWorker: @unchecked Sendable {
     func add(_ record: ExecutionRecord, execution index: Int, replaying: Bool) -> Bool {
         tally.add(ScheduleOutcome(execution: index, record, keepsRecord: true))
         let diverged = record.replayDivergence
-        divergence = divergence ?? diverged
+        if divergence == nil { divergence = diverged }
         return !tally.failed && !(replaying && diverged == nil)
     }
 }

@@ -10,7 +10,10 @@ import Primitives
 /// The same body runs under the deterministic scheduler and under stress (``mode``); under
 /// stress, spawns, tasks and joins go to the stress iteration.
 public final class Scenario: @unchecked Sendable {
-    private var unjoined = UnjoinedThreads()
+    /// The threads spawned and not joined yet. Touched only under the deterministic scheduler,
+    /// which runs one thread at a time, and never across a seam operation: exempt from
+    /// dynamic exclusivity checking, two `swift_beginAccess` calls for each thread.
+    @exclusivity(unchecked) private var unjoined = UnjoinedThreads()
     /// The stress iteration this scenario runs in, under stress.
     private let stress: StressIteration?
 

@@ -49,7 +49,7 @@ struct ScheduleOutcome {
     /// failed or when `keepsRecord`.
     init(execution: Int, _ record: ExecutionRecord, keepsRecord: Bool) {
         self.execution = execution
-        fingerprint = record.fingerprint.value
+        fingerprint = record.fingerprint
         threads = record.threadCount
         steps = record.stepCount
         self.record = keepsRecord || record.failure != nil ? record : nil

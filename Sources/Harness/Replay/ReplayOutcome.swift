@@ -28,8 +28,10 @@ public struct FailureNotReproduced: Sendable, Hashable, Codable {
         /// What the token recorded there and what the code did instead.
         let departure: Departure
 
-        /// How the code left the token at a step.
-        enum Departure: Sendable, Hashable, Codable {
+        /// How the code left the token at a step. Indirect, so that a divergence is two words:
+        /// every execution's record carries an optional one, and the search tests and
+        /// copies it, which cost a copy of a whole ``TraceStep`` each time.
+        indirect enum Departure: Sendable, Hashable, Codable {
             /// The execution went on past the token's last step; the token has `tokenSteps`.
             case pastLastStep(tokenSteps: Int)
             /// The token runs `expected`, which cannot run here; `runnable` are the threads that

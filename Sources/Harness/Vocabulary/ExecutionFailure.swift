@@ -1,7 +1,11 @@
 import Primitives
 
 /// Why an execution failed: a value, whose words `Report/` writes (its `description`).
-public enum ExecutionFailure: Sendable, Hashable, Codable {
+///
+/// Indirect, so that an optional failure is one word: every execution's model and record
+/// carry one, nearly always `nil`, and testing and copying the whole enum cost each
+/// execution a few hundred instructions.
+public indirect enum ExecutionFailure: Sendable, Hashable, Codable {
     /// An invariant checked with ``Harness/check(_:_:file:line:)`` did not hold.
     case invariant(message: String, thread: Int, file: String, line: UInt)
     /// Thread `thread` unlocked `mutex`, which it does not hold, at `location`.
