@@ -215,11 +215,11 @@ extension Execution {
     /// lane), must be joined: by its owner, or by ``run(_:)`` once a failed execution has
     /// wound down, because then the code that would have joined it was unwound.
     func spawnedHarnessThread(_ thread: SeamThread) {
-        withCancellationDisabled { _ in unjoinedThreads.add(thread) }
+        withCancellationDisabled(on: currentThread()) { _ in unjoinedThreads.add(thread) }
     }
 
     /// Records that the owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
     func joinedHarnessThread(_ thread: SeamThread) {
-        withCancellationDisabled { _ in unjoinedThreads.remove(thread) }
+        withCancellationDisabled(on: currentThread()) { _ in unjoinedThreads.remove(thread) }
     }
 }

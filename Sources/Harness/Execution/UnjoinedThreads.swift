@@ -23,7 +23,10 @@ struct UnjoinedThreads {
 
     /// `thread`'s owner joined it.
     mutating func remove(_ thread: SeamThread) {
-        threads.removeAll { $0.controlledID == thread.controlledID }
+        // A thread is added once: the first match is the only one.
+        if let index = threads.firstIndex(where: { $0.controlledID == thread.controlledID }) {
+            threads.remove(at: index)
+        }
     }
 
     /// Joins every thread left; each has finished or is about to.
