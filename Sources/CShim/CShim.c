@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Atomic long cshim_seam_active_controllers = 0;
+cshim_seam_activity cshim_seam_active_controllers = {0};
 _Thread_local void *cshim_seam_thread_controller = NULL;
 
 #if !defined(__has_feature)

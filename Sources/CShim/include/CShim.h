@@ -248,24 +248,30 @@ int cshim_set_thread_crash_report(cshim_crash_report *report);
 
 // MARK: The runtime seam's fast path
 
-/// How many controlled executions are active in the process. Read with relaxed ordering on
-/// every seam operation: while it is zero, no thread can be controlled and the seam takes
-/// the plain path.
-extern _Atomic long cshim_seam_active_controllers;
+/// How many controlled threads and coroutine hosts are active in the process. Read with
+/// relaxed ordering on every seam operation: while it is zero, no thread can be controlled
+/// and the seam takes the plain path. On a cache line of its own, so that writes to its
+/// neighbours do not take the line from the cores that read it.
+typedef struct {
+    _Alignas(64) _Atomic long count;
+    char rest_of_line[64 - sizeof(long)];
+} cshim_seam_activity;
+
+extern cshim_seam_activity cshim_seam_active_controllers;
 
 /// The seam's per-thread controller slot (an unretained pointer owned by the seam).
 extern _Thread_local void *cshim_seam_thread_controller;
 
 static inline bool cshim_seam_any_active(void) {
-    return atomic_load_explicit(&cshim_seam_active_controllers, memory_order_relaxed) != 0;
+    return atomic_load_explicit(&cshim_seam_active_controllers.count, memory_order_relaxed) != 0;
 }
 
 static inline void cshim_seam_activate(void) {
-    atomic_fetch_add_explicit(&cshim_seam_active_controllers, 1, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&cshim_seam_active_controllers.count, 1, memory_order_seq_cst);
 }
 
 static inline void cshim_seam_deactivate(void) {
-    atomic_fetch_sub_explicit(&cshim_seam_active_controllers, 1, memory_order_seq_cst);
+    atomic_fetch_sub_explicit(&cshim_seam_active_controllers.count, 1, memory_order_seq_cst);
 }
 
 static inline void *cshim_seam_current(void) {

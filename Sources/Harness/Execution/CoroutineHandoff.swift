@@ -194,8 +194,11 @@ final class CoroutineHandoff: HandoffBackend, SeamThreadHost, @unchecked Sendabl
         retire(thread)
     }
 
-    /// The host's own loop: runs the coroutines handed to it until the execution ends.
+    /// The host's own loop: runs the coroutines handed to it until the execution ends. The
+    /// seam is active meanwhile, for every coroutine at once (``SeamThreadHost/runsCoroutines``).
     fileprivate func runHost() {
+        cshim_seam_activate()
+        defer { cshim_seam_deactivate() }
         while !finished.load(ordering: .acquiring) {
             let thread = next.exchange(Self.nobody, ordering: .acquiringAndReleasing)
             if thread == Self.nobody {

@@ -206,7 +206,9 @@ extension Seam {
         host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
         let completion = host.map { _ in SeamThreadCompletion.make() }
-        let start = ThreadStart.make(body, controller: controller, thread: controlledID, completion: completion)
+        let start = ThreadStart.make(
+            body, controller: controller, thread: controlledID, completion: completion,
+            activatesSeam: host?.runsCoroutines != true)
         let argument = Unmanaged.passRetained(start).toOpaque()
         let created: Result<pthread_t, SeamThreadError>
         if let host {
@@ -268,6 +270,9 @@ private class ThreadStart {
     let slot: ControllerSlot?
     /// Signalled after the body's cleanup when it runs on a ``SeamThreadPool``.
     var completion: SeamThreadCompletion?
+    /// Whether a controlled thread counts itself among the seam's active ones while it runs:
+    /// not a coroutine, whose host counts for it (``SeamThreadHost/runsCoroutines``).
+    var activatesSeam = true
 
     init(controller: (any SeamController)?, thread: SeamThreadID?) {
         if let controller, let thread {
@@ -281,7 +286,8 @@ private class ThreadStart {
         _ body: Body,
         controller: (any SeamController)?,
         thread: SeamThreadID?,
-        completion: SeamThreadCompletion?
+        completion: SeamThreadCompletion?,
+        activatesSeam: Bool
     ) -> ThreadStart {
         let start: ThreadStart =
             switch body {
@@ -293,12 +299,13 @@ private class ThreadStart {
                 FunctionThreadStart(entry, argument, controller: controller, thread: thread)
             }
         start.completion = completion
+        start.activatesSeam = activatesSeam
         return start
     }
 
     final func run() {
         if let slot {
-            cshim_seam_activate()
+            if activatesSeam { cshim_seam_activate() }
             cshim_seam_set_current(Unmanaged.passUnretained(slot).toOpaque())
             slot.controller.threadDidStart(slot.thread)
         }
@@ -364,11 +371,11 @@ private func threadBody(_ argument: UnsafeMutableRawPointer?) {
 /// Ends a thread's body: releases it, tells its controller, clears the seam's slot, then
 /// tells the joiner of a hosted body.
 private func threadCleanup(_ argument: UnsafeMutableRawPointer?) {
-    let (slot, completion) = releaseThreadStart(argument!)
+    let (slot, completion, activatedSeam) = releaseThreadStart(argument!)
     if let slot {
         slot.controller.threadWillExit(slot.thread)
         cshim_seam_set_current(nil)
-        cshim_seam_deactivate()
+        if activatedSeam { cshim_seam_deactivate() }
     }
     completion?.signal()
 }
@@ -382,7 +389,9 @@ private func threadCleanup(_ argument: UnsafeMutableRawPointer?) {
 /// of the thread and in another outside the harness, or in a later execution. Never inlined,
 /// so that the release stays here, before the controller is told.
 @inline(never)
-private func releaseThreadStart(_ argument: UnsafeMutableRawPointer) -> (ControllerSlot?, SeamThreadCompletion?) {
+private func releaseThreadStart(_ argument: UnsafeMutableRawPointer) -> (
+    slot: ControllerSlot?, completion: SeamThreadCompletion?, activatedSeam: Bool
+) {
     let start = Unmanaged<ThreadStart>.fromOpaque(argument).takeRetainedValue()
-    return (start.slot, start.completion)
+    return (start.slot, start.completion, start.activatesSeam)
 }

@@ -201,7 +201,10 @@ private func poolWorkerEnded(_ argument: UnsafeMutableRawPointer?) {
 /// Where a harness runs the bodies of threads it controls instead of on fresh OS threads: a
 /// ``SeamThreadPool`` of parked OS threads, or coroutines.
 package protocol SeamThreadHost: AnyObject, Sendable {
-    /// Whether bodies run as coroutines that share an OS thread.
+    /// Whether bodies run as coroutines that share an OS thread. Such a host keeps the seam
+    /// active (`cshim_seam_activate`) for as long as it runs them, and their threads do not
+    /// activate it each: a count every thread of every worker wrote as it started and ended
+    /// was a cache line the workers' cores took from each other at every seam operation.
     var runsCoroutines: Bool { get }
 
     /// Runs `body(argument)`, followed by `cleanup(argument)` when it returns or its thread
