@@ -16,8 +16,11 @@ struct TraceRecorder {
     private let record: ScheduleRecord
     private let activity: ActivityCounter
     private var byteCount = 0
-    private var taskNumbers: [UInt64: Int] = [:]
-    private var tasksAsked: Set<Int> = []
+    /// Each task's number (from 0), by the runtime's ID: the order in which the execution
+    /// first saw it.
+    private var taskNumbers = SmallMap<UInt64, Int>()
+    /// Whether each task, by its number, was asked its name already.
+    private var tasksAsked: [Bool] = []
     /// The tasks (numbered from 1) that ran in the job each lane just finished, with their
     /// places, until the lane's `takeJob` step is appended. Flat, as ``jobPoints``: a job
     /// appends its tasks to storage kept for the whole execution, and allocates nothing.
@@ -34,8 +37,8 @@ struct TraceRecorder {
     /// task names and job points go on with the record instead. Only ``leave(in:)`` gives one
     /// storage, so what it holds is always empty.
     struct Leftovers {
-        fileprivate var taskNumbers: [UInt64: Int] = [:]
-        fileprivate var tasksAsked: Set<Int> = []
+        fileprivate var taskNumbers = SmallMap<UInt64, Int>()
+        fileprivate var tasksAsked: [Bool] = []
         fileprivate var finishedJobs: [(lane: Int, task: Int, points: TaskJobPoints)] = []
     }
 
@@ -65,7 +68,7 @@ struct TraceRecorder {
         swap(&leftovers.taskNumbers, &taskNumbers)
         swap(&leftovers.tasksAsked, &tasksAsked)
         swap(&leftovers.finishedJobs, &finishedJobs)
-        leftovers.taskNumbers.removeAll(keepingCapacity: true)
+        leftovers.taskNumbers.removeAll()
         leftovers.tasksAsked.removeAll(keepingCapacity: true)
         leftovers.finishedJobs.removeAll(keepingCapacity: true)
     }
@@ -133,8 +136,9 @@ struct TraceRecorder {
     /// tasks are numbered in the order the execution first sees them.
     mutating func taskNumber(runtimeID: UInt64) -> Int {
         if let number = taskNumbers[runtimeID] { return number }
-        taskNumbers[runtimeID] = taskNumbers.count
-        return taskNumbers.count - 1
+        let number = taskNumbers.count
+        taskNumbers.set(runtimeID, to: number)
+        return number
     }
 
     /// Notes the tasks (by their runtime IDs) that ran, with their places, in the job `lane`
@@ -165,7 +169,7 @@ struct TraceRecorder {
     /// Names the task the runtime knows by `runtimeID` `name`, for reports.
     mutating func nameTask(runtimeID: UInt64, _ name: String) {
         let task = taskNumber(runtimeID: runtimeID)
-        tasksAsked.insert(task)
+        _ = noteAsked(task)
         taskNames[task + 1] = name
     }
 
@@ -211,7 +215,16 @@ struct TraceRecorder {
     /// Learns the name of task `task`, which runs on the calling lane, the first time it
     /// takes a step of its own.
     private mutating func nameTask(_ task: Int) {
-        guard tasksAsked.insert(task).inserted, let name = Task.name else { return }
+        guard noteAsked(task), let name = Task.name else { return }
         taskNames[task + 1] = name
+    }
+
+    /// Notes that task `task` was asked its name; returns whether it was the first time.
+    private mutating func noteAsked(_ task: Int) -> Bool {
+        if tasksAsked.count <= task {
+            tasksAsked.append(contentsOf: repeatElement(false, count: task + 1 - tasksAsked.count))
+        }
+        defer { tasksAsked[task] = true }
+        return !tasksAsked[task]
     }
 }

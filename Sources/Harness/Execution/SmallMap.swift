@@ -1,12 +1,15 @@
-/// A map from the shared objects of one execution to what the scheduler knows of them,
-/// searched linearly while it is small and through a hash index once it grows: an execution
-/// touches a handful of objects at every step, where hashing each key cost more than
-/// comparing it with a few others. Keys and values share one array, so a map of a few
-/// objects costs one allocation.
-struct ObjectMap<Value> {
-    private var entries: [(key: ObjectIdentifier, value: Value)] = []
+/// A map from the shared objects of one execution to what the scheduler knows of them.
+typealias ObjectMap<Value> = SmallMap<ObjectIdentifier, Value>
+
+/// A map of the few keys an execution meets (its shared objects, its tasks) to what the
+/// scheduler knows of them, searched linearly while it is small and through a hash index
+/// once it grows: an execution touches a handful of objects at every step, where hashing
+/// each key cost more than comparing it with a few others. Keys and values share one array,
+/// in the order the keys were first stored, so a map of a few keys costs one allocation.
+struct SmallMap<Key: Hashable, Value> {
+    private var entries: [(key: Key, value: Value)] = []
     /// Each key's position, built once there are more than ``linearLimit`` keys.
-    private var positions: [ObjectIdentifier: Int]?
+    private var positions: [Key: Int]?
     private static var linearLimit: Int { 16 }
     /// The room a map takes at its first key: enough for a small scenario's objects.
     private static var initialCapacity: Int { 4 }
@@ -18,7 +21,7 @@ struct ObjectMap<Value> {
     var values: some Collection<Value> { entries.lazy.map(\.value) }
 
     /// The position of `key`'s value, or `nil` when it has none.
-    private func position(of key: ObjectIdentifier) -> Int? {
+    private func position(of key: Key) -> Int? {
         if let positions { return positions[key] }
         // By index, reading the key alone: a closure over whole entries would copy each
         // value, retaining and releasing an object's at every comparison.
@@ -27,7 +30,7 @@ struct ObjectMap<Value> {
     }
 
     /// Adds `key` with `value`; `key` must not be in the map.
-    private mutating func insert(_ key: ObjectIdentifier, _ value: Value) -> Int {
+    private mutating func insert(_ key: Key, _ value: Value) -> Int {
         if entries.capacity == 0 { entries.reserveCapacity(Self.initialCapacity) }
         entries.append((key, value))
         let position = entries.count - 1
@@ -39,12 +42,12 @@ struct ObjectMap<Value> {
         return position
     }
 
-    subscript(key: ObjectIdentifier) -> Value? {
+    subscript(key: Key) -> Value? {
         position(of: key).map { entries[$0].value }
     }
 
     /// `key`'s value, which is `defaultValue` (and stored) when it had none.
-    subscript(key: ObjectIdentifier, default defaultValue: @autoclosure () -> Value) -> Value {
+    subscript(key: Key, default defaultValue: @autoclosure () -> Value) -> Value {
         get { self[key] ?? defaultValue() }
         _modify {
             let position = position(of: key) ?? insert(key, defaultValue())
@@ -55,7 +58,7 @@ struct ObjectMap<Value> {
     /// Stores `value` for `key`, replacing the value it had. Unlike assigning through
     /// ``subscript(_:default:)``, whose default a `_modify` accessor keeps alive across its
     /// yield, this allocates nothing when `key` is in the map already.
-    mutating func set(_ key: ObjectIdentifier, to value: Value) {
+    mutating func set(_ key: Key, to value: Value) {
         if let position = position(of: key) {
             entries[position].value = value
         } else {
@@ -64,11 +67,11 @@ struct ObjectMap<Value> {
     }
 
     /// Stores `value` for `key` unless `key` has a value already.
-    mutating func insertIfAbsent(_ key: ObjectIdentifier, _ value: @autoclosure () -> Value) {
+    mutating func insertIfAbsent(_ key: Key, _ value: @autoclosure () -> Value) {
         if position(of: key) == nil { _ = insert(key, value()) }
     }
 
-    func contains(_ key: ObjectIdentifier) -> Bool {
+    func contains(_ key: Key) -> Bool {
         position(of: key) != nil
     }
 
