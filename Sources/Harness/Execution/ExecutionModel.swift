@@ -824,14 +824,10 @@ struct ExecutionModel {
     }
 
     private mutating func release(_ mutex: ObjectIdentifier, by thread: Int, location: SeamLocation?) {
-        guard let model = mutexes[mutex], model.owner == thread, model.depth > 0 else {
+        guard mutexes.modify(mutex, { $0.release(by: thread) }) == true else {
             failure = .unheldUnlock(thread: thread, mutex: name(mutex, .mutex), location: location)
             return
         }
-        var released = model
-        released.depth -= 1
-        if released.depth == 0 { released.owner = nil }
-        mutexes.set(mutex, to: released)
     }
 
     /// Creates the thread a spawn starts; `nil`, and a failure, when that is one thread too

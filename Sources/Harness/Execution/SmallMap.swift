@@ -66,6 +66,13 @@ struct SmallMap<Key: Hashable, Value> {
         }
     }
 
+    /// Changes `key`'s value in place with `body`, looking the key up once; `nil`, without
+    /// calling `body`, when `key` has no value.
+    mutating func modify<Result>(_ key: Key, _ body: (inout Value) -> Result) -> Result? {
+        guard let position = position(of: key) else { return nil }
+        return body(&entries[position].value)
+    }
+
     /// Stores `value` for `key` unless `key` has a value already.
     mutating func insertIfAbsent(_ key: Key, _ value: @autoclosure () -> Value) {
         if position(of: key) == nil { _ = insert(key, value()) }

@@ -71,4 +71,12 @@ struct MutexModel {
         owner = thread
         depth += 1
     }
+
+    /// `thread` releases the mutex once, if it holds it; returns whether it did.
+    mutating func release(by thread: Int) -> Bool {
+        guard owner == thread, depth > 0 else { return false }
+        depth -= 1
+        if depth == 0 { owner = nil }
+        return true
+    }
 }

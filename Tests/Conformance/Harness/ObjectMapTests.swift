@@ -35,4 +35,23 @@ struct ObjectMapTests {
         }
         #expect(Array(map.values) == (0..<20).reversed().map { $0 + 100 })
     }
+
+    @Test("modify changes a key's value in place and hands back what its body returns; a key without one is left alone")
+    func modifyInPlace() {
+        // Keys of another type than objects (as tasks' runtime IDs are), past the linear search.
+        var map = SmallMap<UInt64, Int>()
+        for key in UInt64(0)..<30 { map.set(key * 7, to: Int(key)) }
+        let doubled = (UInt64(0)..<30).map { key in
+            map.modify(key * 7) { value -> Int in
+                value *= 2
+                return value
+            }
+        }
+        #expect(doubled == (0..<30).map { $0 * 2 })
+        #expect((UInt64(0)..<30).allSatisfy { map[$0 * 7] == Int($0) * 2 })
+        var called = false
+        #expect(map.modify(1) { _ in called = true } == nil)
+        #expect(!called)
+        #expect(map.count == 30 && map[1] == nil)
+    }
 }
