@@ -13,11 +13,13 @@ import Primitives
 /// It runs until every job, timer and outstanding task is done: a task the scenario did not
 /// wait for still runs to its end, or to where it waits for good.
 ///
-/// Every piece of its state is guarded by a seam mutex, and lanes, the timer thread and
-/// ``waitUntilQuiet()`` each wait on a condition of their own, so threads and tasks share one
-/// scheduler. For the same reason no two accesses to that state overlap, and it is exempt from
-/// dynamic exclusivity checking (`@exclusivity(unchecked)`): `swift_beginAccess` and
-/// `swift_endAccess` took 4 % of the actor scenario's time, a hundred calls a schedule.
+/// Its state is touched only by the execution's controlled threads, which run one at a
+/// time and switch only at scheduling points, and no code that touches it has one inside:
+/// so no two accesses to it overlap. It is exempt from dynamic exclusivity checking
+/// (`@exclusivity(unchecked)`): `swift_beginAccess` and `swift_endAccess` took 4 % of the
+/// actor scenario's time, a hundred calls a schedule. Lanes, the timer thread and
+/// ``waitUntilQuiet()`` wait on conditions of their own, under a seam mutex taken only to
+/// wait (``withState(_:)``), so that threads and tasks share one scheduler.
 ///
 /// The execution treats these as its own synchronization (``synchronizationObjects``):
 /// operations on them take no decision unless they block, so schedules interleave at the
@@ -38,15 +40,15 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Where a job from a thread the execution does not control is noted: only this executor
     /// can receive one. Held here, so that it outlives the execution.
     let foreignJobs = ForeignJobs()
-    private let mutex = SeamMutex()
-    /// Signalled once per queued job, and broadcast when the lanes may exit.
-    private let jobQueued = SeamCondition()
-    /// Signalled once per queued `MainActor` job, and broadcast when the main lane may exit.
-    private let mainJobQueued = SeamCondition()
-    /// Broadcast when a timer is added and when the timer thread may exit.
-    private let timersChanged = SeamCondition()
-    /// Broadcast when the executor falls quiet (``isQuiet``).
-    private let fellQuiet = SeamCondition()
+    /// The mutex, taken only to wait on a condition (``withState(_:)``), and the conditions:
+    /// jobs queued, `MainActor` jobs queued, timers changed, and the executor fell quiet
+    /// (``isQuiet``).
+    let synchronization: ExecutorSynchronization
+    private let mutex: SeamMutex
+    private let jobQueued: ExecutorCondition
+    private let mainJobQueued: ExecutorCondition
+    private let timersChanged: ExecutorCondition
+    private let fellQuiet: ExecutorCondition
     /// The queued jobs, and what each is to the strategy, index for index: the strategy is
     /// handed `jobIdentities` itself, which costs no copy.
     @exclusivity(unchecked) private var jobs: [UnownedJob] = []
@@ -89,9 +91,16 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         case arrived(UnownedJob)
     }
 
-    /// The executor of the execution `scheduler`.
-    init(scheduler: any TaskScheduling) {
+    /// The executor of the execution `scheduler`, synchronized by `synchronization`, which no
+    /// thread uses.
+    init(scheduler: any TaskScheduling, synchronization: ExecutorSynchronization) {
         self.scheduler = scheduler
+        self.synchronization = synchronization
+        mutex = synchronization.mutex
+        jobQueued = synchronization.jobQueued
+        mainJobQueued = synchronization.mainJobQueued
+        timersChanged = synchronization.timersChanged
+        fellQuiet = synchronization.fellQuiet
         jobs.reserveCapacity(Self.expectedTasks)
         jobIdentities.reserveCapacity(Self.expectedTasks)
     }
@@ -101,9 +110,26 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// at every doubling.
     private static var expectedTasks: Int { 8 }
 
-    /// The mutex and conditions that are the executor's own synchronization.
-    var synchronizationObjects: [ObjectIdentifier] {
-        [mutex, jobQueued, mainJobQueued, timersChanged, fellQuiet].map(ObjectIdentifier.init)
+    /// Runs `change` on the executor's state, which no other thread touches meanwhile
+    /// (see the type's summary): without the mutex, unless a thread in a non-preemptible
+    /// region can run. Then taking the mutex is a scheduling point, where that thread runs
+    /// first, as at any operation on the harness's own synchronization
+    /// (``ExecutionModel/performQuietly(_:_:at:)``): the thread may hold a runtime lock that
+    /// the caller would meet next, outside the seam.
+    ///
+    /// Taking the mutex otherwise changed no schedule (it was always free, and taken without
+    /// a decision), and cost two seam operations, a fifth of the actor scenario's time.
+    @inline(__always)
+    private func withState<Result>(_ change: () -> Result) -> Result {
+        guard scheduler.hasUrgentThread else { return change() }
+        return mutex.withLock(change)
+    }
+
+    /// Waits on `condition`, under the mutex, until `predicate` holds; returns at once when
+    /// it holds already (``withState(_:)``).
+    private func wait(on condition: ExecutorCondition, until predicate: () -> Bool) {
+        if !scheduler.hasUrgentThread, predicate() { return }
+        mutex.withLock { condition.wait(on: mutex, until: predicate) }
     }
 
     /// Starts `lanes` lane threads; call from a controlled thread. The timer thread starts
@@ -145,7 +171,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Void,
         _ body: @escaping @Sendable () async throws -> Void
     ) {
-        mutex.withLock { outstandingTasks += 1 }
+        withState { outstandingTasks += 1 }
         admission.withLock { $0 = .open }
         create(self, outstanding(name: name, body))
         let first = admission.withLock { state in
@@ -189,7 +215,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// scenario started whose first job `job` is, if it is one.
     func enqueue(_ job: UnownedJob, onMainActor: Bool, startedAs name: String? = nil) {
         guard isCalledByExecution(job) else { return }
-        let queued = mutex.withLock {
+        let queued = withState {
             let named = identity(of: job)
             hold(job, startedAs: name)
             if onMainActor {
@@ -249,7 +275,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     /// Names a job for the strategy: its task, numbered in the order this execution first
-    /// saw it, and its place in the enqueue order. Called under the mutex.
+    /// saw it, and its place in the enqueue order. Called in ``withState(_:)``.
     private func identity(of job: UnownedJob) -> JobIdentity {
         let taskID = jobTaskID(job)
         guard taskID != 0 else { return JobIdentity(task: nil, enqueueOrder: jobsEnqueued) }
@@ -258,7 +284,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// Holds the task `job` runs the first time one of its jobs comes, and names it: by
     /// `name` when the scenario is starting it under that name, or else by where it was
-    /// created, whose stack is captured here. Called under the mutex.
+    /// created, whose stack is captured here. Called in ``withState(_:)``.
     private func hold(_ job: UnownedJob, startedAs name: String?) {
         let runtimeID = jobTaskID(job)
         guard runtimeID != 0, !heldTasks.contains(where: { $0.runtimeID == runtimeID }),
@@ -274,8 +300,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     /// Moves the held tasks that have ended out of ``heldTasks`` into `ended`, for the caller
-    /// to release outside the mutex (releasing a task may run deinitializers). Called under
-    /// the mutex.
+    /// to release afterwards (releasing a task may run deinitializers). Called in
+    /// ``withState(_:)``.
     private func takeEndedTasks(into ended: inout [RuntimeTask]) {
         heldTasks.removeAll { held in
             guard held.task.isComplete else { return false }
@@ -325,13 +351,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Waits until the executor is quiet: every task the scenario started has ended, and
     /// every other task (a `Task {}` one of them started) has ended or waits for good.
     func waitUntilQuiet() {
-        mutex.withLock { fellQuiet.wait(on: mutex, until: { isQuiet }) }
+        wait(on: fellQuiet, until: { isQuiet })
     }
 
     /// Lets the lanes, the main lane and the timer thread exit once every task, job and
     /// timer is done, and joins them.
     func close() {
-        mutex.withLock { closed = true }
+        withState { closed = true }
         wakeQuietWaiters()
         var joined = 0
         while joined < threads.count {
@@ -353,17 +379,17 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// running, no timer set (so every `Task {}` the harness runs has ended or waits for good).
     func waitUntilOthersQuiet() async {
         await withUnsafeContinuation { continuation in
-            mutex.withLock { othersQuietWaiters.append(continuation) }
+            withState { othersQuietWaiters.append(continuation) }
         }
     }
 
-    /// Applies `change` to the counts under the mutex; then wakes the waiters of
+    /// Applies `change` to the counts; then wakes the waiters of
     /// ``waitUntilQuiet()`` when the executor fell quiet, and resumes the tasks in
     /// ``waitUntilOthersQuiet()`` when every other task is quiet.
     /// Returns what `change` returns.
     @discardableResult
     private func settle<Result>(_ change: () -> Result) -> Result {
-        let (result, quiet, waiters) = mutex.withLock {
+        let (result, quiet, waiters) = withState {
             let result = change()
             let othersQuiet = isQuiet(besides: othersQuietWaiters.count)
             defer { if othersQuiet { othersQuietWaiters = [] } }
@@ -375,17 +401,17 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     /// Whether nothing is left to run or to wake: no task the scenario started is running, no
-    /// job is queued or running, no timer is set. Read under the mutex.
+    /// job is queued or running, no timer is set.
     private var isQuiet: Bool { isQuiet(besides: 0) }
 
     /// Whether nothing is left to run or to wake but `waiting` tasks the scenario started,
-    /// which are waiting in ``waitUntilOthersQuiet()``. Read under the mutex.
+    /// which are waiting in ``waitUntilOthersQuiet()``.
     private func isQuiet(besides waiting: Int) -> Bool {
         (outstandingTasks == waiting || suspendedTasksAbandoned) && jobsRunning == 0 && jobs.isEmpty
             && mainJobs.isEmpty && timers.isEmpty
     }
 
-    /// Whether the executor's threads may exit: closed, and quiet. Read under the mutex.
+    /// Whether the executor's threads may exit: closed, and quiet.
     private var isDone: Bool { closed && isQuiet }
 
     /// Wakes whoever waits for the executor to fall quiet, and every executor thread, to see
@@ -416,29 +442,28 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         unended.reserveCapacity(Self.expectedTasks)
         ran.reserveCapacity(Self.expectedTasks)
         while true {
-            mutex.lock()
-            queued.wait(on: mutex, until: { !(main ? mainJobs.isEmpty : jobs.isEmpty) || isDone })
-            guard !(main ? mainJobs.isEmpty : jobs.isEmpty) else {
-                mutex.unlock()
-                return
+            wait(on: queued, until: { !(main ? mainJobs.isEmpty : jobs.isEmpty) || isDone })
+            let taken = withState { () -> UnownedJob? in
+                guard !(main ? mainJobs.isEmpty : jobs.isEmpty) else { return nil }
+                let job: UnownedJob
+                if main {
+                    let next = mainJobs.removeFirst()
+                    _ = scheduler.chooseJob(among: [next.identity])
+                    job = next.job
+                } else {
+                    let index = scheduler.chooseJob(among: jobIdentities)
+                    jobIdentities.remove(at: index)
+                    job = jobs.remove(at: index)
+                }
+                jobsRunning += 1
+                // A job runs its task, or (an actor draining its queue) the tasks queued there.
+                unended.removeAll(keepingCapacity: true)
+                for held in heldTasks where !held.task.isComplete {
+                    unended.append((held.runtimeID, held.task, held.task.resumeState))
+                }
+                return job
             }
-            let job: UnownedJob
-            if main {
-                let next = mainJobs.removeFirst()
-                _ = scheduler.chooseJob(among: [next.identity])
-                job = next.job
-            } else {
-                let index = scheduler.chooseJob(among: jobIdentities)
-                jobIdentities.remove(at: index)
-                job = jobs.remove(at: index)
-            }
-            jobsRunning += 1
-            // A job runs its task, or (an actor draining its queue) the tasks queued there.
-            unended.removeAll(keepingCapacity: true)
-            for held in heldTasks where !held.task.isComplete {
-                unended.append((held.runtimeID, held.task, held.task.resumeState))
-            }
-            mutex.unlock()
+            guard let job = taken else { return }
             if let executor {
                 job.runSynchronously(on: executor)
             } else {
@@ -478,7 +503,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             timerThreadStarted = true
             threads.append(spawn { [self] in runTimers() })
         }
-        mutex.withLock {
+        withState {
             timers.append(Timer(deadline: deadline, order: timersAdded, wake: wake))
             timersAdded += 1
             timers.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
@@ -487,26 +512,18 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     private func runTimers() {
-        mutex.lock()
         while true {
-            timersChanged.wait(on: mutex, until: { !timers.isEmpty || isDone })
-            guard let first = timers.first else { break }
+            wait(on: timersChanged, until: { !timers.isEmpty || isDone })
+            guard let first = withState({ timers.first }) else { return }
             if Seam.now() < first.deadline {
-                _ = timersChanged.wait(on: mutex, deadline: first.deadline)
+                mutex.withLock { _ = timersChanged.wait(on: mutex, deadline: first.deadline) }
                 continue
             }
-            timers.removeFirst()
-            mutex.unlock()
+            withState { _ = timers.removeFirst() }
             first.wake()
-            mutex.lock()
-            if isQuiet {
-                // The timer was the last thing the executor waited for.
-                mutex.unlock()
-                wakeQuietWaiters()
-                mutex.lock()
-            }
+            // The timer may have been the last thing the executor waited for.
+            if withState({ isQuiet }) { wakeQuietWaiters() }
         }
-        mutex.unlock()
     }
 }
 

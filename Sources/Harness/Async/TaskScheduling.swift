@@ -10,6 +10,9 @@ protocol TaskScheduling: AnyObject {
     func spawnExecutorThread(interchangeable: Bool, _ body: @escaping @Sendable () -> Void) -> SeamThread
     /// The owner of an executor thread joined it.
     func joinedHarnessThread(_ thread: SeamThread)
+    /// Whether a thread in a non-preemptible region can run, which the executor's mutex
+    /// lets run first.
+    var hasUrgentThread: Bool { get }
     /// The scheduling point of a thread that has just queued `job`.
     func jobEnqueued(_ job: JobIdentity)
     /// Which of the queued `jobs` the calling lane runs: an index into `jobs`.

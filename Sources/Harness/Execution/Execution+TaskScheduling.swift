@@ -8,9 +8,10 @@ extension Execution: TaskScheduling {
     /// (controlled) thread.
     func services() -> AsyncServices {
         if let asyncServices { return asyncServices }
-        let services = AsyncServices(scheduler: self)
+        let synchronization = executorSynchronization ?? ExecutorSynchronization()
+        let services = AsyncServices(scheduler: self, synchronization: synchronization)
         asyncServices = services
-        model.noteInternalObjects(services.synchronizationObjects)
+        model.noteInternalObjects(synchronization.objects)
         services.start(lanes: limits.executorLanes)
         return services
     }
@@ -56,6 +57,10 @@ extension Execution: TaskScheduling {
             )
         }
     }
+
+    /// Tests first whether any thread is in a non-preemptible region, which reads one field:
+    /// asking the model at once copies the whole model out of the execution first.
+    var hasUrgentThread: Bool { !model.nonPreemptible.isEmpty && model.hasUrgentThread }
 
     /// The scheduling point of a thread that has just queued `job` on the scenario's
     /// executor: a lane may take the job before the thread goes on.

@@ -64,11 +64,14 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// The storage of a lane's choice among queued jobs (``chooseJob(among:)``), kept between
     /// choices.
     @exclusivity(unchecked) var jobCandidates: [Candidate] = []
+    /// The task executor's mutex and conditions an earlier execution left, for
+    /// ``services()`` to use.
+    @exclusivity(unchecked) var executorSynchronization: ExecutorSynchronization?
 
     /// What an execution that ended leaves for the next on its runner
     /// (``run(_:on:reusing:)``): its model's and its trace's storage, its watch and its lists,
-    /// emptied with their capacity kept. Only ``leave(in:)`` gives one storage, so what it
-    /// holds is always empty.
+    /// emptied with their capacity kept, and its task executor's synchronization. Only
+    /// ``leave(in:)`` gives one storage, so what it holds is always empty.
     struct Leftovers {
         fileprivate var model = ExecutionModel.Leftovers()
         fileprivate var trace = TraceRecorder.Leftovers()
@@ -76,6 +79,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         fileprivate var unjoinedThreads = UnjoinedThreads()
         fileprivate var seenObjects = ObjectMap<AnyObject>()
         fileprivate var jobCandidates: [Candidate] = []
+        fileprivate var executorSynchronization: ExecutorSynchronization?
     }
 
     /// Whether the execution failed and its threads are winding down.
@@ -96,6 +100,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         swap(&unjoinedThreads, &leftovers.unjoinedThreads)
         swap(&seenObjects, &leftovers.seenObjects)
         swap(&jobCandidates, &leftovers.jobCandidates)
+        executorSynchronization = leftovers.executorSynchronization.take()
         if let reused = plan.reusedHandoff {
             reused.reset()
             backend = reused
@@ -262,6 +267,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         swap(&leftovers.jobCandidates, &jobCandidates)
         leftovers.seenObjects.removeAll()
         leftovers.jobCandidates.removeAll(keepingCapacity: true)
+        leftovers.executorSynchronization = asyncServices?.synchronization ?? executorSynchronization
+        leftovers.executorSynchronization?.reset()
     }
 
     // MARK: Scheduling

@@ -164,7 +164,7 @@ struct ExecutionModel {
     /// (``ThreadRecord/State/waiting(condition:mutex:deadline:location:)``).
     private var waiting = ThreadSet()
     /// The threads in a non-preemptible region (``ThreadRecord/nonPreemptibleDepth`` above 0).
-    private var nonPreemptible = ThreadSet()
+    private(set) var nonPreemptible = ThreadSet()
     /// The threads with a deadline: in a timed condition wait, or about to sleep.
     private var timed = ThreadSet()
     private var mutexes = ObjectMap<MutexModel>()
@@ -437,6 +437,13 @@ struct ExecutionModel {
     /// The OS would not start `thread`, which a spawn created: it counts as finished.
     mutating func threadFailedToStart(_ thread: Int) {
         setState(.finished, of: thread)
+    }
+
+    /// Whether a thread in a non-preemptible region can run: then the running thread's
+    /// operations on the harness's own synchronization are scheduling points, where the
+    /// urgent thread runs first (``performQuietly(_:_:at:)``).
+    var hasUrgentThread: Bool {
+        !nonPreemptible.isEmpty && urgentCandidate() != nil
     }
 
     /// `thread` enters a region that must not be preempted: code under a runtime lock.
