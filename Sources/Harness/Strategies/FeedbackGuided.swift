@@ -95,6 +95,6 @@ struct FeedbackGuided: SchedulingStrategy {
     }
 
     private mutating func randomChoice(among candidates: [Candidate]) -> Int {
-        generator.occasionalSpuriousWake(among: candidates) ?? generator.index(of: candidates) { !$0.choice.isInjected }
+        generator.uniformIndex(of: candidates)
     }
 }

@@ -14,7 +14,6 @@ struct RandomWalk: SchedulingStrategy {
     var restartsByBeginningAgain: Bool { true }
 
     mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
-        if let spurious = generator.occasionalSpuriousWake(among: candidates) { return spurious }
-        return generator.index(of: candidates) { !$0.choice.isInjected }
+        generator.uniformIndex(of: candidates)
     }
 }

@@ -51,10 +51,21 @@ extension SplitMix64 {
     /// the index of one of them, uniformly; otherwise `nil`. Draws nothing when none is
     /// offered.
     mutating func occasionalSpuriousWake(among candidates: [Candidate]) -> Int? {
-        guard candidates.contains(where: \.choice.isInjected), next(upperBound: Self.spuriousWakeOdds) == 0 else {
-            return nil
-        }
-        return index(of: candidates) { $0.choice.isInjected }
+        occasionalSpuriousWake(among: candidates, injected: Self.injectedCount(of: candidates))
+    }
+
+    /// A uniformly random candidate that runs a thread or a job, or, as
+    /// ``occasionalSpuriousWake(among:)`` picks one, an injected one: the same draws and the
+    /// same index as that, then ``element(of:)`` of the indices of the others, counting the
+    /// candidates once and building no array. The randomized strategies' choice at every
+    /// decision.
+    mutating func uniformIndex(of candidates: [Candidate]) -> Int {
+        let injected = Self.injectedCount(of: candidates)
+        if let spurious = occasionalSpuriousWake(among: candidates, injected: injected) { return spurious }
+        let drawn = Int(next(upperBound: UInt64(candidates.count - injected)))
+        // With no injected candidate, as at most decisions, the draw is the index.
+        guard injected > 0 else { return drawn }
+        return Self.index(drawn, of: candidates) { !$0.choice.isInjected }
     }
 
     /// A uniformly random index of `indices`.
@@ -62,13 +73,25 @@ extension SplitMix64 {
         indices[Int(next(upperBound: UInt64(indices.count)))]
     }
 
-    /// A uniformly random index of the candidates that satisfy `isIncluded` (at least one
-    /// must): the same draw and the same index as ``element(of:)`` of those indices, without
-    /// building the array.
-    mutating func index(of candidates: [Candidate], where isIncluded: (Candidate) -> Bool) -> Int {
+    /// ``occasionalSpuriousWake(among:)``, told that `injected` of `candidates` are injected.
+    private mutating func occasionalSpuriousWake(among candidates: [Candidate], injected: Int) -> Int? {
+        guard injected > 0, next(upperBound: Self.spuriousWakeOdds) == 0 else { return nil }
+        return Self.index(Int(next(upperBound: UInt64(injected))), of: candidates) { $0.choice.isInjected }
+    }
+
+    /// How many of `candidates` are injected: spurious wake-ups and early timeouts.
+    private static func injectedCount(of candidates: [Candidate]) -> Int {
         var count = 0
-        for candidate in candidates where isIncluded(candidate) { count += 1 }
-        var remaining = Int(next(upperBound: UInt64(count)))
+        for candidate in candidates where candidate.choice.isInjected { count += 1 }
+        return count
+    }
+
+    /// The index of the candidate that is the `position`th (from 0) of those that satisfy
+    /// `isIncluded`.
+    private static func index(_ position: Int, of candidates: [Candidate], where isIncluded: (Candidate) -> Bool)
+        -> Int
+    {
+        var remaining = position
         for index in candidates.indices where isIncluded(candidates[index]) {
             if remaining == 0 { return index }
             remaining -= 1

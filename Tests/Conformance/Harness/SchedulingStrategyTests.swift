@@ -120,6 +120,31 @@ struct SchedulingStrategyTests {
         #expect((0.45...0.55).contains(firstShare(RandomWalk(seed: 4))))
     }
 
+    // MARK: Random walk
+
+    @Test("random walk picks threads uniformly, and an injected candidate once in 32, wherever they stand")
+    func randomWalkIsUniform() {
+        // Injected candidates between the threads, as no execution offers them: a choice that
+        // took its draw for the index regardless would pick them a third of the time.
+        let candidates = [
+            Candidate(.spuriousWake(3)), Candidate(.thread(0)), Candidate(.thread(1)), Candidate(.advanceClock),
+            Candidate(.thread(2))
+        ]
+        var strategy = RandomWalk(seed: 5)
+        _ = strategy.beginExecution(0)
+        var picks: [Choice: Int] = [:]
+        let draws = 32_000
+        for _ in 0..<draws {
+            picks[candidates[strategy.choose(among: candidates, running: nil)].choice, default: 0] += 1
+        }
+        for thread in 0..<3 {
+            #expect((0.30...0.35).contains(Double(picks[.thread(thread)] ?? 0) / Double(draws)))
+        }
+        for injected in [Choice.spuriousWake(3), .advanceClock] {
+            #expect((0.010...0.022).contains(Double(picks[injected] ?? 0) / Double(draws)))
+        }
+    }
+
     // MARK: Portfolio
 
     @Test("the portfolio rotates its members, each counting its own executions, and skips one that is done")
