@@ -150,13 +150,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// its body ends.
     /// The task's first job is queued with its name attached (``startTask(name:createdBy:_:)``).
     func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
-        var started: Task<Void, Never>?
-        let create = { (executor: any TaskExecutor, operation: @escaping @Sendable () async -> Void) in
-            started = Task(name: name, executorPreference: executor, operation: operation)
-        }
-        startTask(name: name, createdBy: create, body)
-        guard let started else { preconditionFailure("the task '\(name)' was not created") }
-        return started
+        startTask(name: name, createdBy: { Task(name: name, executorPreference: $0, operation: $1) }, body)
     }
 
     /// Starts a task as ``startTask(name:_:)`` does, but `create` makes it: given this executor
@@ -165,15 +159,16 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// new task inherits that task's task-local values, while the calling thread waits for
     /// `create` to return. The task's first job, which arrives from there, is queued as the
     /// calling thread's, named `name`: the name goes with that job, so a job another thread
-    /// queues meanwhile cannot take it. Call from a controlled thread.
-    func startTask(
+    /// queues meanwhile cannot take it. Returns what `create` returns. Call from a controlled
+    /// thread.
+    func startTask<Created>(
         name: String,
-        createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Void,
+        createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Created,
         _ body: @escaping @Sendable () async throws -> Void
-    ) {
+    ) -> Created {
         withState { outstandingTasks += 1 }
         admission.withLock { $0 = .open }
-        create(self, outstanding(name: name, body))
+        let created = create(self, outstanding(body))
         let first = admission.withLock { state in
             defer { state = .closed }
             guard case .arrived(let job) = state else { return UnownedJob?.none }
@@ -181,16 +176,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         }
         guard let first else { preconditionFailure("the task '\(name)' was not created preferring the executor") }
         enqueue(first, onMainActor: false, startedAs: name)
+        return created
     }
 
-    /// The operation of a task counted in `outstandingTasks`: runs `body` as the task named
-    /// `name`, fails the execution with an error it throws, and ends the count.
-    private func outstanding(
-        name: String,
-        _ body: @escaping @Sendable () async throws -> Void
-    ) -> @Sendable () async -> Void {
+    /// The operation of a task counted in `outstandingTasks`: runs `body`, fails the execution
+    /// with an error it throws, and ends the count.
+    private func outstanding(_ body: @escaping @Sendable () async throws -> Void) -> @Sendable () async -> Void {
         { [self] in
-            scheduler.nameCurrentTask(name)
             do {
                 try await body()
             } catch {
@@ -282,21 +274,21 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         return JobIdentity(task: scheduler.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
     }
 
-    /// Holds the task `job` runs the first time one of its jobs comes, and names it: by
-    /// `name` when the scenario is starting it under that name, or else by where it was
-    /// created, whose stack is captured here. Called in ``withState(_:)``.
+    /// Names the task `job` runs `name` when the scenario is starting it under that name, and
+    /// holds it the first time one of its jobs comes; a task the scenario did not start is
+    /// named by where it was created, whose stack is captured here. Called in
+    /// ``withState(_:)``.
     private func hold(_ job: UnownedJob, startedAs name: String?) {
         let runtimeID = jobTaskID(job)
-        guard runtimeID != 0, !heldTasks.contains(where: { $0.runtimeID == runtimeID }),
-            let task = RuntimeTask.retaining(job)
-        else { return }
+        guard runtimeID != 0 else { return }
+        // Named whether or not it can be held (``RuntimeTask/retaining(_:)``).
+        if let name { scheduler.nameTask(runtimeID: runtimeID, name) }
+        guard !heldTasks.contains(where: { $0.runtimeID == runtimeID }), let task = RuntimeTask.retaining(job) else {
+            return
+        }
         if heldTasks.capacity == 0 { heldTasks.reserveCapacity(Self.expectedTasks) }
         heldTasks.append((runtimeID, task))
-        if let name {
-            scheduler.nameTask(runtimeID: runtimeID, name)
-        } else {
-            creationSites[runtimeID] = .capture()
-        }
+        if name == nil { creationSites[runtimeID] = .capture() }
     }
 
     /// Moves the held tasks that have ended out of ``heldTasks`` into `ended`, for the caller

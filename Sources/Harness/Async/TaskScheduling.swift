@@ -22,8 +22,6 @@ protocol TaskScheduling: AnyObject {
     func laneWillTakeJob(after ran: [(runtimeID: UInt64, points: TaskJobPoints)])
     /// The execution's number (from 0) for the task the runtime knows by `runtimeID`.
     func taskNumber(runtimeID: UInt64) -> Int
-    /// Names the task running on the calling lane `name`, for reports.
-    func nameCurrentTask(_ name: String)
     /// Names the task the runtime knows by `runtimeID` `name`, for reports.
     func nameTask(runtimeID: UInt64, _ name: String)
     /// Fails the execution at its next decision, without ending the calling thread.

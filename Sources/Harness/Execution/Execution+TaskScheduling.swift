@@ -127,12 +127,6 @@ extension Execution: TaskScheduling {
         }
     }
 
-    /// Names the task running on the calling lane `name`, for reports; not a scheduling point.
-    func nameCurrentTask(_ name: String) {
-        guard let runtimeID = currentTaskRuntimeID() else { return }
-        nameTask(runtimeID: runtimeID, name)
-    }
-
     /// Names the task the runtime knows by `runtimeID` `name`, for reports; not a
     /// scheduling point.
     func nameTask(runtimeID: UInt64, _ name: String) {
