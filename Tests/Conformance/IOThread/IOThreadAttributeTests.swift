@@ -115,7 +115,22 @@ struct IOThreadAttributeTests {
             return stackSize
         }
         #expect(result == .success)
-        #expect(reported == size)
+        #expect(reported.map(Self.stackSizes(grantedFor: size).contains) == true, "asked for \(size) bytes")
+    }
+
+    /// The stack sizes a thread that asked for `size` bytes may report. glibc gives a new
+    /// thread the stack of one that ended, kept in its cache, when that stack is at least the
+    /// block asked for (the size and a guard page) and at most four times it, and reports that
+    /// stack's size: which one depends on the threads other tests ended before. Seed defect 1,
+    /// a size never applied, gets the default stack of 8 MiB, out of every range here.
+    private static func stackSizes(grantedFor size: Int) -> ClosedRange<Int> {
+        #if canImport(Darwin)
+        return size...size
+        #elseif canImport(Glibc)
+        return size...(4 * (size + pageSize) - pageSize)
+        #else
+        #error("stackSizes(grantedFor:): unsupported platform")
+        #endif
     }
 
     @Test(
