@@ -5,6 +5,7 @@
 #include "CShim.h"
 
 #if defined(__APPLE__)
+#include <crt_externs.h>
 #include <mach/mach.h>
 #include <sys/event.h>
 #endif
@@ -150,6 +151,16 @@ size_t cshim_thread_stack_minimum(void) {
 
 size_t cshim_page_size(void) {
     return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+char *const *cshim_environment(void) {
+#if defined(__APPLE__)
+    return *_NSGetEnviron();
+#elif defined(__linux__)
+    return environ;
+#else
+#error "cshim_environment: unsupported platform"
+#endif
 }
 
 cshim_sanitizer_kind cshim_sanitizer(void) {

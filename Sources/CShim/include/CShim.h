@@ -51,6 +51,11 @@ size_t cshim_thread_stack_minimum(void);
 /// The size of a memory page (`sysconf(_SC_PAGESIZE)`).
 size_t cshim_page_size(void);
 
+/// The process's environment: a null-terminated array of `NAME=value` strings (`environ`,
+/// which a dynamic library on Darwin reaches through `_NSGetEnviron`). Valid until the
+/// environment next changes.
+char *const *cshim_environment(void);
+
 /// The sanitizer this package's C was compiled with (`swift build --sanitize=…` passes the
 /// flag to C targets too).
 typedef enum {

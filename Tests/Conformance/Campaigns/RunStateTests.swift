@@ -1,3 +1,4 @@
+import Foundation
 @testable import Harness
 import Testing
 
@@ -58,5 +59,25 @@ struct RunStateTests {
         let snapshot = EnvironmentSnapshot(["HARNESS_SEED": "", "HARNESS_SCHEDULES": "3", "CI": "", "PATH": "/bin"])
         #expect(snapshot.variables == ["HARNESS_SCHEDULES": "3", "CI": ""])
         #expect(snapshot[.schedules] == "3" && snapshot[.seed] == nil && snapshot.sumsUpRun)
+    }
+
+    @Test("the snapshot of the process's environment is read from the environment as it is now")
+    func currentSnapshot() async {
+        // In a process of its own: the variables set here would reach every campaign running
+        // beside it.
+        await #expect(processExitsWith: .success) {
+            setenv("HARNESS_SCHEDULES", "7", 1)
+            setenv("HARNESS_SEED", "", 1)
+            setenv("HARNESS_CHILD_CASE", "", 1)
+            setenv("CI", "", 1)
+            setenv("HARNESS", "not a knob", 1)
+            setenv("NOT_HARNESS_SCHEDULES", "8", 1)
+            let snapshot = EnvironmentSnapshot.current()
+            let kept = [
+                "HARNESS_SCHEDULES", "HARNESS_SEED", "HARNESS_CHILD_CASE", "CI", "HARNESS", "NOT_HARNESS_SCHEDULES"
+            ]
+            .map { snapshot.variables[$0] }
+            guard kept == ["7", nil, "", "", nil, nil], snapshot[.schedules] == "7" else { exit(1) }
+        }
     }
 }
