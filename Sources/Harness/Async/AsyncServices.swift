@@ -21,7 +21,7 @@ import Primitives
 /// ``waitUntilQuiet()`` wait on conditions of their own, under a seam mutex taken only to
 /// wait (``withState(_:)``), so that threads and tasks share one scheduler.
 ///
-/// The execution treats these as its own synchronization (``synchronizationObjects``):
+/// The execution treats these as its own synchronization (``ExecutorSynchronization/objects``):
 /// operations on them take no decision unless they block, so schedules interleave at the
 /// scenario's operations, not at the executor's bookkeeping.
 /// The executor's own scheduling points are where its effects can be seen: after a job is
@@ -44,11 +44,11 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// jobs queued, `MainActor` jobs queued, timers changed, and the executor fell quiet
     /// (``isQuiet``).
     let synchronization: ExecutorSynchronization
-    private let mutex: SeamMutex
-    private let jobQueued: ExecutorCondition
-    private let mainJobQueued: ExecutorCondition
-    private let timersChanged: ExecutorCondition
-    private let fellQuiet: ExecutorCondition
+    private var mutex: SeamMutex { synchronization.mutex }
+    private var jobQueued: ExecutorCondition { synchronization.jobQueued }
+    private var mainJobQueued: ExecutorCondition { synchronization.mainJobQueued }
+    private var timersChanged: ExecutorCondition { synchronization.timersChanged }
+    private var fellQuiet: ExecutorCondition { synchronization.fellQuiet }
     /// The queued jobs, and what each is to the strategy, index for index: the strategy is
     /// handed `jobIdentities` itself, which costs no copy.
     @exclusivity(unchecked) private var jobs: [UnownedJob] = []
@@ -96,11 +96,6 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     init(scheduler: any TaskScheduling, synchronization: ExecutorSynchronization) {
         self.scheduler = scheduler
         self.synchronization = synchronization
-        mutex = synchronization.mutex
-        jobQueued = synchronization.jobQueued
-        mainJobQueued = synchronization.mainJobQueued
-        timersChanged = synchronization.timersChanged
-        fellQuiet = synchronization.fellQuiet
         jobs.reserveCapacity(Self.expectedTasks)
         jobIdentities.reserveCapacity(Self.expectedTasks)
     }

@@ -21,13 +21,15 @@ final class ExecutorSynchronization {
     /// Forgets the waiters counted: a thread that ended in a wait, as threads winding down a
     /// failed execution do, did not count itself out.
     func reset() {
-        for condition in [jobQueued, mainJobQueued, timersChanged, fellQuiet] { condition.reset() }
+        for condition in conditions { condition.reset() }
     }
 
     /// The mutex and conditions, as the execution knows the harness's own synchronization.
     var objects: [ObjectIdentifier] {
-        [ObjectIdentifier(mutex)] + [jobQueued, mainJobQueued, timersChanged, fellQuiet].map(\.identity)
+        [ObjectIdentifier(mutex)] + conditions.map(\.identity)
     }
+
+    private var conditions: [ExecutorCondition] { [jobQueued, mainJobQueued, timersChanged, fellQuiet] }
 }
 
 /// A condition the executor's threads wait on, which counts its waiters: a signal or a
