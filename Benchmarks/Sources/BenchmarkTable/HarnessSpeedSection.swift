@@ -20,8 +20,14 @@ import Workloads
 /// ratios of ours (both backends) to the peer, and heap allocations per schedule of each:
 /// medians of the per-round ratios, the only numbers that mean much on a noisy machine.
 struct HarnessSpeedSection {
-    /// Schedules one throughput sample explores.
-    var schedulesPerSample = 300
+    /// Schedules one throughput sample on coroutines explores, and one of the peer: the same
+    /// count, so that each pays an exploration's own cost (starting its strategy, its runner,
+    /// its first execution's storage) as often. With 300 of ours against 3,000 of the peer's,
+    /// ours paid it ten times as often: some 2 % of a sample of (a), 5 % of one of (b).
+    var schedulesPerSample = 3_000
+    /// Schedules one throughput sample on OS threads explores: fewer, as they run some ten
+    /// times slower.
+    var schedulesPerOSThreadsSample = 300
     /// Schedules one decision-cost sample explores (of each length).
     var decisionSchedulesPerSample = 40
     /// Loads per thread in the long scenario of the decision-cost samples.
@@ -30,8 +36,6 @@ struct HarnessSpeedSection {
     var rounds = 5
     /// The other harness sampled side by side, if any.
     var peer: PeerProcess?
-    /// Schedules one sample of the peer explores: more than ours, as it runs them faster.
-    var peerSchedulesPerSample = 3_000
 
     private struct Throughput {
         let scenario: HarnessScenario
@@ -131,7 +135,8 @@ struct HarnessSpeedSection {
             for (index, measured) in Self.throughputs.enumerated() {
                 var allocationsBefore = cmalloc_allocation_count()
                 let onOSThreads = HarnessWorkloads.explore(
-                    measured.scenario, strategy: measured.strategy, schedules: schedulesPerSample, threads: .os)
+                    measured.scenario, strategy: measured.strategy, schedules: schedulesPerOSThreadsSample, threads: .os
+                )
                 let allocationsOnOSThreads = cmalloc_allocation_count() - allocationsBefore
                 allocationsBefore = cmalloc_allocation_count()
                 let sample = HarnessWorkloads.explore(
@@ -150,7 +155,7 @@ struct HarnessSpeedSection {
                     let peerSample = try peer.explore(
                         named.scenario,
                         strategy: named.strategy,
-                        schedules: peerSchedulesPerSample,
+                        schedules: schedulesPerSample,
                         seed: round
                     )
                     samples[index].peer.append(peerSample.schedulesPerSecond)
