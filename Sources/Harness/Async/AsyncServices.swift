@@ -141,11 +141,17 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     // MARK: Tasks
 
-    /// Starts a task named `name` preferring this executor; it counts as outstanding until
-    /// its body ends.
-    /// The task's first job is queued with its name attached (``startTask(name:createdBy:_:)``).
-    func startTask(name: String, _ body: @escaping @Sendable () async throws -> Void) -> Task<Void, Never> {
-        startTask(name: name, createdBy: { Task(name: name, executorPreference: $0, operation: $1) }, body)
+    /// Starts a task preferring this executor, named `name` when given one (as `Task(name:)`
+    /// names it, and reports do), reported by `place`, where it was started, when not; it
+    /// counts as outstanding until its body ends. The task's first job is queued with its
+    /// name attached (``startTask(name:createdBy:_:)``). An unnamed task has no name at run
+    /// time, as outside the harness.
+    func startTask(named name: String?, at place: SeamLocation, _ body: @escaping @Sendable () async throws -> Void)
+        -> Task<Void, Never>
+    {
+        startTask(
+            name: name.map(TaskName.given) ?? .startedAt(place),
+            createdBy: { Task(name: name, executorPreference: $0, operation: $1) }, body)
     }
 
     /// Starts a task as ``startTask(name:_:)`` does, but `create` makes it: given this executor
@@ -157,7 +163,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// queues meanwhile cannot take it. Returns what `create` returns. Call from a controlled
     /// thread.
     func startTask<Created>(
-        name: String,
+        name: TaskName,
         createdBy create: (_ executor: any TaskExecutor, _ operation: @escaping @Sendable () async -> Void) -> Created,
         _ body: @escaping @Sendable () async throws -> Void
     ) -> Created {
@@ -169,7 +175,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             guard case .arrived(let job) = state else { return UnownedJob?.none }
             return job
         }
-        guard let first else { preconditionFailure("the task '\(name)' was not created preferring the executor") }
+        guard let first else { preconditionFailure("the task '\(name.text)' was not created preferring the executor") }
         enqueue(first, onMainActor: false, startedAs: name)
         return created
     }
@@ -200,7 +206,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// Queues `job` for a lane, or for the main lane when it is a `MainActor` job; the
     /// calling thread must be one of the execution's. `name` is the name of the task the
     /// scenario started whose first job `job` is, if it is one.
-    func enqueue(_ job: UnownedJob, onMainActor: Bool, startedAs name: String? = nil) {
+    func enqueue(_ job: UnownedJob, onMainActor: Bool, startedAs name: TaskName? = nil) {
         guard isCalledByExecution(job) else { return }
         let queued = withState {
             let named = identity(of: job)
@@ -273,7 +279,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// holds it the first time one of its jobs comes; a task the scenario did not start is
     /// named by where it was created, whose stack is captured here. Called in
     /// ``withState(_:)``.
-    private func hold(_ job: UnownedJob, startedAs name: String?) {
+    private func hold(_ job: UnownedJob, startedAs name: TaskName?) {
         let runtimeID = jobTaskID(job)
         guard runtimeID != 0 else { return }
         // Named whether or not it can be held (``RuntimeTask/retaining(_:)``).

@@ -23,7 +23,7 @@ protocol TaskScheduling: AnyObject {
     /// The execution's number (from 0) for the task the runtime knows by `runtimeID`.
     func taskNumber(runtimeID: UInt64) -> Int
     /// Names the task the runtime knows by `runtimeID` `name`, for reports.
-    func nameTask(runtimeID: UInt64, _ name: String)
+    func nameTask(runtimeID: UInt64, _ name: TaskName)
     /// Fails the execution at its next decision, without ending the calling thread.
     func failAtNextDecision(_ failure: ExecutionFailure)
 }

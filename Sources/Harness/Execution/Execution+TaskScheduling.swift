@@ -50,7 +50,7 @@ extension Execution: TaskScheduling {
             let places = ResumePointSymbols.userPlaces(of: task.resumePoints)
             return BlockedTask(
                 task: number,
-                name: trace.taskNames[number],
+                name: trace.name(ofTask: number)?.text,
                 waitsAt: places.first,
                 startedIn: places.last,
                 awaits: task.awaits
@@ -129,7 +129,7 @@ extension Execution: TaskScheduling {
 
     /// Names the task the runtime knows by `runtimeID` `name`, for reports; not a
     /// scheduling point.
-    func nameTask(runtimeID: UInt64, _ name: String) {
+    func nameTask(runtimeID: UInt64, _ name: TaskName) {
         withCancellationDisabled { _ in trace.nameTask(runtimeID: runtimeID, name) }
     }
 }

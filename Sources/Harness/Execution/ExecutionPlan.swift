@@ -51,8 +51,9 @@ final class ExecutionRecord {
     let fingerprint: UInt64
     /// How many threads the execution started, the root thread and the executor's included.
     let threadCount: Int
-    /// The names of the tasks that took steps, by their number in ``TraceStep/task``.
-    let taskNames: [Int: String]
+    /// The names of the tasks that took steps, by their number from 0 (``TraceStep/task``
+    /// less one); `nil` for a task with none.
+    let taskNames: [TaskName?]
     /// The tasks (numbered from 1) that ran in each job, with their places as addresses and
     /// the index of the `takeJob` step that ended the job, in step order.
     let jobPoints: [TaskJobRun]
@@ -73,7 +74,7 @@ final class ExecutionRecord {
         preemptions: Int,
         fingerprint: UInt64,
         threadCount: Int,
-        taskNames: [Int: String],
+        taskNames: [TaskName?],
         jobPoints: [TaskJobRun],
         taskCreations: [Int: TaskCreationSite],
         replayDivergence: ReplayFollower.Divergence?,

@@ -11,8 +11,9 @@ import Primitives
 struct TraceRecorder {
     /// The steps taken so far.
     private(set) var steps: CompactTrace
-    /// The names of the tasks that took steps, by their number in ``TraceStep/task`` (from 1).
-    private(set) var taskNames: [Int: String] = [:]
+    /// The names of the tasks that took steps, by their number from 0 (``TraceStep/task``
+    /// less one); `nil` for a task with none. Grown to the highest task named.
+    private(set) var taskNames: [TaskName?] = []
     private let record: ScheduleRecord
     private let activity: ActivityCounter
     private var byteCount = 0
@@ -77,6 +78,8 @@ struct TraceRecorder {
     private static var expectedSteps: Int { 64 }
     /// The job points a trace is given room for at its first job.
     private static var expectedJobs: Int { 16 }
+    /// The task names a trace is given room for at its first.
+    private static var expectedTasks: Int { 8 }
 
     /// Adds `step`, which the model took, to the trace and the record's bytes. Returns the
     /// step as a token keeps it, for the replay's checks (``steps`` names it at its index).
@@ -167,10 +170,24 @@ struct TraceRecorder {
     }
 
     /// Names the task the runtime knows by `runtimeID` `name`, for reports.
-    mutating func nameTask(runtimeID: UInt64, _ name: String) {
+    mutating func nameTask(runtimeID: UInt64, _ name: TaskName) {
         let task = taskNumber(runtimeID: runtimeID)
         _ = noteAsked(task)
-        taskNames[task + 1] = name
+        setName(name, ofTask: task)
+    }
+
+    /// The name of task `number`, numbered from 1 as ``TraceStep/task`` numbers it.
+    func name(ofTask number: Int) -> TaskName? {
+        taskNames.indices.contains(number - 1) ? taskNames[number - 1] : nil
+    }
+
+    /// Names task `task` (numbered from 0) `name`.
+    private mutating func setName(_ name: TaskName, ofTask task: Int) {
+        if taskNames.count <= task {
+            if taskNames.isEmpty { taskNames.reserveCapacity(Self.expectedTasks) }
+            taskNames.append(contentsOf: repeatElement(nil, count: task + 1 - taskNames.count))
+        }
+        taskNames[task] = name
     }
 
     /// `values`, by the runtime IDs of tasks, by the tasks' numbers in the trace (from 1)
@@ -183,7 +200,7 @@ struct TraceRecorder {
     /// and names it: `nil` for a job of no task, or of a task the execution never saw.
     func escapedTask(runtimeID: UInt64) -> (task: Int, name: String?)? {
         guard runtimeID != 0, let number = taskNumbers[runtimeID] else { return nil }
-        return (number + 1, taskNames[number + 1])
+        return (number + 1, name(ofTask: number + 1)?.text)
     }
 
     /// Where `thread` was last seen at the seam, for a stall report: its last step with a
@@ -216,7 +233,7 @@ struct TraceRecorder {
     /// takes a step of its own.
     private mutating func nameTask(_ task: Int) {
         guard noteAsked(task), let name = Task.name else { return }
-        taskNames[task + 1] = name
+        setName(.given(name), ofTask: task)
     }
 
     /// Notes that task `task` was asked its name; returns whether it was the first time.

@@ -64,7 +64,7 @@ public final class Scenario: @unchecked Sendable {
             preconditionFailure("a Scenario is used outside its execution")
         }
         let place = SeamLocation(fileID: file, line: line)
-        return ScenarioTask(task: execution.services().startTask(name: name ?? "\(place.fileName):\(line)", body))
+        return ScenarioTask(task: execution.services().startTask(named: name, at: place, body))
     }
 
     /// Starts a task as ``task(name:file:line:_:)`` does, but `create` makes it, perhaps in
@@ -78,7 +78,7 @@ public final class Scenario: @unchecked Sendable {
         guard stress == nil, let execution = Execution.current else {
             preconditionFailure("a task made elsewhere is started outside an execution of the deterministic scheduler")
         }
-        execution.services().startTask(name: name, createdBy: create, body)
+        execution.services().startTask(name: .given(name), createdBy: create, body)
     }
 
     /// Joins every spawned thread not joined yet, and waits for every task started so far:

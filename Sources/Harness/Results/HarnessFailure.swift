@@ -31,7 +31,7 @@ public struct HarnessFailure: Error, Sendable, Codable {
         token: ReplayToken,
         trace: [TraceStep],
         testID: String?,
-        taskNames: [Int: String] = [:],
+        taskNames: [TaskName?] = [],
         preemptions: Int = 0,
         reproduction: ReplayReproduction? = nil,
         shrunkFrom: ShrinkOrigin? = nil,
@@ -43,7 +43,11 @@ public struct HarnessFailure: Error, Sendable, Codable {
         self.token = token
         self.trace = trace
         self.testID = testID
-        self.taskNames = taskNames.merging(taskCreations.mapValues { "\($0.file):\($0.line)" }) { name, _ in name }
+        var names = taskCreations.mapValues { "\($0.file):\($0.line)" }
+        for (index, name) in taskNames.enumerated() {
+            if let name { names[index + 1] = name.text }
+        }
+        self.taskNames = names
         self.reproduction = reproduction
         self.preemptions = preemptions
         self.shrunkFrom = shrunkFrom

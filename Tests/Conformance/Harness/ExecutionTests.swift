@@ -62,4 +62,21 @@ struct ExecutionTests {
         #expect(Set(failure.trace.compactMap(\.task)) == [1, 2])
         #expect(failure.taskNames[1] == "first" && failure.taskNames[2] == "second")
     }
+
+    @Test("a task started without a name has none while it runs, as outside the harness; reports name it by its line")
+    func unnamedTaskNamedByItsLine() throws {
+        let runtimeNames = AtomicBox<[String?]>([])
+        let unnamedLine = #line + 3
+        let options = ExplorationOptions(strategy: .exhaustive(preemptionBound: 0), schedules: 1)
+        let report = try Harness.run("task names", options: options) { scenario in
+            scenario.task { runtimeNames.update { $0.append(Task.name) } }
+            scenario.joinAll()
+            scenario.task(name: "given") { runtimeNames.update { $0.append(Task.name) } }
+            scenario.joinAll()
+            Harness.check(false, "the failure carries the names")
+        }
+        #expect(runtimeNames.load() == [nil, "given"])
+        let failure = try #require(report.failure)
+        #expect(failure.taskNames == [1: "ExecutionTests.swift:\(unnamedLine)", 2: "given"], "\(failure.taskNames)")
+    }
 }
