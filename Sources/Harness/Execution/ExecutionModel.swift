@@ -168,7 +168,10 @@ struct ExecutionModel {
     /// The threads with a deadline: in a timed condition wait, or about to sleep.
     private var timed = ThreadSet()
     private var mutexes = ObjectMap<MutexModel>()
-    private var conditionWaiters = ObjectMap<[Int]>()
+    /// How many condition waits the execution began (``ThreadRecord/waitOrder``). The
+    /// waiters of a condition are the threads in ``waiting`` on it: a handful, found by
+    /// their states, where a list for each condition was made anew every execution.
+    private var waitsBegun: UInt32 = 0
     /// The harness's own mutex and conditions (the task executor's): see ``isInternal(_:)``.
     /// A handful, asked about at every step of an executor thread: an array, which compares
     /// them without hashing.
@@ -208,7 +211,6 @@ struct ExecutionModel {
     struct Leftovers {
         fileprivate var threads: [ThreadRecord] = []
         fileprivate var mutexes = ObjectMap<MutexModel>()
-        fileprivate var conditionWaiters = ObjectMap<[Int]>()
         fileprivate var internalObjects: [ObjectIdentifier] = []
         fileprivate var objectNames = ObjectNames()
         fileprivate var fingerprint = InterleavingFingerprint()
@@ -233,7 +235,6 @@ struct ExecutionModel {
         // Swapped in, not copied: the arrays must be unique for appending to reuse them.
         swap(&threads, &leftovers.threads)
         swap(&mutexes, &leftovers.mutexes)
-        swap(&conditionWaiters, &leftovers.conditionWaiters)
         swap(&internalObjects, &leftovers.internalObjects)
         swap(&objectNames, &leftovers.objectNames)
         swap(&fingerprint, &leftovers.fingerprint)
@@ -254,7 +255,6 @@ struct ExecutionModel {
     mutating func leave(in leftovers: inout Leftovers) {
         swap(&leftovers.threads, &threads)
         swap(&leftovers.mutexes, &mutexes)
-        swap(&leftovers.conditionWaiters, &conditionWaiters)
         swap(&leftovers.internalObjects, &internalObjects)
         swap(&leftovers.objectNames, &objectNames)
         swap(&leftovers.fingerprint, &fingerprint)
@@ -262,7 +262,6 @@ struct ExecutionModel {
         swap(&leftovers.spurious, &spurious)
         leftovers.threads.removeAll(keepingCapacity: true)
         leftovers.mutexes.removeAll()
-        leftovers.conditionWaiters.removeAll()
         leftovers.internalObjects.removeAll(keepingCapacity: true)
         leftovers.objectNames.removeAll()
         leftovers.fingerprint.removeAll()
@@ -380,15 +379,16 @@ struct ExecutionModel {
                     threads[thread].waitResult = .timedOut
                     return (.timedOut, .none)
                 }
-                conditionWaiters[condition, default: []].append(thread)
+                threads[thread].waitOrder = waitsBegun
+                waitsBegun += 1
                 setState(
                     .waiting(condition: condition, mutex: mutex, deadline: deadline, location: location), of: thread)
                 return (.blocks, .none)
             }
         case .signal(let condition):
-            if let first = conditionWaiters[condition]?.first { wake(first, result: .signalled) }
+            if let first = firstWaiter(on: condition) { wake(first, result: .signalled) }
         case .broadcast(let condition):
-            for waiter in conditionWaiters[condition] ?? [] { wake(waiter, result: .signalled) }
+            while let first = firstWaiter(on: condition) { wake(first, result: .signalled) }
         case .spawn:
             if let created = spawnRecord() { reply = .spawned(created) }
         case .cancel(let target):
@@ -820,10 +820,20 @@ struct ExecutionModel {
         condition: ObjectIdentifier, location: SeamLocation?
     )? {
         guard case .waiting(let condition, let mutex, _, let location) = threads[thread].state else { return nil }
-        if conditionWaiters.contains(condition) { conditionWaiters[condition, default: []].removeAll { $0 == thread } }
         setState(.ready(.reacquire(mutex: mutex), location), of: thread)
         threads[thread].waitResult = result
         return (condition, location)
+    }
+
+    /// The thread that has waited on `condition` longest, if one waits on it.
+    @inline(__always)
+    private func firstWaiter(on condition: ObjectIdentifier) -> Int? {
+        var first: Int?
+        for index in waiting {
+            guard case .waiting(condition, _, _, _) = threads[index].state else { continue }
+            if first.map({ threads[index].waitOrder < threads[$0].waitOrder }) ?? true { first = index }
+        }
+        return first
     }
 
     private mutating func take(_ mutex: ObjectIdentifier, by thread: Int) {

@@ -22,6 +22,10 @@ struct ThreadRecord {
     var cancelRequested = false
     /// Whether it had cancellation enabled at its last scheduling point.
     var cancellable = true
+    /// While it waits on a condition: how many condition waits the execution began before
+    /// this one; a signal wakes the waiter with the lowest. 32 bits, which fit beside the
+    /// flags: a wait is a step, and an execution takes at most a million.
+    var waitOrder: UInt32 = 0
     /// How deep it is in regions that must not be preempted.
     var nonPreemptibleDepth = 0
     /// Whose thread it is.
