@@ -10,7 +10,7 @@ struct EntityTable<Value> {
 
     /// The value of `entity`; `nil` when none was set. Setting `nil` removes it.
     subscript(entity: Entity) -> Value? {
-        get {
+        @inline(__always) get {
             switch entity {
             case .thread(let number): Self.value(at: number, in: threads)
             case .task(let number): Self.value(at: number, in: tasks)
@@ -36,6 +36,7 @@ struct EntityTable<Value> {
         clock = nil
     }
 
+    @inline(__always)
     private static func value(at number: Int, in values: [Value?]) -> Value? {
         values.indices.contains(number) ? values[number] : nil
     }
