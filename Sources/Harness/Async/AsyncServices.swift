@@ -91,13 +91,62 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         case arrived(UnownedJob)
     }
 
-    /// The executor of the execution `scheduler`, synchronized by `synchronization`, which no
-    /// thread uses.
-    init(scheduler: any TaskScheduling, synchronization: ExecutorSynchronization) {
+    /// Each lane's notes of the tasks a job may run and of those that ran and ended
+    /// (``runLane(main:)``), kept from job to job, and from one execution to the next.
+    fileprivate struct LaneStorage {
+        var unended: [(runtimeID: UInt64, task: RuntimeTask, state: RuntimeTask.ResumeState)] = []
+        var ran: [(runtimeID: UInt64, points: TaskJobPoints)] = []
+        var ended: [RuntimeTask] = []
+    }
+
+    /// The storage of the lanes that ended, for the lanes started next.
+    @exclusivity(unchecked) private var laneStorage: [LaneStorage] = []
+
+    /// What the executor of an execution that ended leaves for the next one's on the same
+    /// runner (``leave(in:)``): its synchronization, and the storage its lists grew, emptied
+    /// with their capacity kept, so that an executor no busier than those before it allocates
+    /// none of it. Only ``leave(in:)`` gives one storage, so what it holds is always empty.
+    struct Leftovers {
+        fileprivate var synchronization: ExecutorSynchronization?
+        fileprivate var jobs: [UnownedJob] = []
+        fileprivate var jobIdentities: [JobIdentity] = []
+        fileprivate var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
+        fileprivate var threads: [SeamThread] = []
+        fileprivate var laneStorage: [LaneStorage] = []
+    }
+
+    /// The executor of the execution `scheduler`, with the synchronization and the storage it
+    /// takes from `leftovers` (made anew when they hold none).
+    init(scheduler: any TaskScheduling, reusing leftovers: inout Leftovers) {
         self.scheduler = scheduler
-        self.synchronization = synchronization
+        synchronization = leftovers.synchronization.take() ?? ExecutorSynchronization()
+        // Swapped in, not copied: the arrays must be unique for appending to reuse them.
+        swap(&jobs, &leftovers.jobs)
+        swap(&jobIdentities, &leftovers.jobIdentities)
+        swap(&heldTasks, &leftovers.heldTasks)
+        swap(&threads, &leftovers.threads)
+        swap(&laneStorage, &leftovers.laneStorage)
         jobs.reserveCapacity(Self.expectedTasks)
         jobIdentities.reserveCapacity(Self.expectedTasks)
+    }
+
+    /// Empties the executor's storage into `leftovers`, keeping its capacity, with its
+    /// synchronization, for the next execution's executor: call once every thread of the
+    /// execution has ended, so that no thread still waits on the synchronization or touches
+    /// the storage, which leaves this executor spent (foreign jobs still come to
+    /// ``foreignJobs``).
+    func leave(in leftovers: inout Leftovers) {
+        synchronization.reset()
+        leftovers.synchronization = synchronization
+        swap(&leftovers.jobs, &jobs)
+        swap(&leftovers.jobIdentities, &jobIdentities)
+        swap(&leftovers.heldTasks, &heldTasks)
+        swap(&leftovers.threads, &threads)
+        swap(&leftovers.laneStorage, &laneStorage)
+        leftovers.jobs.removeAll(keepingCapacity: true)
+        leftovers.jobIdentities.removeAll(keepingCapacity: true)
+        leftovers.heldTasks.removeAll(keepingCapacity: true)
+        leftovers.threads.removeAll(keepingCapacity: true)
     }
 
     /// The tasks an execution's executor is given room for at its start, in each array that
@@ -364,7 +413,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             scheduler.joinedHarnessThread(thread)
         }
         for held in heldTasks { held.task.release() }
-        heldTasks = []
+        heldTasks.removeAll(keepingCapacity: true)
     }
 
     /// Suspends the calling task, one the scenario started, until every other task is quiet:
@@ -429,11 +478,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private func runLane(main: Bool) {
         let queued = main ? mainJobQueued : jobQueued
         let executor = main ? UnownedSerialExecutor?.some(MainActor.sharedUnownedExecutor) : nil
-        var unended: [(runtimeID: UInt64, task: RuntimeTask, state: RuntimeTask.ResumeState)] = []
-        var ran: [(runtimeID: UInt64, points: TaskJobPoints)] = []
-        var ended: [RuntimeTask] = []
-        unended.reserveCapacity(Self.expectedTasks)
-        ran.reserveCapacity(Self.expectedTasks)
+        // The executor's state, touched without the mutex: no code that runs under a runtime
+        // lock needs it (see ``withState(_:)``). Given back as the lane returns; a lane that
+        // exits as its execution fails does not return, and the next lanes make new storage.
+        var storage = laneStorage.popLast() ?? LaneStorage()
+        defer { laneStorage.append(storage) }
+        storage.unended.reserveCapacity(Self.expectedTasks)
+        storage.ran.reserveCapacity(Self.expectedTasks)
         while true {
             wait(on: queued, until: { !(main ? mainJobs.isEmpty : jobs.isEmpty) || isDone })
             let taken = withState { () -> UnownedJob? in
@@ -450,9 +501,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 }
                 jobsRunning += 1
                 // A job runs its task, or (an actor draining its queue) the tasks queued there.
-                unended.removeAll(keepingCapacity: true)
+                storage.unended.removeAll(keepingCapacity: true)
                 for held in heldTasks where !held.task.isComplete {
-                    unended.append((held.runtimeID, held.task, held.task.resumeState))
+                    storage.unended.append((held.runtimeID, held.task, held.task.resumeState))
                 }
                 return job
             }
@@ -463,22 +514,23 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
             // Read before `settle` may release the tasks.
-            ran.removeAll(keepingCapacity: true)
-            for (runtimeID, task, state) in unended {
-                let ended = task.isComplete
-                let now = ended ? state : task.resumeState
-                guard ended || now != state else { continue }
+            storage.ran.removeAll(keepingCapacity: true)
+            for (runtimeID, task, state) in storage.unended {
+                let isComplete = task.isComplete
+                let now = isComplete ? state : task.resumeState
+                guard isComplete || now != state else { continue }
                 // Only the innermost frame: a task that just suspended may not have linked its
                 // callers' contexts yet (walking them read a misaligned pointer).
-                ran.append((runtimeID, TaskJobPoints(resumed: state.function, suspended: ended ? nil : now.function)))
+                storage.ran.append(
+                    (runtimeID, TaskJobPoints(resumed: state.function, suspended: isComplete ? nil : now.function)))
             }
             settle {
                 jobsRunning -= 1
-                takeEndedTasks(into: &ended)
+                takeEndedTasks(into: &storage.ended)
             }
-            for task in ended { task.release() }
-            ended.removeAll(keepingCapacity: true)
-            scheduler.laneWillTakeJob(after: ran)
+            for task in storage.ended { task.release() }
+            storage.ended.removeAll(keepingCapacity: true)
+            scheduler.laneWillTakeJob(after: storage.ran)
         }
     }
 

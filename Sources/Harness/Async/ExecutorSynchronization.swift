@@ -17,19 +17,21 @@ final class ExecutorSynchronization {
     let timersChanged = ExecutorCondition()
     /// Broadcast when the executor falls quiet.
     let fellQuiet = ExecutorCondition()
+    /// The mutex and conditions, as the execution knows the harness's own synchronization:
+    /// made once, not for each execution that uses them.
+    let objects: [ObjectIdentifier]
+    private let conditions: [ExecutorCondition]
+
+    init() {
+        conditions = [jobQueued, mainJobQueued, timersChanged, fellQuiet]
+        objects = [ObjectIdentifier(mutex)] + conditions.map(\.identity)
+    }
 
     /// Forgets the waiters counted: a thread that ended in a wait, as threads winding down a
     /// failed execution do, did not count itself out.
     func reset() {
         for condition in conditions { condition.reset() }
     }
-
-    /// The mutex and conditions, as the execution knows the harness's own synchronization.
-    var objects: [ObjectIdentifier] {
-        [ObjectIdentifier(mutex)] + conditions.map(\.identity)
-    }
-
-    private var conditions: [ExecutorCondition] { [jobQueued, mainJobQueued, timersChanged, fellQuiet] }
 }
 
 /// A condition the executor's threads wait on, which counts its waiters: a signal or a

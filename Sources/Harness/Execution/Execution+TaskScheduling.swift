@@ -8,10 +8,9 @@ extension Execution: TaskScheduling {
     /// (controlled) thread.
     func services() -> AsyncServices {
         if let asyncServices { return asyncServices }
-        let synchronization = executorSynchronization ?? ExecutorSynchronization()
-        let services = AsyncServices(scheduler: self, synchronization: synchronization)
+        let services = AsyncServices(scheduler: self, reusing: &executorLeftovers)
         asyncServices = services
-        model.noteInternalObjects(synchronization.objects)
+        model.noteInternalObjects(services.synchronization.objects)
         services.start(lanes: limits.executorLanes)
         return services
     }

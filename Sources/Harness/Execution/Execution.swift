@@ -64,13 +64,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// The storage of a lane's choice among queued jobs (``chooseJob(among:)``), kept between
     /// choices.
     @exclusivity(unchecked) var jobCandidates: [Candidate] = []
-    /// The task executor's mutex and conditions an earlier execution left, for
-    /// ``services()`` to use.
-    @exclusivity(unchecked) var executorSynchronization: ExecutorSynchronization?
+    /// What the task executor of an earlier execution left (its synchronization and
+    /// storage), for ``services()`` to start this one's with.
+    @exclusivity(unchecked) var executorLeftovers = AsyncServices.Leftovers()
 
     /// What an execution that ended leaves for the next on its runner
     /// (``run(_:on:reusing:)``): its model's and its trace's storage, its watch and its lists,
-    /// emptied with their capacity kept, and its task executor's synchronization. Only
+    /// emptied with their capacity kept, and what its task executor left. Only
     /// ``leave(in:)`` gives one storage, so what it holds is always empty.
     struct Leftovers {
         fileprivate var model = ExecutionModel.Leftovers()
@@ -79,7 +79,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         fileprivate var unjoinedThreads = UnjoinedThreads()
         fileprivate var seenObjects = ObjectMap<AnyObject>()
         fileprivate var jobCandidates: [Candidate] = []
-        fileprivate var executorSynchronization: ExecutorSynchronization?
+        fileprivate var executor = AsyncServices.Leftovers()
     }
 
     /// Whether the execution failed and its threads are winding down.
@@ -100,7 +100,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         swap(&unjoinedThreads, &leftovers.unjoinedThreads)
         swap(&seenObjects, &leftovers.seenObjects)
         swap(&jobCandidates, &leftovers.jobCandidates)
-        executorSynchronization = leftovers.executorSynchronization.take()
+        swap(&executorLeftovers, &leftovers.executor)
         if let reused = plan.reusedHandoff {
             reused.reset()
             backend = reused
@@ -267,8 +267,11 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         swap(&leftovers.jobCandidates, &jobCandidates)
         leftovers.seenObjects.removeAll()
         leftovers.jobCandidates.removeAll(keepingCapacity: true)
-        leftovers.executorSynchronization = asyncServices?.synchronization ?? executorSynchronization
-        leftovers.executorSynchronization?.reset()
+        if let asyncServices {
+            asyncServices.leave(in: &leftovers.executor)
+        } else {
+            swap(&leftovers.executor, &executorLeftovers)
+        }
     }
 
     // MARK: Scheduling

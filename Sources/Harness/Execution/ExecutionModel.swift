@@ -281,10 +281,7 @@ struct ExecutionModel {
     /// conditions): an operation on them takes no decision unless it blocks and no step
     /// unless it waits, and a wait on them never wakes spuriously.
     mutating func noteInternalObjects(_ objects: [ObjectIdentifier]) {
-        if internalObjects.isEmpty {
-            internalObjects = objects
-            return
-        }
+        // Appended, not assigned: the list's storage is the one an earlier execution left.
         for object in objects where !internalObjects.contains(object) { internalObjects.append(object) }
     }
 
