@@ -138,15 +138,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     func leave(in leftovers: inout Leftovers) {
         synchronization.reset()
         leftovers.synchronization = synchronization
-        swap(&leftovers.jobs, &jobs)
-        swap(&leftovers.jobIdentities, &jobIdentities)
-        swap(&leftovers.heldTasks, &heldTasks)
-        swap(&leftovers.threads, &threads)
+        jobs.leaveStorage(in: &leftovers.jobs)
+        jobIdentities.leaveStorage(in: &leftovers.jobIdentities)
+        heldTasks.leaveStorage(in: &leftovers.heldTasks)
+        threads.leaveStorage(in: &leftovers.threads)
+        // Each lane's storage is kept whole, its lists as the lane left them: a lane empties
+        // each before it uses it.
         swap(&leftovers.laneStorage, &laneStorage)
-        leftovers.jobs.removeAll(keepingCapacity: true)
-        leftovers.jobIdentities.removeAll(keepingCapacity: true)
-        leftovers.heldTasks.removeAll(keepingCapacity: true)
-        leftovers.threads.removeAll(keepingCapacity: true)
     }
 
     /// The tasks an execution's executor is given room for at its start, in each array that

@@ -6,4 +6,12 @@ extension Array {
     mutating func empty() {
         while !isEmpty { removeLast() }
     }
+
+    /// Hands this array's storage to `leftover`, emptied with its capacity kept, and takes
+    /// `leftover`'s: how an execution that ended leaves the storage its lists grew for the next
+    /// execution's (each type's `leave(in:)`).
+    mutating func leaveStorage(in leftover: inout [Element]) {
+        swap(&self, &leftover)
+        leftover.removeAll(keepingCapacity: true)
+    }
 }

@@ -262,11 +262,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         trace.leave(in: &leftovers.trace)
         watch.reset()
         leftovers.watch = watch
+        jobCandidates.leaveStorage(in: &leftovers.jobCandidates)
         swap(&leftovers.unjoinedThreads, &unjoinedThreads)
         swap(&leftovers.seenObjects, &seenObjects)
-        swap(&leftovers.jobCandidates, &jobCandidates)
         leftovers.seenObjects.removeAll()
-        leftovers.jobCandidates.removeAll(keepingCapacity: true)
         if let asyncServices {
             asyncServices.leave(in: &leftovers.executor)
         } else {

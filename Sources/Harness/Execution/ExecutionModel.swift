@@ -253,20 +253,16 @@ struct ExecutionModel {
     /// execution's model (``init(limits:decisionStorage:reusing:)``): call once the execution
     /// has ended and its record was made, which leaves this model spent.
     mutating func leave(in leftovers: inout Leftovers) {
-        swap(&leftovers.threads, &threads)
+        threads.leaveStorage(in: &leftovers.threads)
+        internalObjects.leaveStorage(in: &leftovers.internalObjects)
+        candidates.leaveStorage(in: &leftovers.candidates)
+        spurious.leaveStorage(in: &leftovers.spurious)
         swap(&leftovers.mutexes, &mutexes)
-        swap(&leftovers.internalObjects, &internalObjects)
         swap(&leftovers.objectNames, &objectNames)
         swap(&leftovers.fingerprint, &fingerprint)
-        swap(&leftovers.candidates, &candidates)
-        swap(&leftovers.spurious, &spurious)
-        leftovers.threads.removeAll(keepingCapacity: true)
         leftovers.mutexes.removeAll()
-        leftovers.internalObjects.removeAll(keepingCapacity: true)
         leftovers.objectNames.removeAll()
         leftovers.fingerprint.removeAll()
-        leftovers.candidates.removeAll(keepingCapacity: true)
-        leftovers.spurious.removeAll(keepingCapacity: true)
     }
 
     /// The threads and the decisions an execution is given room for at its start.

@@ -66,12 +66,10 @@ struct TraceRecorder {
     /// execution's trace; call once the execution's record was made, which leaves this trace
     /// spent.
     mutating func leave(in leftovers: inout Leftovers) {
+        tasksAsked.leaveStorage(in: &leftovers.tasksAsked)
+        finishedJobs.leaveStorage(in: &leftovers.finishedJobs)
         swap(&leftovers.taskNumbers, &taskNumbers)
-        swap(&leftovers.tasksAsked, &tasksAsked)
-        swap(&leftovers.finishedJobs, &finishedJobs)
         leftovers.taskNumbers.removeAll()
-        leftovers.tasksAsked.removeAll(keepingCapacity: true)
-        leftovers.finishedJobs.removeAll(keepingCapacity: true)
     }
 
     /// The steps a trace is given room for at its start.
