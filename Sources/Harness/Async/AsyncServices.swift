@@ -66,7 +66,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     @exclusivity(unchecked) private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
     /// Where the code created each task whose jobs came here, by its runtime ID: the stack
     /// of the thread that queued its first job. Read once the execution has ended. A task
-    /// the scenario started (``startTask(name:_:)``) has none: it is named as it is queued.
+    /// the scenario started (``startTask(named:at:_:)``) has none: it is named as it is queued.
     @exclusivity(unchecked) private(set) var creationSites: [UInt64: TaskCreationSite] = [:]
     /// Tasks in ``waitUntilOthersQuiet()``, each counted in `outstandingTasks` too.
     @exclusivity(unchecked) private var othersQuietWaiters: [UnsafeContinuation<Void, Never>] = []
@@ -201,7 +201,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             createdBy: { Task(name: name, executorPreference: $0, operation: $1) }, body)
     }
 
-    /// Starts a task as ``startTask(name:_:)`` does, but `create` makes it: given this executor
+    /// Starts a task as ``startTask(named:at:_:)`` does, but `create` makes it: given this executor
     /// and the task's operation, it creates a task preferring the one and running the other,
     /// and may do so in another task on a thread the execution does not control, so that the
     /// new task inherits that task's task-local values, while the calling thread waits for
