@@ -181,10 +181,8 @@ struct TraceRecorder {
 
     /// Names task `task` (numbered from 0) `name`.
     private mutating func setName(_ name: TaskName, ofTask task: Int) {
-        if taskNames.count <= task {
-            if taskNames.isEmpty { taskNames.reserveCapacity(Self.expectedTasks) }
-            taskNames.append(contentsOf: repeatElement(nil, count: task + 1 - taskNames.count))
-        }
+        if taskNames.isEmpty { taskNames.reserveCapacity(Self.expectedTasks) }
+        taskNames.pad(toHold: task, with: nil)
         taskNames[task] = name
     }
 
@@ -236,9 +234,7 @@ struct TraceRecorder {
 
     /// Notes that task `task` was asked its name; returns whether it was the first time.
     private mutating func noteAsked(_ task: Int) -> Bool {
-        if tasksAsked.count <= task {
-            tasksAsked.append(contentsOf: repeatElement(false, count: task + 1 - tasksAsked.count))
-        }
+        tasksAsked.pad(toHold: task, with: false)
         defer { tasksAsked[task] = true }
         return !tasksAsked[task]
     }

@@ -43,10 +43,8 @@ struct EntityTable<Value> {
 
     private static func set(_ value: Value?, at number: Int, in values: inout [Value?]) {
         precondition(number >= 0, "an entity is numbered from 0, not \(number)")
-        if number >= values.count {
-            guard value != nil else { return }
-            values.append(contentsOf: repeatElement(nil, count: number + 1 - values.count))
-        }
+        guard value != nil || number < values.count else { return }
+        values.pad(toHold: number, with: nil)
         values[number] = value
     }
 }

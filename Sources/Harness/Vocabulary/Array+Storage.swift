@@ -14,4 +14,10 @@ extension Array {
         swap(&self, &leftover)
         leftover.removeAll(keepingCapacity: true)
     }
+
+    /// Appends `filler` until `index` is one of the array's indices: for a list kept by a
+    /// number that is handed out densely from 0 (a thread's, a task's).
+    mutating func pad(toHold index: Int, with filler: Element) {
+        if count <= index { append(contentsOf: repeatElement(filler, count: index + 1 - count)) }
+    }
 }
