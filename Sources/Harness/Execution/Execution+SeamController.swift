@@ -132,8 +132,8 @@ extension Execution {
                 if let cpu = limits.cpu {
                     _ = cshim_pin_current_thread_to_cpu(cpu)
                 }
+                watch.noteStarted(me)
             }
-            watch.noteStarted(me)
             backend.park(me)
             if aborting { exitForAbort(me) }
             _ = perform(me)

@@ -20,10 +20,11 @@ final class ExecutionWatch: @unchecked Sendable {
     /// thread. Without it ThreadSanitizer reported the stall's write of the failure as racing
     /// with the stalled thread's last step.
     private let leftHarness = Atomic<Int>(0)
-    /// The OS thread each thread runs on (a coroutine's host), to read a stalled thread's
-    /// state, CPU time and stack. Guarded by a pthread mutex (new threads record theirs at
-    /// once): a contended `Synchronization.Mutex` hands over where ThreadSanitizer cannot
-    /// see it, and it reported these writes as racing.
+    /// The OS thread each thread on an OS thread of its own runs on, and thread 0's (the
+    /// host of every coroutine, which notes none), to read a stalled thread's state, CPU
+    /// time and stack. Guarded by a pthread mutex (new threads record theirs at once): a
+    /// contended `Synchronization.Mutex` hands over where ThreadSanitizer cannot see it, and
+    /// it reported these writes as racing.
     private let threadHandlesMutex = SeamMutex()
     /// By thread number; room for a small scenario's threads from the start, so that
     /// noting them allocates nothing more. Touched only under the mutex: exempt from dynamic
@@ -56,7 +57,9 @@ final class ExecutionWatch: @unchecked Sendable {
         leftHarness.store(0, ordering: .releasing)
     }
 
-    /// `thread` started on the calling OS thread.
+    /// `thread` started on the calling OS thread, which no thread before it ran on: thread
+    /// 0, or a thread on an OS thread of its own. A coroutine after thread 0 runs on thread
+    /// 0's OS thread, its host, and is not noted.
     func noteStarted(_ thread: Int) {
         let osThread = (handle: cshim_current_thread_handle(), systemID: cshim_current_thread_system_id())
         threadHandlesMutex.withLockDirectly {
@@ -94,7 +97,9 @@ final class ExecutionWatch: @unchecked Sendable {
     func checkForStall(_ watch: inout StallWatch, activity: ActivityCounter, after elapsed: Duration) -> Stalled? {
         let thread = runningThread.load(ordering: .relaxed)
         let osThread = threadHandlesMutex.withLockDirectly {
-            threadHandles.indices.contains(thread) ? threadHandles[thread] : nil
+            // A thread not noted is a coroutine, on thread 0's OS thread: one on an OS thread
+            // of its own runs only once it noted it.
+            (threadHandles.indices.contains(thread) ? threadHandles[thread] : nil) ?? threadHandles.first ?? nil
         }
         let verdict = watch.check(
             steps: activity.steps,

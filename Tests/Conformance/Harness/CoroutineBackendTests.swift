@@ -270,11 +270,15 @@ struct CoroutineBackendTests {
                 _ = read(descriptors[0], &byte, 1)
             }
         }
-        guard case .stalled(let thread, _, _)? = report.failure?.reason else {
+        guard case .stalled(let thread, _, let diagnosis)? = report.failure?.reason else {
             Issue.record("expected a stall, got \(String(describing: report.failure?.reason))")
             return
         }
         #expect(thread == 1)
+        // Read from the OS thread that hosts the coroutine, which thread 0 noted for all of
+        // them: a coroutine notes none of its own.
+        #expect(diagnosis.activity == .blocked)
+        #expect(diagnosis.blockedIn?.blocker == .systemCall, "\(diagnosis)")
     }
 
     @Test("HARNESS_THREADS picks the backend and names what it expects")
