@@ -311,6 +311,7 @@ struct ExecutionModel {
     /// thread does next (it goes on, unless the operation failed the execution: an unlock of
     /// a mutex it does not hold) and what the operation hands back; `nil` when it may not,
     /// and arrives at a scheduling point instead (``arrive(_:at:location:cancellable:)``).
+    @inline(__always)
     mutating func performQuietly(_ thread: Int, _ operation: PendingOperation, at location: SeamLocation?) -> (
         outcome: PerformOutcome, reply: Reply
     )? {
@@ -336,6 +337,7 @@ struct ExecutionModel {
     /// Notes in the fingerprint that `thread` takes the shared object `operation` acts on, unless
     /// the object is the harness's own (``performQuietly(_:_:at:)`` performs only those, and
     /// notes nothing).
+    @inline(__always)
     private mutating func noteAccess(_ operation: PendingOperation, by thread: Int) {
         guard case .shared(let object)? = operation.access(by: thread)?.object, !isInternal(object) else { return }
         fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)

@@ -28,6 +28,7 @@ enum PendingOperation: Equatable {
     /// nothing else can run and no deadline is left.
     case quiesce
 
+    @inline(__always)
     var kind: OperationKind {
         switch self {
         case .start: .start

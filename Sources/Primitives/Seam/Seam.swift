@@ -23,6 +23,7 @@ public enum Seam {
     /// The calling thread's identity under its controller, or `nil` when the thread is not
     /// controlled.
     @available(*, noasync, message: "a task may change threads between suspension points")
+    @inlinable
     public static var currentThread: SeamThreadID? {
         currentSlot()?.takeUnretainedValue().thread
     }
@@ -176,6 +177,7 @@ public enum Seam {
 final class ControllerSlot {
     @usableFromInline
     let controller: any SeamController
+    @usableFromInline
     let thread: SeamThreadID
 
     init(controller: any SeamController, thread: SeamThreadID) {

@@ -92,6 +92,7 @@ public final class SeamMutex: @unchecked Sendable {
     /// reports false races under contention (it does not see the contended hand-over,
     /// which happens in an uninstrumented library). Wait on it with
     /// ``SeamCondition/waitDirectly(on:until:)``.
+    @inlinable
     package func withLockDirectly<Result>(_ body: () throws -> Result) rethrows -> Result {
         lockDirectly()
         defer { unlockDirectly() }
