@@ -411,7 +411,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             scheduler.joinedHarnessThread(thread)
         }
         for held in heldTasks { held.task.release() }
-        heldTasks.removeAll(keepingCapacity: true)
+        heldTasks.empty()
     }
 
     /// Suspends the calling task, one the scenario started, until every other task is quiet:
@@ -499,7 +499,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 }
                 jobsRunning += 1
                 // A job runs its task, or (an actor draining its queue) the tasks queued there.
-                storage.unended.removeAll(keepingCapacity: true)
+                storage.unended.empty()
                 for held in heldTasks where !held.task.isComplete {
                     storage.unended.append((held.runtimeID, held.task, held.task.resumeState))
                 }
@@ -512,7 +512,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
             // Read before `settle` may release the tasks.
-            storage.ran.removeAll(keepingCapacity: true)
+            storage.ran.empty()
             for (runtimeID, task, state) in storage.unended {
                 let isComplete = task.isComplete
                 let now = isComplete ? state : task.resumeState
@@ -527,7 +527,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 takeEndedTasks(into: &storage.ended)
             }
             for task in storage.ended { task.release() }
-            storage.ended.removeAll(keepingCapacity: true)
+            storage.ended.empty()
             scheduler.laneWillTakeJob(after: storage.ran)
         }
     }

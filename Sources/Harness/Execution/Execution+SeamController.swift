@@ -63,6 +63,7 @@ extension Execution {
     /// name, its owner and its timeline in the fingerprint; which object gets a freed address
     /// depends on the allocator's state in the process, so the same seed gave different
     /// interleaving counts in different processes. Called by the running thread.
+    @inline(__always)
     private func identity(of object: AnyObject) -> ObjectIdentifier {
         let identity = ObjectIdentifier(object)
         seenObjects.insertIfAbsent(identity, object)

@@ -41,7 +41,7 @@ final class ExecutionWatch: @unchecked Sendable {
     func reset() {
         runningThread.store(0, ordering: .relaxed)
         leftHarness.store(0, ordering: .relaxed)
-        threadHandlesMutex.withLockDirectly { threadHandles.removeAll(keepingCapacity: true) }
+        threadHandlesMutex.withLockDirectly { threadHandles.empty() }
     }
 
     /// The threads an execution is given room for at its start.

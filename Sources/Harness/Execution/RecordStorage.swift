@@ -55,8 +55,8 @@ final class RecordStorage: Sendable {
             defer { given.beforeLast = nil }
             return given.beforeLast ?? Arrays()
         }
-        arrays.steps.removeAll(keepingCapacity: true)
-        arrays.decisions.removeAll(keepingCapacity: true)
+        arrays.steps.empty()
+        arrays.decisions.empty()
         return (arrays.steps, arrays.decisions)
     }
 

@@ -84,7 +84,7 @@ struct SmallMap<Key: Hashable, Value> {
 
     /// Removes every key, keeping the storage for the keys to come.
     mutating func removeAll() {
-        entries.removeAll(keepingCapacity: true)
+        entries.empty()
         positions = nil
     }
 }

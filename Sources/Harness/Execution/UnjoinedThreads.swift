@@ -38,6 +38,6 @@ struct UnjoinedThreads {
                 preconditionFailure("joining an abandoned harness thread failed: \(error)")
             }
         }
-        threads.removeAll(keepingCapacity: true)
+        threads.empty()
     }
 }

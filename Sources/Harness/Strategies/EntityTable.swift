@@ -30,9 +30,9 @@ struct EntityTable<Value> {
 
     /// Forgets every value, keeping the storage for the next execution's.
     mutating func removeAll() {
-        threads.removeAll(keepingCapacity: true)
-        tasks.removeAll(keepingCapacity: true)
-        jobs.removeAll(keepingCapacity: true)
+        threads.empty()
+        tasks.empty()
+        jobs.empty()
         clock = nil
     }
 

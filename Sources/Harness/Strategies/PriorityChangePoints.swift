@@ -55,7 +55,7 @@ struct PriorityChangePoints: SchedulingStrategy {
         generator = SplitMix64(seed: SplitMix64.seed(seed, execution: index))
         // Emptied keeping their storage, so that an execution allocates none for them.
         priorities.removeAll()
-        changePoints.removeAll(keepingCapacity: true)
+        changePoints.empty()
         decisions = 0
         allDecisions = 0
         let decisionCount = UInt64(max(expectedDecisions ?? 64, 1))
