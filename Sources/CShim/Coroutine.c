@@ -183,6 +183,13 @@ static int cshim_find_task_block(struct dl_phdr_info *info, size_t size, void *d
     return 1;
 }
 
+/// Whether the `size` bytes at `bytes` are all zero.
+static inline bool cshim_is_zero(const char *bytes, size_t size) {
+    unsigned char any = 0;
+    for (size_t index = 0; index < size; index++) any |= (unsigned char)bytes[index];
+    return any == 0;
+}
+
 /// The calling thread's block of the concurrency runtime, or NULL when coroutines cannot
 /// carry it.
 static char *cshim_task_block_here(void) {
@@ -249,15 +256,20 @@ void cshim_coroutine_switch(cshim_coroutine *from, cshim_coroutine *to) {
     // The concurrency runtime's per-thread state (the running task, the executor it runs
     // on) moves out with the coroutine, as the exclusivity set does: the one switched to
     // finds its own, or a new thread's (zeros).
+    // A coroutine that runs no task has an empty block, which it neither saves nor
+    // restores: the one switched to finds it empty, as it must, and so does this one when it
+    // is switched back to (whoever switches out empties the block).
     char *tasks = cshim_task_block_here();
-    if (tasks != NULL) {
+    bool carried = false;
+    if (tasks != NULL && !cshim_is_zero(tasks, (size_t)cshim_task_block_size)) {
+        carried = true;
         memcpy(from->tasks, tasks, (size_t)cshim_task_block_size);
         memset(tasks, 0, (size_t)cshim_task_block_size);
     }
 #endif
     cshim_context_swap(&from->stack_pointer, to->stack_pointer);
 #if defined(__linux__)
-    if (tasks != NULL) memcpy(tasks, from->tasks, (size_t)cshim_task_block_size);
+    if (carried) memcpy(tasks, from->tasks, (size_t)cshim_task_block_size);
 #endif
     swift_task_enterThreadLocalContext((char *)from->exclusivity);
     cshim_seam_set_current(from->seam_slot);
