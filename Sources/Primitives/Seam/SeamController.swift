@@ -12,13 +12,19 @@ public struct SeamLocation: @unchecked Sendable, Hashable, CustomStringConvertib
 
     /// Creates a location; seam operations create one from their `#fileID` and `#line`
     /// default arguments, and only when a controller is installed. Costs no allocation.
+    @inline(__always)
     public init(fileID: StaticString, line: UInt) {
-        if fileID.hasPointerRepresentation {
-            file = UnsafeBufferPointer(start: fileID.utf8Start, count: fileID.utf8CodeUnitCount)
-        } else {
-            file = InternedFileIDs.bytes(of: "\(fileID)")
-        }
+        file =
+            fileID.hasPointerRepresentation
+            ? UnsafeBufferPointer(start: fileID.utf8Start, count: fileID.utf8CodeUnitCount)
+            : Self.internedBytes(of: fileID)
         self.line = line
+    }
+
+    /// The interned bytes of a file ID that is a single scalar rather than a literal's text.
+    @inline(never)
+    private static func internedBytes(of fileID: StaticString) -> UnsafeBufferPointer<UInt8> {
+        InternedFileIDs.bytes(of: "\(fileID)")
     }
 
     /// Creates a location from a file ID held as text: one read back from a report. The text
