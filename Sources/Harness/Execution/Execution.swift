@@ -386,13 +386,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 switch model.take(choice, among: candidates, running: runningCandidate) {
                 case .run(let thread):
                     return .run(thread)
-                case .tookStep(let step):
-                    record(step)
+                case .tookStep:
+                    record(model.takeOwnStep())
                 }
             case .run(let thread):
                 return .run(thread)
-            case .tookStep(let step):
-                record(step)
+            case .tookStep:
+                record(model.takeOwnStep())
             case .allFinished:
                 return .allFinished
             case .stuck:

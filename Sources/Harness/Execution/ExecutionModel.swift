@@ -39,8 +39,11 @@ struct ExecutionModel {
         /// The thread runs next: it performs its pending operation (``perform(_:)``).
         case run(Int)
         /// The model took a step of its own: the clock advanced, or a condition waiter woke
-        /// spuriously. The driver records it, then asks for the decision again.
-        case tookStep(Step)
+        /// spuriously. The driver records it (``takeOwnStep()``), then asks for the decision
+        /// again. The step is kept in the model rather than carried here, so that a decision
+        /// is a few words, returned in registers: carrying it made every decision copy a
+        /// step's size in and out.
+        case tookStep
         /// Every thread has finished.
         case allFinished
         /// No thread can run and no deadline is left, though some thread has not finished.
@@ -59,9 +62,9 @@ struct ExecutionModel {
     enum Chosen: Equatable {
         /// The thread runs next, as ``Decision/run(_:)``.
         case run(Int)
-        /// The model took a step of its own, as ``Decision/tookStep(_:)``: a spurious wake-up,
-        /// or an early timeout.
-        case tookStep(Step)
+        /// The model took a step of its own, as ``Decision/tookStep``: a spurious wake-up, or
+        /// an early timeout.
+        case tookStep
     }
 
     /// What a thread does after performing its operation.
@@ -199,6 +202,9 @@ struct ExecutionModel {
     private(set) var fingerprint = InterleavingFingerprint()
     /// The names of the objects the steps touched; see ``name(_:_:)``.
     var objectNames = ObjectNames()
+    /// The step the model took of its own at the last decision, until the driver takes it
+    /// (``Decision/tookStep``).
+    private var ownStep: Step?
     /// The candidates of ``decide(running:earlyTimeoutWithin:)``, and the spurious
     /// wake-ups among them, in storage kept between decisions.
     private var candidates: [Candidate] = []
@@ -601,7 +607,10 @@ struct ExecutionModel {
             return .run(urgent)
         }
         if candidates.isEmpty {
-            if let step = advanceClock() { return .tookStep(step) }
+            if let step = advanceClock() {
+                ownStep = step
+                return .tookStep
+            }
             if threads.allSatisfy(\.isFinished) { return .allFinished }
             if let quiescing = threads.indices.first(where: { threads[$0].state.isQuiescing }) {
                 return .run(quiescing)
@@ -653,16 +662,24 @@ struct ExecutionModel {
             guard let (condition, location) = wake(thread, result: .signalled) else {
                 preconditionFailure("a spurious wake-up of T\(thread), which does not wait, was chosen")
             }
-            return .tookStep(
-                makeStep(thread, .spuriousWake, target: .object(name(condition, .condition)), location: location))
+            ownStep = makeStep(thread, .spuriousWake, target: .object(name(condition, .condition)), location: location)
+            return .tookStep
         case .advanceClock:
             guard let step = advanceClock() else {
                 preconditionFailure("an early timeout was chosen with no deadline to come")
             }
-            return .tookStep(step)
+            ownStep = step
+            return .tookStep
         case .job:
             preconditionFailure("a strategy chose a job where threads run")
         }
+    }
+
+    /// The step the model took of its own at the decision that said ``Decision/tookStep``,
+    /// handed over once.
+    mutating func takeOwnStep() -> Step {
+        guard let step = ownStep.take() else { preconditionFailure("no step of the model's own to take") }
+        return step
     }
 
     /// Whether `operation` works on the harness's own synchronization. Such an operation takes

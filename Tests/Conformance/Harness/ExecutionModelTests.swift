@@ -631,10 +631,10 @@ private struct ModelDriver {
                 let choice = candidates.first { $0.choice == choosing }?.choice ?? candidates[0].choice
                 switch model.take(choice, among: candidates, running: runningCandidate) {
                 case .run(let thread): return .run(thread)
-                case .tookStep(let taken): step = taken
+                case .tookStep: step = model.takeOwnStep()
                 }
-            case .tookStep(let taken):
-                step = taken
+            case .tookStep:
+                step = model.takeOwnStep()
             case let decision:
                 return decision
             }
