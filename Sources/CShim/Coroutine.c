@@ -255,10 +255,10 @@ void cshim_coroutine_switch(cshim_coroutine *from, cshim_coroutine *to) {
 #if defined(__linux__)
     // The concurrency runtime's per-thread state (the running task, the executor it runs
     // on) moves out with the coroutine, as the exclusivity set does: the one switched to
-    // finds its own, or a new thread's (zeros).
-    // A coroutine that runs no task has an empty block, which it neither saves nor
-    // restores: the one switched to finds it empty, as it must, and so does this one when it
-    // is switched back to (whoever switches out empties the block).
+    // finds its own, or a new thread's (zeros). A coroutine that runs no task has an empty
+    // block, which it neither saves nor restores: the one switched to finds it empty, as it
+    // must, and so does this one when it is switched back to (whoever switches out empties
+    // the block).
     char *tasks = cshim_task_block_here();
     bool carried = false;
     if (tasks != NULL && !cshim_is_zero(tasks, (size_t)cshim_task_block_size)) {
