@@ -57,9 +57,9 @@ final class ExecutionWatch: @unchecked Sendable {
         leftHarness.store(0, ordering: .releasing)
     }
 
-    /// `thread` started on the calling OS thread, which no thread before it ran on: thread
-    /// 0, or a thread on an OS thread of its own. A coroutine after thread 0 runs on thread
-    /// 0's OS thread, its host, and is not noted.
+    /// `thread` started on the calling OS thread: thread 0, or a thread on an OS thread of its
+    /// own (a pooled one, which an earlier thread may have run on). A coroutine after thread 0
+    /// runs on thread 0's OS thread, its host, and is not noted.
     func noteStarted(_ thread: Int) {
         let osThread = (handle: cshim_current_thread_handle(), systemID: cshim_current_thread_system_id())
         threadHandlesMutex.withLockDirectly {
