@@ -23,97 +23,142 @@
 /// (`if` instead of `while`) fails when the point falls before the wake-up it waits for,
 /// which is the case for a good share of the executions in which it waits at all.
 struct PriorityChangePoints: SchedulingStrategy {
-    let seed: UInt64
-    let depth: Int
-    private var generator = SplitMix64(seed: 0)
-    private var priorities = EntityTable<UInt64>()
-    /// Decision numbers (from 1) at which the candidate about to run is lowered, and the
-    /// priority it drops to: `depth - 1` of them at most, so a list, searched at each
-    /// decision that counts.
-    private var changePoints: [(decision: Int, priority: UInt64)] = []
-    /// The decision number, among all decisions, from which the next possible spurious
-    /// wake-up is taken.
-    private var spuriousWakePoint: Int?
-    /// The decisions that count in `k` so far.
-    private var decisions = 0
-    /// Every decision so far.
-    private var allDecisions = 0
-    /// The most decisions that count an execution took so far: the `k` that change points
-    /// are drawn from. The first execution, before any is known, draws from 64.
-    private var expectedDecisions: Int?
-    /// The most decisions of any kind an execution took so far, which the spurious-wake
-    /// point is drawn from; 64 before any is known.
-    private var expectedAllDecisions: Int?
+    /// The strategy's state, in a box so that the strategy fits an existential's inline
+    /// buffer: held as `any SchedulingStrategy` (``StrategyCell``), a larger value lives in a
+    /// box of the runtime's, whose uniqueness every mutating call checked, about forty
+    /// instructions a decision. Copied on write, so the strategy is still a value.
+    private final class Box {
+        @exclusivity(unchecked) var state: State
+
+        init(_ state: State) {
+            self.state = state
+        }
+    }
+
+    private var box: Box
 
     init(seed: UInt64, depth: Int) {
         precondition(depth >= 1, "PCT needs a depth of at least 1, not \(depth)")
-        self.seed = seed
-        self.depth = depth
-    }
-
-    mutating func beginExecution(_ index: Int) -> Bool {
-        generator = SplitMix64(seed: SplitMix64.seed(seed, execution: index))
-        // Emptied keeping their storage, so that an execution allocates none for them.
-        priorities.removeAll()
-        changePoints.empty()
-        decisions = 0
-        allDecisions = 0
-        let decisionCount = UInt64(max(expectedDecisions ?? 64, 1))
-        for point in 1..<depth {
-            let decision = Int(generator.next(upperBound: decisionCount)) + 1
-            // Two points drawn at one decision: the later draw's priority holds.
-            changePoints.removeAll { $0.decision == decision }
-            changePoints.append((decision, UInt64(depth - point)))
-        }
-        let wakesSpuriously = generator.next(upperBound: UInt64(2)) == 0
-        let allDecisionCount = UInt64(max(expectedAllDecisions ?? 64, 1))
-        spuriousWakePoint = wakesSpuriously ? Int(generator.next(upperBound: allDecisionCount)) + 1 : nil
-        return true
-    }
-
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
-        // One pass finds the highest-priority step and counts the steps: every other
-        // candidate is injected.
-        let (next, steps) = highestPriority(of: candidates) { !$0.choice.isInjected }
-        allDecisions += 1
-        if candidates[next].access != nil, steps > 1 { decisions += 1 }
-        if steps < candidates.count, let point = spuriousWakePoint, allDecisions >= point {
-            spuriousWakePoint = nil
-            return highestPriority(of: candidates) { $0.choice.isInjected }.index
-        }
-        guard let point = changePoints.firstIndex(where: { $0.decision == decisions }) else { return next }
-        priorities[candidates[next].choice.entity] = changePoints.remove(at: point).priority
-        return highestPriority(of: candidates) { !$0.choice.isInjected }.index
+        box = Box(State(seed: seed, depth: depth))
     }
 
     var restartsByBeginningAgain: Bool { true }
 
+    mutating func beginExecution(_ index: Int) -> Bool {
+        makeUnique()
+        return box.state.beginExecution(index)
+    }
+
+    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+        makeUnique()
+        return box.state.choose(among: candidates, running: running)
+    }
+
     mutating func endExecution(steps: Int) {
-        expectedDecisions = max(expectedDecisions ?? 0, decisions)
-        expectedAllDecisions = max(expectedAllDecisions ?? 0, allDecisions)
+        makeUnique()
+        box.state.endExecution(steps: steps)
     }
 
-    /// The index of the highest-priority candidate among those that satisfy `isIncluded`
-    /// (at least one must), and how many do; entities seen for the first time get their
-    /// initial priority, above every lowered one.
-    private mutating func highestPriority(
-        of candidates: [Candidate], where isIncluded: (Candidate) -> Bool
-    ) -> (index: Int, included: Int) {
-        var best: (index: Int, priority: UInt64)?
-        var included = 0
-        for index in candidates.indices where isIncluded(candidates[index]) {
-            included += 1
-            let priority = priority(of: candidates[index].choice.entity)
-            if best.map({ priority > $0.priority }) ?? true { best = (index, priority) }
+    /// Copies the state when another strategy shares it.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.state) }
+    }
+
+    /// What the strategy knows: its seed and depth, the execution's priorities and change
+    /// points, and how many decisions the executions before took.
+    private struct State {
+        let seed: UInt64
+        let depth: Int
+        private var generator = SplitMix64(seed: 0)
+        private var priorities = EntityTable<UInt64>()
+        /// Decision numbers (from 1) at which the candidate about to run is lowered, and the
+        /// priority it drops to: `depth - 1` of them at most, so a list, searched at each
+        /// decision that counts.
+        private var changePoints: [(decision: Int, priority: UInt64)] = []
+        /// The decision number, among all decisions, from which the next possible spurious
+        /// wake-up is taken.
+        private var spuriousWakePoint: Int?
+        /// The decisions that count in `k` so far.
+        private var decisions = 0
+        /// Every decision so far.
+        private var allDecisions = 0
+        /// The most decisions that count an execution took so far: the `k` that change points
+        /// are drawn from. The first execution, before any is known, draws from 64.
+        private var expectedDecisions: Int?
+        /// The most decisions of any kind an execution took so far, which the spurious-wake
+        /// point is drawn from; 64 before any is known.
+        private var expectedAllDecisions: Int?
+
+        init(seed: UInt64, depth: Int) {
+            self.seed = seed
+            self.depth = depth
         }
-        guard let best else { preconditionFailure("PCT was offered no candidate it may choose") }
-        return (best.index, included)
-    }
 
-    private mutating func priority(of entity: Entity) -> UInt64 {
-        if let priority = priorities[entity] { return priority }
-        let priority = UInt64(depth) + generator.next(upperBound: UInt64(1) << 32)
-        priorities[entity] = priority
-        return priority
+        mutating func beginExecution(_ index: Int) -> Bool {
+            generator = SplitMix64(seed: SplitMix64.seed(seed, execution: index))
+            // Emptied keeping their storage, so that an execution allocates none for them.
+            priorities.removeAll()
+            changePoints.empty()
+            decisions = 0
+            allDecisions = 0
+            let decisionCount = UInt64(max(expectedDecisions ?? 64, 1))
+            for point in 1..<depth {
+                let decision = Int(generator.next(upperBound: decisionCount)) + 1
+                // Two points drawn at one decision: the later draw's priority holds.
+                changePoints.removeAll { $0.decision == decision }
+                changePoints.append((decision, UInt64(depth - point)))
+            }
+            let wakesSpuriously = generator.next(upperBound: UInt64(2)) == 0
+            let allDecisionCount = UInt64(max(expectedAllDecisions ?? 64, 1))
+            spuriousWakePoint = wakesSpuriously ? Int(generator.next(upperBound: allDecisionCount)) + 1 : nil
+            return true
+        }
+
+        mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+            // One pass finds the highest-priority step and counts the steps: every other
+            // candidate is injected.
+            let (next, steps) = highestPriority(of: candidates, injected: false)
+            allDecisions += 1
+            if candidates[next].access != nil, steps > 1 { decisions += 1 }
+            if steps < candidates.count, let point = spuriousWakePoint, allDecisions >= point {
+                spuriousWakePoint = nil
+                return highestPriority(of: candidates, injected: true).index
+            }
+            guard let point = changePoints.firstIndex(where: { $0.decision == decisions }) else { return next }
+            priorities[candidates[next].choice.entity] = changePoints.remove(at: point).priority
+            return highestPriority(of: candidates, injected: false).index
+        }
+
+        mutating func endExecution(steps: Int) {
+            expectedDecisions = max(expectedDecisions ?? 0, decisions)
+            expectedAllDecisions = max(expectedAllDecisions ?? 0, allDecisions)
+        }
+
+        /// The index of the highest-priority candidate among the `injected` ones or the others
+        /// (there must be one), and how many there are; entities seen for the first time get
+        /// their initial priority, above every lowered one.
+        private mutating func highestPriority(of candidates: [Candidate], injected: Bool) -> (index: Int, included: Int)
+        {
+            // Every priority is at least 1 (the lowest a change point gives is `depth - (depth - 1)`),
+            // so the first candidate included replaces the 0 and a later one must be higher.
+            var best = (index: -1, priority: UInt64(0))
+            var included = 0
+            for index in candidates.indices where candidates[index].choice.isInjected == injected {
+                included += 1
+                let entity = candidates[index].choice.entity
+                let priority = priorities[entity] ?? initialPriority(of: entity)
+                if priority > best.priority { best = (index, priority) }
+            }
+            precondition(best.index >= 0, "PCT was offered no candidate it may choose")
+            return (best.index, included)
+        }
+
+        /// Draws `entity`'s priority, the first time a decision offers it.
+        @inline(never)
+        private mutating func initialPriority(of entity: Entity) -> UInt64 {
+            let priority = UInt64(depth) + generator.next(upperBound: UInt64(1) << 32)
+            priorities[entity] = priority
+            return priority
+        }
     }
 }

@@ -88,6 +88,21 @@ struct SchedulingStrategyTests {
         #expect((0.18...0.32).contains(share))
     }
 
+    /// PCT keeps its state in a box of its own, copied on write: a copy made before the
+    /// original learns from longer executions (more decisions to draw change points among)
+    /// chooses as a strategy that never met them.
+    @Test("a copy of PCT is a value: what the original does after the copy does not reach it")
+    func pctCopiesAreValues() {
+        var original: any SchedulingStrategy = PriorityChangePoints(seed: 4, depth: 3)
+        let copy = original
+        let long = ToyProgram(
+            jobs: [], steps: Array(repeating: Array(repeating: ToyProgram.x, count: 12), count: 2), waits: false)
+        for index in 0..<5 { _ = run(&original, long, execution: index) }
+        let fresh = schedules(PriorityChangePoints(seed: 4, depth: 3), ToyProgram.standard, executions: 60)
+        #expect(schedules(copy, ToyProgram.standard, executions: 60) == fresh)
+        #expect(schedules(original, ToyProgram.standard, executions: 60) != fresh)
+    }
+
     // MARK: POS
 
     @Test("POS gives fresh priorities to the events that race with the one that ran, and only to those")
