@@ -1,9 +1,9 @@
 /// The texts that name one execution for the process's records: its token without the steps
 /// (for the schedule record), and what the crash report prints before and after the schedule.
 /// Written from templates in which a stand-in byte marks the execution's number, into buffers
-/// kept from one execution to the next: each execution rewrites only what follows a buffer's
-/// first stand-in, and once the buffers have grown to fit, naming an execution allocates
-/// nothing. Used by one thread at a time.
+/// kept from one execution to the next: each execution writes only its number's digits (the
+/// rest is laid out again when the number's width changes), and once the buffers have grown to
+/// fit, naming an execution allocates nothing. Used by one thread at a time.
 final class ExecutionTexts {
     /// One text: its template, and the bytes written for the execution named last.
     private struct Text {
@@ -11,8 +11,11 @@ final class ExecutionTexts {
         let parts: [[CChar]]
         /// The parts' bytes together.
         let partsLength: Int
-        /// The text, NUL-terminated; its first part stays from one execution to the next.
+        /// The text, NUL-terminated.
         var bytes: [CChar]
+        /// Where each stand-in's number begins in `bytes`, as laid out for the width written
+        /// last; empty before the first.
+        var numberOffsets: [Int] = []
 
         init(_ template: String, standIn: UInt8) {
             parts = template.utf8.split(separator: standIn, omittingEmptySubsequences: false).map { part in
@@ -22,29 +25,34 @@ final class ExecutionTexts {
             bytes = parts[0] + [0]
         }
 
-        /// Writes the parts after the first, each after the execution number's `digits`, and the
-        /// NUL: the length changes only when the number's width does.
+        /// Writes the execution number's `digits` in place of each stand-in. The parts around
+        /// them are laid out again only when the number's width changes.
         mutating func name(digits: UnsafeBufferPointer<CChar>) {
             // A template without a stand-in was written whole when the text was made.
             guard parts.count > 1 else { return }
-            let length = partsLength + (parts.count - 1) * digits.count + 1
-            if bytes.count > length {
-                bytes.removeLast(bytes.count - length)
-            } else if bytes.count < length {
-                bytes.append(contentsOf: repeatElement(0, count: length - bytes.count))
+            if numberOffsets.isEmpty || bytes.count != partsLength + (parts.count - 1) * digits.count + 1 {
+                layOut(width: digits.count)
             }
             bytes.withUnsafeMutableBufferPointer { text in
-                var end = text.baseAddress! + parts[0].count
-                for part in parts.dropFirst() {
-                    end.update(from: digits.baseAddress!, count: digits.count)
-                    end += digits.count
-                    part.withUnsafeBufferPointer { part in
-                        if let start = part.baseAddress { end.update(from: start, count: part.count) }
-                    }
-                    end += part.count
+                for offset in numberOffsets {
+                    (text.baseAddress! + offset).update(from: digits.baseAddress!, count: digits.count)
                 }
-                end.pointee = 0
             }
+        }
+
+        /// Writes the parts with room for a number of `width` digits between each two, and
+        /// the NUL, and notes where the numbers go.
+        private mutating func layOut(width: Int) {
+            bytes.removeAll(keepingCapacity: true)
+            numberOffsets.removeAll(keepingCapacity: true)
+            for (index, part) in parts.enumerated() {
+                if index > 0 {
+                    numberOffsets.append(bytes.count)
+                    bytes.append(contentsOf: repeatElement(0, count: width))
+                }
+                bytes.append(contentsOf: part)
+            }
+            bytes.append(0)
         }
     }
 

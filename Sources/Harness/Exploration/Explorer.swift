@@ -484,14 +484,15 @@ final class OSThreadFallbackLog: Sendable {
 
 /// The state of a search on one worker: its runner's, and its watcher's once the runner's
 /// last execution stalled and the watcher took it over (the runner, stuck, touches it no
-/// more).
+/// more). Touched by one thread at a time, so no two accesses overlap: exempt from dynamic
+/// exclusivity checking, which took two look-ups an execution.
 private final class SearchOnOneWorker: @unchecked Sendable {
-    var tally: ScheduleTally
+    @exclusivity(unchecked) var tally: ScheduleTally
     let strategy: StrategyCell
-    var progress: ProgressMeter
-    var exhausted = false
+    @exclusivity(unchecked) var progress: ProgressMeter
+    @exclusivity(unchecked) var exhausted = false
     /// Where the code first left a replayed token, in the first execution that did.
-    var divergence: ReplayFollower.Divergence?
+    @exclusivity(unchecked) var divergence: ReplayFollower.Divergence?
 
     init(tally: ScheduleTally, strategy: StrategyCell, progress: ProgressMeter) {
         self.tally = tally
