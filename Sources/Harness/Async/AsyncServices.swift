@@ -2,6 +2,7 @@
 import CShim
 import Foundation
 import Primitives
+import Synchronization
 
 /// The Swift-concurrency side of one execution: a task executor whose jobs run on
 /// controlled lane threads, one job at a time per lane, in an order the strategy picks; a
@@ -81,6 +82,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// its first job once it has arrived. A lock of the process's own, not a seam mutex: the
     /// job arrives from a thread the execution does not control.
     private let admission = DirectlyLocked(Admission.closed)
+    /// Whether ``admission`` may be other than closed: set before it opens and cleared after
+    /// it closes, so that a job queued while no task is being created elsewhere, nearly
+    /// every job, takes no lock to learn that it is not that task's first.
+    private let admissionMayBeOpen = Atomic<Bool>(false)
 
     private enum Admission {
         /// No task is being created elsewhere.
@@ -215,6 +220,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         _ body: @escaping @Sendable () async throws -> Void
     ) -> Created {
         withState { outstandingTasks += 1 }
+        admissionMayBeOpen.store(true, ordering: .sequentiallyConsistent)
         admission.withLock { $0 = .open }
         let created = create(self, outstanding(body))
         let first = admission.withLock { state in
@@ -222,6 +228,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             guard case .arrived(let job) = state else { return UnownedJob?.none }
             return job
         }
+        admissionMayBeOpen.store(false, ordering: .sequentiallyConsistent)
         guard let first else { preconditionFailure("the task '\(name.text)' was not created preferring the executor") }
         enqueue(first, onMainActor: false, startedAs: name)
         return created
@@ -242,11 +249,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let admitted = admission.withLock { state in
-            guard case .open = state else { return false }
-            state = .arrived(job)
-            return true
-        }
+        let admitted =
+            admissionMayBeOpen.load(ordering: .sequentiallyConsistent)
+            && admission.withLock { state in
+                guard case .open = state else { return false }
+                state = .arrived(job)
+                return true
+            }
         if !admitted { enqueue(job, onMainActor: false) }
     }
 
