@@ -102,7 +102,7 @@ extension Execution: TaskScheduling {
                 jobCandidates.empty()
                 let queue = Access(object: .jobQueue, isRead: false)
                 for job in jobs { jobCandidates.append(Candidate(.job(job), access: queue)) }
-                index = strategy.value.choose(among: jobCandidates, running: nil)
+                index = jobCandidates.withCandidates { strategy.value.choose(among: $0, running: nil) }
             }
             record(model.lane(me, chose: index, among: jobs))
             return index

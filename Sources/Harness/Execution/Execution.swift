@@ -383,7 +383,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             switch model.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin) {
             case .choose(let candidates, let runningCandidate):
                 let choice = choose(among: candidates, running: runningCandidate)
-                switch model.take(choice, among: candidates, running: runningCandidate) {
+                switch model.take(choice, running: runningCandidate) {
                 case .run(let thread):
                     return .run(thread)
                 case .tookStep:
@@ -406,7 +406,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         }
     }
 
-    private func choose(among candidates: [Candidate], running: Int?) -> Choice {
+    private func choose(among candidates: Candidates, running: Int?) -> Choice {
         if followsRecordedSchedule,
             let choice = replay?.choice(
                 at: trace.steps.count, among: candidates, pending: { model.pendingKind(of: $0) })

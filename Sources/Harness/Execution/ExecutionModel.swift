@@ -52,13 +52,14 @@ struct ExecutionModel {
         case stuck
         /// The execution failed (``failure`` says why) and winds down.
         case failed
-        /// More than one candidate can go on: the driver picks one of `candidates` and hands
-        /// it, and them, back to ``take(_:among:running:)``, which returns the decision.
-        /// `running` is the thread that reached the scheduling point, when it is among them.
-        case choose(among: [Candidate], running: Int?)
+        /// More than one candidate can go on: the driver picks one of `candidates` (valid
+        /// until the model changes) and hands it back to ``take(_:running:)``, which returns
+        /// the decision. `running` is the thread that reached the scheduling point, when it
+        /// is among them.
+        case choose(among: Candidates, running: Int?)
     }
 
-    /// What the driver's choice among the candidates decided (``take(_:among:running:)``).
+    /// What the driver's choice among the candidates decided (``take(_:running:)``).
     enum Chosen: Equatable {
         /// The thread runs next, as ``Decision/run(_:)``.
         case run(Int)
@@ -206,8 +207,9 @@ struct ExecutionModel {
     /// (``Decision/tookStep``).
     private var ownStep: Step?
     /// The candidates of ``decide(running:earlyTimeoutWithin:)``, and the spurious
-    /// wake-ups among them, in storage kept between decisions.
-    private var candidates: [Candidate] = []
+    /// wake-ups among them, in storage kept between decisions. A copy of the model shares
+    /// the candidates' storage, which every decision fills anew.
+    private var candidates: CandidateList
     private var spurious: [Candidate] = []
 
     /// The storage a model's state grew, emptied with its capacity kept: what the model of an
@@ -220,7 +222,7 @@ struct ExecutionModel {
         fileprivate var internalObjects: [ObjectIdentifier] = []
         fileprivate var objectNames = ObjectNames()
         fileprivate var fingerprint = InterleavingFingerprint()
-        fileprivate var candidates: [Candidate] = []
+        fileprivate var candidates: CandidateList?
         fileprivate var spurious: [Candidate] = []
     }
 
@@ -228,6 +230,7 @@ struct ExecutionModel {
     /// it takes from `leftovers`.
     init(limits: ExecutionLimits, decisionStorage: inout [ScheduleDecision], reusing leftovers: inout Leftovers) {
         self.limits = limits
+        candidates = leftovers.candidates.take() ?? CandidateList(capacity: Self.expectedThreads)
         adopt(&leftovers, decisionStorage: &decisionStorage)
     }
 
@@ -244,14 +247,12 @@ struct ExecutionModel {
         swap(&internalObjects, &leftovers.internalObjects)
         swap(&objectNames, &leftovers.objectNames)
         swap(&fingerprint, &leftovers.fingerprint)
-        swap(&candidates, &leftovers.candidates)
         swap(&spurious, &leftovers.spurious)
         // Room for a small scenario from the start: one allocation each, where growing by
         // appending reallocated each array several times an execution; none when reused.
         threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
         threads.append(ThreadRecord(state: .ready(.start, nil)))
         ready.insert(0)
-        candidates.reserveCapacity(Self.expectedThreads)
         decisions.reserveCapacity(Self.expectedDecisions)
     }
 
@@ -261,7 +262,8 @@ struct ExecutionModel {
     mutating func leave(in leftovers: inout Leftovers) {
         threads.leaveStorage(in: &leftovers.threads)
         internalObjects.leaveStorage(in: &leftovers.internalObjects)
-        candidates.leaveStorage(in: &leftovers.candidates)
+        candidates.removeAll()
+        leftovers.candidates = candidates
         spurious.leaveStorage(in: &leftovers.spurious)
         swap(&leftovers.mutexes, &mutexes)
         swap(&leftovers.objectNames, &objectNames)
@@ -571,25 +573,25 @@ struct ExecutionModel {
     /// nanoseconds ahead of the clock, an early timeout (the clock jumps to that deadline, so
     /// timers fire in deadline order and a runnable thread loses at most that much virtual
     /// time); the driver picks one of them (``Decision/choose(among:running:)``). When nothing
-    /// can run the clock advances to the earliest deadline. Builds no array: the candidates'
-    /// storage is kept from one decision to the next, and moves to the driver and back, so
-    /// that neither a decision nor the driver's choice retains it.
+    /// can run the clock advances to the earliest deadline. Builds no array: the candidates
+    /// are written into storage kept from one decision to the next (``CandidateList``), which
+    /// the driver reads until it takes its choice.
     mutating func decide(running: Int?, earlyTimeoutWithin: UInt64?) -> Decision {
         if hasFailed {
             phase = .windingDown
             return .failed
         }
         // Filled in place from decision to decision, so that a decision allocates nothing.
-        candidates.empty()
+        candidates.removeAll()
         spurious.empty()
         for index in ready.union(waiting) {
             switch threads[index].state {
             case .ready(let operation, _):
                 if isEnabled(operation, for: index) {
+                    let isSymmetricCopy = hasIdleTwin(index, among: candidates)
                     candidates.append(
-                        Candidate(
-                            .thread(index), access: operation.access(by: index),
-                            isSymmetricCopy: hasIdleTwin(index, among: candidates)))
+                        Candidate(.thread(index), access: operation.access(by: index), isSymmetricCopy: isSymmetricCopy)
+                    )
                 }
             case .waiting(let condition, _, _, _):
                 if limits.spuriousWakeups && (internalObjects.isEmpty || !internalObjects.contains(condition)) {
@@ -634,7 +636,7 @@ struct ExecutionModel {
         let runningCandidate = running.flatMap { thread in
             candidates.contains { $0.choice == .thread(thread) } ? thread : nil
         }
-        if !spurious.isEmpty { candidates += spurious }
+        if !spurious.isEmpty { candidates.append(contentsOf: spurious) }
         // A timeout may fire while other work could still run: the strategy decides (or
         // the token, which may have recorded one, while a replay follows it).
         if let bound = earlyTimeoutWithin, !timed.isEmpty, let deadline = earliestDeadline(),
@@ -642,17 +644,12 @@ struct ExecutionModel {
         {
             candidates.append(Candidate(.advanceClock))
         }
-        var offered: [Candidate] = []
-        swap(&offered, &candidates)
-        return .choose(among: offered, running: runningCandidate)
+        return .choose(among: candidates.view, running: runningCandidate)
     }
 
     /// The decision of `choice`, picked among the `candidates` of
-    /// ``Decision/choose(among:running:)``, whose storage the model keeps for the next.
-    mutating func take(_ choice: Choice, among candidates: consuming [Candidate], running runningCandidate: Int?)
-        -> Chosen
-    {
-        self.candidates = consume candidates
+    /// ``Decision/choose(among:running:)``.
+    mutating func take(_ choice: Choice, running runningCandidate: Int?) -> Chosen {
         switch choice {
         case .thread(let thread):
             decisions.append(.thread(running: runningCandidate, chosen: thread))
@@ -767,12 +764,14 @@ struct ExecutionModel {
     /// Whether `thread` is an idle lane (one that runs no job) and one of `candidates` is
     /// another idle lane about to take the same operation.
     @inline(__always)
-    private func hasIdleTwin(_ thread: Int, among candidates: [Candidate]) -> Bool {
+    private func hasIdleTwin(_ thread: Int, among candidates: CandidateList) -> Bool {
         guard let operation = idleLaneOperation(thread) else { return false }
-        return candidates.contains { candidate in
-            guard case .thread(let other) = candidate.choice else { return false }
-            return idleLaneOperation(other) == operation
+        // A loop, not `contains(where:)`: a closure that reads the threads captures a copy of
+        // the whole model.
+        for candidate in candidates.view {
+            if case .thread(let other) = candidate.choice, idleLaneOperation(other) == operation { return true }
         }
+        return false
     }
 
     /// What `thread` is about to do, when it is an interchangeable lane that runs no job.

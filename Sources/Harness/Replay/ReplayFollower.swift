@@ -26,7 +26,7 @@ struct ReplayFollower {
     /// The choice the schedule makes at `step` among `candidates`; `nil` once the code has
     /// left the schedule (then the strategy decides), which this call may find out.
     /// `pending` gives the operation a runnable thread waits to do, for the divergence.
-    mutating func choice(at step: Int, among candidates: [Candidate], pending: (Int) -> OperationKind?) -> Choice? {
+    mutating func choice(at step: Int, among candidates: Candidates, pending: (Int) -> OperationKind?) -> Choice? {
         guard isFollowing else { return nil }
         guard step < steps.count else {
             diverge(at: step, .pastLastStep(tokenSteps: steps.count))

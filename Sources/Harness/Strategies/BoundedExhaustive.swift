@@ -100,7 +100,7 @@ struct BoundedExhaustive: SchedulingStrategy {
         return true
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         defer { position += 1 }
         guard position >= forced.count else {
             let option = forced[position]

@@ -92,3 +92,41 @@ struct Candidate: Hashable {
         self.isSymmetricCopy = isSymmetricCopy
     }
 }
+
+/// The candidates of one decision, as a strategy reads them: a view of storage its caller
+/// keeps (the model's ``CandidateList``, or an array), valid during the call it is passed to.
+/// Candidates hold no references, so that storage is plain memory, which the model fills and
+/// empties at every decision without the uniqueness checks an array makes at every change.
+struct Candidates: RandomAccessCollection {
+    private let base: UnsafePointer<Candidate>?
+    let count: Int
+
+    /// The candidates in `buffer`, which must outlive the view.
+    init(_ buffer: UnsafeBufferPointer<Candidate>) {
+        base = buffer.baseAddress
+        count = buffer.count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    @inline(__always)
+    subscript(position: Int) -> Candidate {
+        precondition(position >= 0 && position < count, "candidate \(position) of \(count) asked for")
+        return base.unsafelyUnwrapped[position]
+    }
+}
+
+extension Candidates: Equatable {
+    /// Views are equal when they show the same candidates in the same order.
+    static func == (lhs: Candidates, rhs: Candidates) -> Bool {
+        lhs.elementsEqual(rhs)
+    }
+}
+
+extension Array where Element == Candidate {
+    /// Lends the array to `body` as ``Candidates``.
+    func withCandidates<Result>(_ body: (Candidates) throws -> Result) rethrows -> Result {
+        try withUnsafeBufferPointer { try body(Candidates($0)) }
+    }
+}

@@ -65,7 +65,7 @@ struct FeedbackGuided: SchedulingStrategy {
         return true
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         let decision = choices.count
         let chosen = planned(decision, among: candidates) ?? randomChoice(among: candidates)
         choices.append(candidates[chosen].choice)
@@ -83,7 +83,7 @@ struct FeedbackGuided: SchedulingStrategy {
     }
 
     /// What the mutation picks at `decision`, or `nil` where it leaves the pick to chance.
-    private mutating func planned(_ decision: Int, among candidates: [Candidate]) -> Int? {
+    private mutating func planned(_ decision: Int, among candidates: Candidates) -> Int? {
         guard let mutation, decision < mutation.base.count else { return nil }
         let keptIndex = candidates.firstIndex { $0.choice == mutation.base[decision] }
         if mutation.departures.contains(decision) {
@@ -94,7 +94,7 @@ struct FeedbackGuided: SchedulingStrategy {
         return keptIndex
     }
 
-    private mutating func randomChoice(among candidates: [Candidate]) -> Int {
+    private mutating func randomChoice(among candidates: Candidates) -> Int {
         generator.uniformIndex(of: candidates)
     }
 }

@@ -23,7 +23,7 @@ struct PartialOrderSampling: SchedulingStrategy {
 
     var restartsByBeginningAgain: Bool { true }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         let chosen = generator.occasionalSpuriousWake(among: candidates) ?? highestPriority(candidates)
         let ran = candidates[chosen]
         priorities[ran.choice] = nil
@@ -35,7 +35,7 @@ struct PartialOrderSampling: SchedulingStrategy {
         return chosen
     }
 
-    private mutating func highestPriority(_ candidates: [Candidate]) -> Int {
+    private mutating func highestPriority(_ candidates: Candidates) -> Int {
         var best: Int?
         var bestPriority: UInt64 = 0
         for (index, candidate) in candidates.enumerated() where !candidate.choice.isInjected {

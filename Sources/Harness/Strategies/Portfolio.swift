@@ -34,7 +34,7 @@ struct Portfolio: SchedulingStrategy {
         members[current].threadCreated(thread, by: parent)
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         members[current].choose(among: candidates, running: running)
     }
 

@@ -49,7 +49,7 @@ struct PriorityChangePoints: SchedulingStrategy {
         return box.state.beginExecution(index)
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         makeUnique()
         return box.state.choose(among: candidates, running: running)
     }
@@ -114,7 +114,7 @@ struct PriorityChangePoints: SchedulingStrategy {
             return true
         }
 
-        mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+        mutating func choose(among candidates: Candidates, running: Int?) -> Int {
             // One pass finds the highest-priority step and counts the steps: every other
             // candidate is injected.
             let (next, steps) = highestPriority(of: candidates, injected: false)
@@ -137,7 +137,7 @@ struct PriorityChangePoints: SchedulingStrategy {
         /// The index of the highest-priority candidate among the `injected` ones or the others
         /// (there must be one), and how many there are; entities seen for the first time get
         /// their initial priority, above every lowered one.
-        private mutating func highestPriority(of candidates: [Candidate], injected: Bool) -> (index: Int, included: Int)
+        private mutating func highestPriority(of candidates: Candidates, injected: Bool) -> (index: Int, included: Int)
         {
             // Every priority is at least 1 (the lowest a change point gives is `depth - (depth - 1)`),
             // so the first candidate included replaces the 0 and a later one must be higher.

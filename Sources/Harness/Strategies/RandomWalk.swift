@@ -13,7 +13,7 @@ struct RandomWalk: SchedulingStrategy {
 
     var restartsByBeginningAgain: Bool { true }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         generator.uniformIndex(of: candidates)
     }
 }

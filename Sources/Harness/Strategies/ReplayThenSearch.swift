@@ -26,7 +26,7 @@ struct ReplayThenSearch: SchedulingStrategy {
         base.threadCreated(thread, by: parent)
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         base.choose(among: candidates, running: running)
     }
 

@@ -83,7 +83,7 @@ struct ScriptedSchedule: SchedulingStrategy {
         return true
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         if case .job = candidates.first?.choice {
             defer { jobChoicesMade += 1 }
             let wanted = jobChoicesMade < script.jobChoices.count ? script.jobChoices[jobChoicesMade] : 0

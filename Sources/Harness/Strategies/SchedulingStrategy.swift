@@ -15,7 +15,7 @@ protocol SchedulingStrategy {
     /// reached the scheduling point when it is among the candidates (choosing another one
     /// preempts it). `candidates` is never empty; thread steps come sorted by thread,
     /// spurious wake-ups after them, jobs in queue order.
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int
     /// Called when the execution ended after `steps` steps without failing.
     mutating func endExecution(steps: Int)
     /// Called before ``endExecution(steps:)`` with the execution's interleaving fingerprint
@@ -50,7 +50,7 @@ extension SplitMix64 {
     /// With probability 1/``spuriousWakeOdds``, when `candidates` offers spurious wake-ups,
     /// the index of one of them, uniformly; otherwise `nil`. Draws nothing when none is
     /// offered.
-    mutating func occasionalSpuriousWake(among candidates: [Candidate]) -> Int? {
+    mutating func occasionalSpuriousWake(among candidates: Candidates) -> Int? {
         occasionalSpuriousWake(among: candidates, injected: Self.injectedCount(of: candidates))
     }
 
@@ -59,7 +59,7 @@ extension SplitMix64 {
     /// same index as that, then ``element(of:)`` of the indices of the others, counting the
     /// candidates once and building no array. The randomized strategies' choice at every
     /// decision.
-    mutating func uniformIndex(of candidates: [Candidate]) -> Int {
+    mutating func uniformIndex(of candidates: Candidates) -> Int {
         let injected = Self.injectedCount(of: candidates)
         if let spurious = occasionalSpuriousWake(among: candidates, injected: injected) { return spurious }
         let drawn = Int(next(upperBound: UInt64(candidates.count - injected)))
@@ -74,13 +74,13 @@ extension SplitMix64 {
     }
 
     /// ``occasionalSpuriousWake(among:)``, told that `injected` of `candidates` are injected.
-    private mutating func occasionalSpuriousWake(among candidates: [Candidate], injected: Int) -> Int? {
+    private mutating func occasionalSpuriousWake(among candidates: Candidates, injected: Int) -> Int? {
         guard injected > 0, next(upperBound: Self.spuriousWakeOdds) == 0 else { return nil }
         return Self.index(Int(next(upperBound: UInt64(injected))), of: candidates) { $0.choice.isInjected }
     }
 
     /// How many of `candidates` are injected: spurious wake-ups and early timeouts.
-    private static func injectedCount(of candidates: [Candidate]) -> Int {
+    private static func injectedCount(of candidates: Candidates) -> Int {
         var count = 0
         for candidate in candidates where candidate.choice.isInjected { count += 1 }
         return count
@@ -88,7 +88,7 @@ extension SplitMix64 {
 
     /// The index of the candidate that is the `position`th (from 0) of those that satisfy
     /// `isIncluded`.
-    private static func index(_ position: Int, of candidates: [Candidate], where isIncluded: (Candidate) -> Bool)
+    private static func index(_ position: Int, of candidates: Candidates, where isIncluded: (Candidate) -> Bool)
         -> Int
     {
         var remaining = position

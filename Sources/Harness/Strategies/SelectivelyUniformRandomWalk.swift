@@ -46,7 +46,7 @@ struct SelectivelyUniformRandomWalk: SchedulingStrategy {
         if let parent { children[parent, default: []].append(thread) }
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         if let spurious = generator.occasionalSpuriousWake(among: candidates) { return spurious }
         let regular = candidates.indices.filter { !candidates[$0].choice.isInjected }
         let picked = generator.element(of: regular)

@@ -618,7 +618,7 @@ private struct ModelDriver {
         var copy = model
         guard case .choose(let candidates, _) = copy.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin)
         else { return [] }
-        return candidates
+        return Array(candidates)
     }
 
     /// Decides as the driver does, recording the model's own steps until it names a thread
@@ -629,7 +629,7 @@ private struct ModelDriver {
             switch model.decide(running: running, earlyTimeoutWithin: nil) {
             case .choose(let candidates, let runningCandidate):
                 let choice = candidates.first { $0.choice == choosing }?.choice ?? candidates[0].choice
-                switch model.take(choice, among: candidates, running: runningCandidate) {
+                switch model.take(choice, running: runningCandidate) {
                 case .run(let thread): return .run(thread)
                 case .tookStep: step = model.takeOwnStep()
                 }

@@ -20,7 +20,7 @@ struct FeedbackGuidedTests {
             guard strategy.beginExecution(execution) else { return nil }
             var depth = 0
             for decision in target.indices {
-                let picked = strategy.choose(among: candidates, running: nil)
+                let picked = candidates.withCandidates { strategy.choose(among: $0, running: nil) }
                 if depth == decision, picked == target[decision] { depth += 1 }
             }
             if depth == target.count { return execution }

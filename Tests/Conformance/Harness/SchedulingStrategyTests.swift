@@ -150,7 +150,8 @@ struct SchedulingStrategyTests {
         var picks: [Choice: Int] = [:]
         let draws = 32_000
         for _ in 0..<draws {
-            picks[candidates[strategy.choose(among: candidates, running: nil)].choice, default: 0] += 1
+            let picked = candidates.withCandidates { strategy.choose(among: $0, running: nil) }
+            picks[candidates[picked].choice, default: 0] += 1
         }
         for thread in 0..<3 {
             #expect((0.30...0.35).contains(Double(picks[.thread(thread)] ?? 0) / Double(draws)))
@@ -173,7 +174,7 @@ struct SchedulingStrategyTests {
         for index in 0..<8 {
             let began = portfolio.beginExecution(index)
             #expect(began)
-            _ = portfolio.choose(among: [Candidate(.thread(0))], running: nil)
+            _ = [Candidate(.thread(0))].withCandidates { portfolio.choose(among: $0, running: nil) }
             portfolio.endExecution(steps: 1)
         }
         #expect(log.entries == ["a0", "b0", "c0", "a1", "c1", "c2", "a2", "c3"])
@@ -420,7 +421,8 @@ private func run(_ strategy: inout any SchedulingStrategy, _ program: some Synth
         if candidates.count == 1, case .job = candidates[0].choice {
             choice = candidates[0].choice
         } else {
-            choice = candidates[strategy.choose(among: candidates, running: program.running)].choice
+            choice =
+                candidates[candidates.withCandidates { strategy.choose(among: $0, running: program.running) }].choice
         }
         schedule.append(choice)
         program.take(choice)
@@ -459,7 +461,7 @@ private struct SpyStrategy: SchedulingStrategy {
         return true
     }
 
-    mutating func choose(among candidates: [Candidate], running: Int?) -> Int {
+    mutating func choose(among candidates: Candidates, running: Int?) -> Int {
         log.choices.append(name)
         return 0
     }
