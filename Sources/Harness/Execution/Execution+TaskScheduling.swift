@@ -99,10 +99,10 @@ extension Execution: TaskScheduling {
             if followsRecordedSchedule, let choice = replay?.jobChoice(at: trace.steps.count, among: count) {
                 index = choice
             } else {
-                jobCandidates.empty()
+                jobCandidates.removeAll()
                 let queue = Access(object: .jobQueue, isRead: false)
                 for job in jobs { jobCandidates.append(Candidate(.job(job), access: queue)) }
-                index = jobCandidates.withCandidates { strategy.value.choose(among: $0, running: nil) }
+                index = strategy.value.choose(among: jobCandidates.view, running: nil)
             }
             record(model.lane(me, chose: index, among: jobs))
             return index

@@ -63,7 +63,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @exclusivity(unchecked) var seenObjects = ObjectMap<AnyObject>()
     /// The storage of a lane's choice among queued jobs (``chooseJob(among:)``), kept between
     /// choices.
-    @exclusivity(unchecked) var jobCandidates: [Candidate] = []
+    let jobCandidates: CandidateList
     /// What the task executor of an earlier execution left (its synchronization and
     /// storage), for ``services()`` to start this one's with.
     @exclusivity(unchecked) var executorLeftovers = AsyncServices.Leftovers()
@@ -78,7 +78,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         fileprivate var watch: ExecutionWatch?
         fileprivate var unjoinedThreads = UnjoinedThreads()
         fileprivate var seenObjects = ObjectMap<AnyObject>()
-        fileprivate var jobCandidates: [Candidate] = []
+        fileprivate var jobCandidates: CandidateList?
         fileprivate var executor = AsyncServices.Leftovers()
     }
 
@@ -99,7 +99,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         // Swapped out, not copied: the arrays must be unique for appending to reuse them.
         swap(&unjoinedThreads, &leftovers.unjoinedThreads)
         swap(&seenObjects, &leftovers.seenObjects)
-        swap(&jobCandidates, &leftovers.jobCandidates)
+        jobCandidates = leftovers.jobCandidates.take() ?? CandidateList(capacity: Self.expectedQueuedJobs)
         swap(&executorLeftovers, &leftovers.executor)
         if let reused = plan.reusedHandoff {
             reused.reset()
@@ -123,6 +123,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         }
         ProcessHooks.installForExecutions()
     }
+
+    /// The queued jobs a lane's choice among them is given room for at its first.
+    private static var expectedQueuedJobs: Int { 8 }
 
     /// How many bytes the steps of an execution under `limits` may take: three for each step
     /// the limits allow, with room to spare for the threads winding down past the bound.
@@ -262,7 +265,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         trace.leave(in: &leftovers.trace)
         watch.reset()
         leftovers.watch = watch
-        jobCandidates.leaveStorage(in: &leftovers.jobCandidates)
+        jobCandidates.removeAll()
+        leftovers.jobCandidates = jobCandidates
         swap(&leftovers.unjoinedThreads, &unjoinedThreads)
         swap(&leftovers.seenObjects, &seenObjects)
         leftovers.seenObjects.removeAll()
