@@ -31,7 +31,7 @@ public struct Coverage: Sendable, Hashable, Codable {
 /// Counts the interleavings of an exploration as its executions end.
 struct CoverageCounter {
     private let lastTenthStart: Int
-    private var seen: Set<UInt64> = []
+    private var seen = FingerprintSet()
     private var executions = 0
     private var newInLastTenth = 0
     private var maxThreads = 0
@@ -43,7 +43,7 @@ struct CoverageCounter {
     }
 
     mutating func note(_ fingerprint: UInt64, threads: Int, steps: Int) {
-        if seen.insert(fingerprint).inserted, executions >= lastTenthStart {
+        if seen.insert(fingerprint), executions >= lastTenthStart {
             newInLastTenth += 1
         }
         executions += 1
