@@ -36,8 +36,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     /// The execution, while it runs; called only from its controlled threads (see
-    /// ``isCalledByExecution(_:)``), never once it is gone.
-    private unowned let scheduler: any TaskScheduling
+    /// ``isCalledByExecution(_:)``), never once it is gone. Unowned and unchecked: a lane's
+    /// every job called it two or three times, and each call retained and released it through
+    /// the runtime's check of an unowned reference.
+    private unowned(unsafe) let scheduler: any TaskScheduling
     /// Where a job from a thread the execution does not control is noted: only this executor
     /// can receive one. Held here, so that it outlives the execution.
     let foreignJobs = ForeignJobs()
@@ -306,7 +308,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// reported (the execution fails at its next decision) and not run. One that arrives
     /// once the execution is gone is noted where nobody reads it any more, and not run.
     private func isCalledByExecution(_ job: UnownedJob) -> Bool {
-        if let runtime = Execution.current, runtime.startedServices === self { return true }
+        if Seam.withCurrentController({ ($0 as? Execution)?.asyncServices === self }) == true { return true }
         var buffer = [CChar](repeating: 0, count: 64)
         let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
         let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

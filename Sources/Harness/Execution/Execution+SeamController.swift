@@ -106,8 +106,18 @@ extension Execution {
 
     var hostForSpawnedThreads: (any SeamThreadHost)? { backend.coroutineHost }
 
-    /// Where the scenario's threads run: coroutines, or the pool's OS threads.
-    var scenarioThreadHost: any SeamThreadHost { backend.coroutineHost ?? threadPool }
+    func spawnScenarioThread(
+        file: StaticString, line: UInt, _ body: @escaping @Sendable () throws -> Void,
+        onError: @escaping @Sendable (any Error) -> Void
+    ) -> SeamThread {
+        switch Seam.spawnThread(on: scenarioThreadHost, file: file, line: line, body, onError: onError) {
+        case .success(let thread):
+            spawnedHarnessThread(thread)
+            return thread
+        case .failure(let error):
+            preconditionFailure("the harness could not start a scenario thread: \(error)")
+        }
+    }
 
     func threadWillSpawn(at location: SeamLocation) -> SeamThreadID {
         guard let created = point(.spawn, location).createdThread else {

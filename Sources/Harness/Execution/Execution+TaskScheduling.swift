@@ -10,6 +10,7 @@ extension Execution: TaskScheduling {
         if let asyncServices { return asyncServices }
         let services = AsyncServices(scheduler: self, reusing: &executorLeftovers)
         asyncServices = services
+        escapedJobs = Unmanaged.passUnretained(services.foreignJobs)
         model.noteInternalObjects(services.synchronization.objects)
         services.start(lanes: limits.executorLanes)
         return services

@@ -30,45 +30,66 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         case failed
     }
 
-    let limits: Limits
-    /// The scenario, run as thread 0 (``ExecutionPlan/scenario``).
-    private let scenario: @Sendable () -> Void
-    /// The strategy, lent by the search (``StrategyCell``).
-    let strategy: StrategyCell
+    // What one run of the execution begins with (``restart(_:)``).
     /// The recorded schedule the strategy follows, checked step by step.
     @exclusivity(unchecked) var replay: ReplayFollower?
     /// Whether there is a recorded schedule to follow: asked before ``replay`` at every step,
     /// as a plain flag, where reading the optional follower's case took a call.
-    let followsRecordedSchedule: Bool
-    /// The plan's record's crash report, its texts this execution's.
-    let crashReport: UnsafeMutablePointer<cshim_crash_report>
+    @exclusivity(unchecked) private(set) var followsRecordedSchedule: Bool
+    /// The setting's record's crash report, its texts this run's.
+    @exclusivity(unchecked) private(set) var crashReport: UnsafeMutablePointer<cshim_crash_report>
+    /// Which run on the execution this is, from 0: the watcher of a runner claims the end of
+    /// the run it watched (``claim(_:of:)``), never of a later one.
+    @exclusivity(unchecked) private(set) var run = 0
+
+    // What every run on the execution shares: its plans differ only in what a run is given
+    // (``canRestart(_:)``). Constants, not variables of a run: reading a variable strategy at
+    // every decision retained and released it, and took the model's `perform` out of line,
+    // 2 % more instructions a schedule.
+    let limits: Limits
+    /// The strategy, lent by the search (``StrategyCell``).
+    let strategy: StrategyCell
+    /// The setting of every plan the execution runs.
+    private let setting: ExecutionSetting
+    /// The scenario, run as thread 0 (``ExecutionSetting/scenario``).
+    private let scenario: @Sendable () -> Void
     let backend: any HandoffBackend
     /// Where the execution's OS threads run: OS threads reused from one execution to the next.
     let threadPool: SeamThreadPool
+    /// Where the scenario's threads run: the backend's coroutines, or the pool's OS threads.
+    let scenarioThreadHost: any SeamThreadHost
+    /// Where the steps and decisions are stored, and given back to once the record is made.
+    let storage: RecordStorage
+    let watch: ExecutionWatch
+    /// The storage of a lane's choice among queued jobs (``chooseJob(among:)``), kept between
+    /// choices.
+    let jobCandidates: CandidateList
+
+    // The state of a run.
     /// Why the execution stopped to be run again on OS threads (``ExecutionRecord/needsOSThreads``).
     @exclusivity(unchecked) var needsOSThreads: Nondeterminism?
     /// The scheduling state; its events are sent, and its actions applied, only here.
     @exclusivity(unchecked) var model: ExecutionModel
     @exclusivity(unchecked) var trace: TraceRecorder
-    /// Where the steps and decisions are stored, and given back to once the record is made.
-    let storage: RecordStorage
-    let watch: ExecutionWatch
     @exclusivity(unchecked) var asyncServices: AsyncServices?
+    /// Where the task executor notes the jobs that escaped the execution, once it started:
+    /// read at every decision, unretained, as the executor holds it for as long as the
+    /// execution holds the executor. Read through ``asyncServices``, each decision retained
+    /// and released the executor.
+    @exclusivity(unchecked) var escapedJobs: Unmanaged<ForeignJobs>?
     private let done = Atomic<Bool>(false)
-    /// Who ended the execution (an ``Ending``); 0 while nobody has.
-    private let ended = Atomic<UInt8>(0)
+    /// Who ended the current run (an ``Ending``, added to four times ``run``); four times
+    /// ``run`` while nobody has.
+    private let ended = Atomic<Int>(0)
     @exclusivity(unchecked) var unjoinedThreads = UnjoinedThreads()
     /// Every seam object the execution's threads used, kept alive until it ends (see
     /// ``identity(of:)``).
     @exclusivity(unchecked) var seenObjects = ObjectMap<AnyObject>()
-    /// The storage of a lane's choice among queued jobs (``chooseJob(among:)``), kept between
-    /// choices.
-    let jobCandidates: CandidateList
-    /// What the task executor of an earlier execution left (its synchronization and
-    /// storage), for ``services()`` to start this one's with.
+    /// What the task executor of an earlier run left (its synchronization and storage), for
+    /// ``services()`` to start this one's with.
     @exclusivity(unchecked) var executorLeftovers = AsyncServices.Leftovers()
 
-    /// What an execution that ended leaves for the next on its runner
+    /// What an execution that ended leaves for a new one on its runner
     /// (``run(_:on:reusing:)``): its model's and its trace's storage, its watch and its lists,
     /// emptied with their capacity kept, and what its task executor left. Only
     /// ``leave(in:)`` gives one storage, so what it holds is always empty.
@@ -86,15 +107,15 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     var aborting: Bool { model.isWindingDown }
 
     private init(_ plan: borrowing ExecutionPlan, reusing leftovers: inout Leftovers) {
-        scenario = plan.scenario
+        setting = plan.setting
+        scenario = setting.scenario
         strategy = plan.strategy
-        replay = plan.strategy.value.recordedSchedule.map(ReplayFollower.init(steps:))
-        followsRecordedSchedule = replay != nil
         limits = plan.limits
-        threadPool = plan.threadPool
-        storage = plan.storage
-        var (steps, decisions) = storage.take()
-        model = ExecutionModel(limits: plan.limits, decisionStorage: &decisions, reusing: &leftovers.model)
+        (replay, followsRecordedSchedule) = Self.follower(of: plan)
+        threadPool = setting.threadPool
+        storage = setting.storage
+        (model, trace) = Self.beginning(plan, model: &leftovers.model, trace: &leftovers.trace)
+        crashReport = Self.crashReport(of: setting)
         watch = leftovers.watch.take() ?? ExecutionWatch()
         // Swapped out, not copied: the arrays must be unique for appending to reuse them.
         swap(&unjoinedThreads, &leftovers.unjoinedThreads)
@@ -108,20 +129,71 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             backend = makeHandoffBackend(
                 threadCount: limits.maxThreads,
                 spinsBeforeSleeping: limits.spinsBeforeSleeping,
-                coroutineStacks: plan.coroutineStacks,
-                pool: plan.threadPool
+                coroutineStacks: setting.coroutineStacks,
+                pool: setting.threadPool
             )
         }
-        let record = plan.record
+        scenarioThreadHost = backend.coroutineHost ?? threadPool
+        ProcessHooks.installForExecutions()
+    }
+
+    /// Whether the execution can run `plan` next (``restart(_:)``): the plan has the setting,
+    /// the strategy and the limits of the execution's first, and hands it the same handoff,
+    /// as the plans of an exploration's search do (not those of its shrinking).
+    private func canRestart(_ plan: borrowing ExecutionPlan) -> Bool {
+        plan.setting === setting && plan.strategy === strategy && plan.limits == limits
+            && plan.reusedHandoff === backend
+    }
+
+    /// Readies the execution, whose last run ended with every thread joined, to run `plan` in
+    /// what that run grew, as the next run on the same runner: what an execution allocates
+    /// and retains when made (its model, trace, watch and lists, the references to its
+    /// setting's parts) is made once a runner. Only when ``canRestart(_:)``.
+    private func restart(_ plan: borrowing ExecutionPlan) {
+        run += 1
+        ended.store(4 * run, ordering: .relaxed)
+        done.store(false, ordering: .relaxed)
+        needsOSThreads = nil
+        (replay, followsRecordedSchedule) = Self.follower(of: plan)
+        var modelLeftovers = ExecutionModel.Leftovers()
+        var traceLeftovers = TraceRecorder.Leftovers()
+        model.leave(in: &modelLeftovers)
+        trace.leave(in: &traceLeftovers)
+        (model, trace) = Self.beginning(plan, model: &modelLeftovers, trace: &traceLeftovers)
+        crashReport = Self.crashReport(of: setting)
+        plan.reusedHandoff?.reset()
+    }
+
+    /// The follower of `plan`'s recorded schedule, if its strategy follows one, and whether it does.
+    private static func follower(of plan: borrowing ExecutionPlan) -> (ReplayFollower?, Bool) {
+        let follower = plan.strategy.value.recordedSchedule.map(ReplayFollower.init(steps:))
+        return (follower, follower != nil)
+    }
+
+    /// The model and the trace of a run of `plan`, which begin in the storage of its setting
+    /// and of the leftovers of an earlier model and trace.
+    private static func beginning(
+        _ plan: borrowing ExecutionPlan, model: inout ExecutionModel.Leftovers, trace: inout TraceRecorder.Leftovers
+    ) -> (ExecutionModel, TraceRecorder) {
+        let setting = plan.setting
+        var (steps, decisions) = setting.storage.take()
+        let newModel = ExecutionModel(limits: plan.limits, decisionStorage: &decisions, reusing: &model)
         precondition(
-            record.stepCapacity >= Self.stepByteCapacity(limits), "the schedule record is too small for the limits")
-        trace = TraceRecorder(
-            record: record, activity: plan.activity, storage: consume steps, reusing: &leftovers.trace)
-        crashReport = plan.texts.withCStrings { token, crashPrefix, crashSuffix in
+            setting.record.stepCapacity >= stepByteCapacity(plan.limits),
+            "the schedule record is too small for the limits")
+        let newTrace = TraceRecorder(
+            record: setting.record, activity: setting.activity, storage: consume steps, reusing: &trace)
+        return (newModel, newTrace)
+    }
+
+    /// `setting`'s record begun for the execution its texts name, and its crash report with
+    /// the execution's texts.
+    private static func crashReport(of setting: ExecutionSetting) -> UnsafeMutablePointer<cshim_crash_report> {
+        let record = setting.record
+        return setting.texts.withCStrings { token, crashPrefix, crashSuffix in
             record.begin(tokenPrefix: token)
             return record.crashReport(prefix: crashPrefix, suffix: crashSuffix)
         }
-        ProcessHooks.installForExecutions()
     }
 
     /// The queued jobs a lane's choice among them is given room for at its first.
@@ -143,7 +215,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         let execution = Execution(plan, reusing: &nothingLeft)
         let root = execution.start()
         if let stalled = execution.watch.awaitEnd(
-            of: execution.backend, activity: plan.activity, timeout: plan.limits.stallTimeout)
+            of: execution.backend, activity: plan.setting.activity, timeout: plan.limits.stallTimeout)
         {
             execution.noteStalled(stalled)
         }
@@ -152,25 +224,39 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     }
 
     /// Runs `plan`'s scenario as thread 0 with its coroutines on the calling thread, watched
-    /// for a stall by `runner`'s watcher, in the storage the execution before it on the runner
-    /// left in `leftovers`; returns what the execution did once every thread has finished or
-    /// the execution failed and wound down, and leaves its own storage in `leftovers` for the
-    /// next; `nil` when the watcher found it stalled first and took it over (``RunnerWatch``):
-    /// then the caller must leave it alone. No OS thread but the caller's takes part when every
-    /// scenario thread is a coroutine.
-    static func run(_ plan: ExecutionPlan, on runner: ExecutionRunner, reusing leftovers: inout Leftovers)
+    /// for a stall by `runner`'s watcher, on the execution that ran the last plan on the runner
+    /// (`reusable`) when it can; returns what the execution did once every thread has finished
+    /// or the execution failed and wound down, and leaves the execution in `reusable` for the
+    /// next plan when every thread was joined; `nil` when the watcher found it stalled first
+    /// and took it over (``RunnerWatch``): then the caller must leave it alone. No OS thread but
+    /// the caller's takes part when every scenario thread is a coroutine.
+    static func run(_ plan: ExecutionPlan, on runner: ExecutionRunner, reusing reusable: inout Execution?)
         -> ExecutionRecord?
     {
-        let execution = Execution(plan, reusing: &leftovers)
+        let execution: Execution
+        let last = reusable.take()
+        if let last, last.canRestart(plan) {
+            last.restart(plan)
+            execution = last
+        } else {
+            // A plan the last execution cannot run (the runner's first, one on OS threads, one
+            // of a shrinking) takes only the storage that execution grew.
+            var leftovers = Leftovers()
+            last?.leave(in: &leftovers)
+            execution = Execution(plan, reusing: &leftovers)
+        }
         execution.backend.hostOnCallingThread()
-        runner.begin(execution, activity: plan.activity)
+        runner.begin(execution, run: execution.run, activity: plan.setting.activity)
         let root = execution.start()
         execution.backend.hostUntilFinished()
-        guard execution.claim(.ended) else { return nil }
+        guard execution.claim(.ended, of: execution.run) else { return nil }
         runner.end()
         execution.joinIfDone(root)
         let record = execution.record()
-        execution.leave(in: &leftovers)
+        if execution.done.load(ordering: .acquiring) {
+            execution.endRun()
+            reusable = execution
+        }
         return record
     }
 
@@ -216,10 +302,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         case stalled = 2
     }
 
-    /// Claims the execution's end for `ending`: `true` for the first claim only. The loser
-    /// leaves the execution alone.
-    func claim(_ ending: Ending) -> Bool {
-        ended.compareExchange(expected: 0, desired: ending.rawValue, ordering: .acquiringAndReleasing).exchanged
+    /// Claims the end of run `run` for `ending`: `true` for the first claim of the run only,
+    /// `false` once a later run began. The loser leaves the execution alone.
+    func claim(_ ending: Ending, of run: Int) -> Bool {
+        ended.compareExchange(
+            expected: 4 * run, desired: 4 * run + Int(ending.rawValue), ordering: .acquiringAndReleasing
+        ).exchanged
     }
 
     /// Notes that the running thread stalled as `stalled` says; call once, from the thread
@@ -256,25 +344,28 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         return record
     }
 
-    /// Empties the execution's storage into `leftovers`, keeping its capacity, for the next
-    /// execution on its runner, and lets go of the seam objects its threads used; call once it
-    /// has ended and its record was made. Nothing is left when its threads were not all joined.
+    /// Empties what the execution keeps for its next run, keeping its capacity, and lets go of
+    /// the seam objects its threads used and of its task executor; call once a run ended with
+    /// every thread joined and its record was made.
+    private func endRun() {
+        watch.reset()
+        jobCandidates.removeAll()
+        seenObjects.removeAll()
+        asyncServices?.leave(in: &executorLeftovers)
+        asyncServices = nil
+        escapedJobs = nil
+    }
+
+    /// Empties the execution's storage into `leftovers`, for a new execution on its runner;
+    /// call once its last run ended (``endRun()``), which leaves it spent.
     private func leave(in leftovers: inout Leftovers) {
-        guard done.load(ordering: .acquiring) else { return }
         model.leave(in: &leftovers.model)
         trace.leave(in: &leftovers.trace)
-        watch.reset()
         leftovers.watch = watch
-        jobCandidates.removeAll()
         leftovers.jobCandidates = jobCandidates
         swap(&leftovers.unjoinedThreads, &unjoinedThreads)
         swap(&leftovers.seenObjects, &seenObjects)
-        leftovers.seenObjects.removeAll()
-        if let asyncServices {
-            asyncServices.leave(in: &leftovers.executor)
-        } else {
-            swap(&leftovers.executor, &executorLeftovers)
-        }
+        swap(&leftovers.executor, &executorLeftovers)
     }
 
     // MARK: Scheduling
@@ -476,7 +567,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// The first job that escaped the execution, if one did, with its task as the execution
     /// numbers and names it. Call from the running thread, or once the execution has ended.
     func escape() -> JobEscape? {
-        guard let job = asyncServices?.foreignJobs.first else { return nil }
+        guard let job = escapedJobs?._withUnsafeGuaranteedRef({ $0.first }) else { return nil }
         let task = trace.escapedTask(runtimeID: job.taskRuntimeID)
         return JobEscape(
             thread: job.thread,

@@ -1,6 +1,6 @@
 /// What bounds one execution (threads, steps) and how it waits (stall timeout, spinning,
 /// the grace given to jobs from outside); ``Execution/Limits`` names it.
-struct ExecutionLimits {
+struct ExecutionLimits: Equatable {
     var maxThreads = 64
     var maxSteps = 20_000
     var spuriousWakeups = true

@@ -1,27 +1,36 @@
 import Primitives
 
-/// What one execution needs: the scenario to run, the strategy that chooses, the limits, and
-/// where it runs and records. The exploration makes one per execution; the pool, the stacks,
-/// the counter and the record are reused from one to the next.
+/// What one execution needs: the setting it shares with the other executions of its worker,
+/// the strategy that chooses, and the limits. The exploration makes one per execution.
 struct ExecutionPlan {
-    /// The scenario, run as thread 0: it returns once the scenario's own threads are joined.
-    let scenario: @Sendable () -> Void
+    /// What the worker's executions share.
+    let setting: ExecutionSetting
     /// The strategy (a ``ReplayThenSearch`` follows a recorded schedule first), lent by the
     /// search, which goes on with it as the execution leaves it.
     let strategy: StrategyCell
     var limits: ExecutionLimits
-    /// Where the execution's OS threads run (the executor's lanes, and scenario threads when
-    /// they are not coroutines).
-    let threadPool: SeamThreadPool
-    /// The stacks scenario threads run on as coroutines, where this build can switch them;
-    /// `nil`: every thread is an OS thread.
-    var coroutineStacks: CoroutineStacks?
     /// A handoff to run the scenario threads as coroutines with, kept from an execution that
     /// ended on the same runner (``CoroutineHandoff/reset()``); `nil`: the execution makes
     /// its own.
     var reusedHandoff: CoroutineHandoff? = nil
-    /// The counter of the worker that runs the execution: counts its steps, for stall
-    /// detection and an isolated child's heartbeat.
+}
+
+/// What the executions one worker of an exploration runs share: the scenario, where their
+/// threads run and where they record. Made once for the worker, and anew once its executions
+/// move to OS threads: a plan hands an execution one reference for all of it, and an execution
+/// that ran a plan can run the next of the same setting in what it grew
+/// (``Execution/run(_:on:reusing:)``).
+final class ExecutionSetting {
+    /// The scenario, run as thread 0: it returns once the scenario's own threads are joined.
+    let scenario: @Sendable () -> Void
+    /// Where the executions' OS threads run (the executor's lanes, and scenario threads when
+    /// they are not coroutines).
+    let threadPool: SeamThreadPool
+    /// The stacks scenario threads run on as coroutines, where this build can switch them;
+    /// `nil`: every thread is an OS thread.
+    let coroutineStacks: CoroutineStacks?
+    /// The counter of the worker: counts the executions' steps, for stall detection and an
+    /// isolated child's heartbeat.
     let activity: ActivityCounter
     /// The storage of the steps and decisions of the worker's executions, handed from one to
     /// the next.
@@ -29,10 +38,23 @@ struct ExecutionPlan {
     /// Where the steps' bytes go, for the crash report and an isolated child's parent; it
     /// must hold ``Execution/stepByteCapacity(_:)`` bytes of steps for the limits.
     let record: ScheduleRecord
-    /// The execution's token without its steps, and what the process prints before and after
-    /// the schedule so far in base64url should a thread of the execution crash; read when the
-    /// execution begins.
+    /// The token of the execution that begins next without its steps, and what the process
+    /// prints before and after the schedule so far in base64url should a thread of it crash;
+    /// read when the execution begins.
     let texts: ExecutionTexts
+
+    init(
+        scenario: @escaping @Sendable () -> Void, threadPool: SeamThreadPool, coroutineStacks: CoroutineStacks?,
+        activity: ActivityCounter, storage: RecordStorage, record: ScheduleRecord, texts: ExecutionTexts
+    ) {
+        self.scenario = scenario
+        self.threadPool = threadPool
+        self.coroutineStacks = coroutineStacks
+        self.activity = activity
+        self.storage = storage
+        self.record = record
+        self.texts = texts
+    }
 }
 
 /// What one execution did, handed back once it has ended. A class, so that handing it on

@@ -11,6 +11,9 @@ final class ExecutionRunner: @unchecked Sendable {
     /// The execution running, as its watcher needs it.
     private struct Running {
         let execution: Execution
+        /// Which run on the execution it is (``Execution/run``): the one whose end the
+        /// watcher may claim.
+        let run: Int
         let activity: ActivityCounter
         /// The runner's ``tag`` when the execution began.
         let tag: Int
@@ -35,12 +38,12 @@ final class ExecutionRunner: @unchecked Sendable {
         self.ifStalled = ifStalled
     }
 
-    /// `execution` runs on the runner, counting its steps on `activity`; should it stall, the
-    /// watcher hands its record to the watch's `ifStalled`, with the runner's ``tag``.
-    func begin(_ execution: Execution, activity: ActivityCounter) {
+    /// Run `run` of `execution` runs on the runner, counting its steps on `activity`; should it
+    /// stall, the watcher hands its record to the watch's `ifStalled`, with the runner's ``tag``.
+    func begin(_ execution: Execution, run: Int, activity: ActivityCounter) {
         lock.withLockDirectly {
             begun += 1
-            running = Running(execution: execution, activity: activity, tag: tag, serial: begun)
+            running = Running(execution: execution, run: run, activity: activity, tag: tag, serial: begun)
         }
     }
 
@@ -72,7 +75,7 @@ final class ExecutionRunner: @unchecked Sendable {
         let stalled = current.execution.watch.checkForStall(
             &seen.stall, activity: current.activity, after: now - seen.start)
         watched = seen
-        guard let stalled, current.execution.claim(.stalled) else { return false }
+        guard let stalled, current.execution.claim(.stalled, of: current.run) else { return false }
         let wasWorking = lock.withLockDirectly {
             defer {
                 running = nil

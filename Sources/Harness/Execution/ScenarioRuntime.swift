@@ -8,11 +8,13 @@ protocol ScenarioRuntime: QuiescenceRuntime {
     func fail(_ failure: ExecutionFailure) -> Never
     /// Fails the execution at its next decision, without ending the calling thread.
     func failAtNextDecision(_ failure: ExecutionFailure)
-    /// Where the scenario's threads run.
-    var scenarioThreadHost: any SeamThreadHost { get }
-    /// `thread`, spawned by the harness, must be joined: by its owner, or by the execution
-    /// once a failure unwound its owner.
-    func spawnedHarnessThread(_ thread: SeamThread)
+    /// Starts a scenario thread at `file`:`line`, running `body` where the execution runs its
+    /// threads, and hands an error it throws to `onError`; the thread must be joined, by its
+    /// owner or by the execution once a failure unwound its owner.
+    func spawnScenarioThread(
+        file: StaticString, line: UInt, _ body: @escaping @Sendable () throws -> Void,
+        onError: @escaping @Sendable (any Error) -> Void
+    ) -> SeamThread
     /// The owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
     func joinedHarnessThread(_ thread: SeamThread)
     /// The execution's task executor and timers, started on first use by the calling thread.
@@ -37,7 +39,16 @@ protocol QuiescenceRuntime: AnyObject {
 }
 
 extension Execution: ScenarioRuntime {
-    /// The runtime that controls the calling thread, if one does: the one place that asks
-    /// the seam who runs this thread.
+    /// The runtime that controls the calling thread, if one does: with ``withCurrent(_:)``,
+    /// the one place that asks the seam who runs this thread.
     static var current: (any ScenarioRuntime)? { Seam.currentController as? Execution }
+
+    /// Calls `body` with the runtime that controls the calling thread, borrowed from the
+    /// thread's seam slot, which holds it meanwhile: ``current`` without retaining it, for
+    /// what a scenario does at every thread it starts and joins. `nil` when no runtime
+    /// controls the thread.
+    static func withCurrent<Result>(_ body: (any ScenarioRuntime) -> Result) -> Result? {
+        guard let result = Seam.withCurrentController({ ($0 as? Execution).map(body) }) else { return nil }
+        return result
+    }
 }

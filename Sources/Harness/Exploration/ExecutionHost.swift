@@ -12,8 +12,10 @@ final class ExecutionHost: @unchecked Sendable {
     /// exploration's activity counters they count on.
     let worker: Int
     /// The stacks of scenario threads run as coroutines, reused from one execution to the
-    /// next; `nil` once an execution needed OS threads.
-    var coroutineStacks: CoroutineStacks? = CoroutineStacks()
+    /// next; `nil` once an execution needed OS threads (``moveToOSThreads()``).
+    private(set) var coroutineStacks: CoroutineStacks? = CoroutineStacks()
+    /// What the executions share, made by the first (``setting(_:)``).
+    private var setting: ExecutionSetting?
     /// Where the executions record their steps, one after another; made by the first.
     private var record: ScheduleRecord?
     /// The storage of the executions' steps and decisions, each handing it to the next: left
@@ -22,8 +24,9 @@ final class ExecutionHost: @unchecked Sendable {
     /// The coroutine handoff the executions on a runner take turns with, with the limits it
     /// was made for; made by the first.
     private var handoff: (handoff: CoroutineHandoff, threads: Int, spins: UInt32)?
-    /// What the last execution on the host's runner left for the next: the storage it grew.
-    private var leftovers: Execution.Leftovers?
+    /// The execution that ran last on the host's runner, which runs the next plan that shares
+    /// its handoff (``Execution/run(_:on:reusing:)``).
+    private var reusable: Execution?
     /// The texts that name the execution running (its token without steps, its crash text),
     /// made by the first.
     private var texts: ExecutionTexts?
@@ -37,11 +40,27 @@ final class ExecutionHost: @unchecked Sendable {
         self.worker = worker
     }
 
-    /// Ends the host's OS threads and leaves its record storage for a later host; call once,
-    /// when its executions are over.
+    /// Lets go of the last execution, ends the host's OS threads and leaves its record storage
+    /// for a later host; call once, when its executions are over.
     func close() {
+        reusable = nil
         threadPool.close()
         recordStorage.keepForReuse()
+    }
+
+    /// The setting of the host's executions: made by `make` on first use, and anew once they
+    /// moved to OS threads.
+    func setting(_ make: () -> ExecutionSetting) -> ExecutionSetting {
+        if let setting { return setting }
+        let made = make()
+        setting = made
+        return made
+    }
+
+    /// The host's executions run on OS threads from now on: no more coroutines.
+    func moveToOSThreads() {
+        coroutineStacks = nil
+        setting = nil
     }
 
     /// The texts that name execution `index`, rewritten in place for each execution; `make`
@@ -78,15 +97,15 @@ final class ExecutionHost: @unchecked Sendable {
         return made
     }
 
-    /// Runs `plan` on `runner` (``Execution/run(_:on:reusing:)``) in the storage the
-    /// execution before it left, and keeps what it leaves for the next; `nil` when the
-    /// runner's watcher took the execution over. Call from the runner only.
+    /// Runs `plan` on `runner` (``Execution/run(_:on:reusing:)``) on the execution that ran
+    /// before it, when it can, and keeps the execution for the next; `nil` when the runner's
+    /// watcher took the execution over. Call from the runner only.
     func run(_ plan: ExecutionPlan, on runner: ExecutionRunner) -> ExecutionRecord? {
         // Taken into a local, not accessed in place: a runner its watcher took over never gives
-        // the storage back, and the next runner finds none.
-        var reused = leftovers.take() ?? Execution.Leftovers()
+        // the execution back, and the next runner finds none.
+        var reused = reusable.take()
         guard let record = Execution.run(plan, on: runner, reusing: &reused) else { return nil }
-        leftovers = consume reused
+        reusable = reused
         return record
     }
 

@@ -265,25 +265,24 @@ struct Explorer {
         // (``SchedulingStrategy/restartsByBeginningAgain``).
         let start = strategy.value.restartsByBeginningAgain ? nil : strategy.value
         while true {
-            var plan = ExecutionPlan(
-                scenario: root,
-                strategy: strategy,
-                limits: limits,
-                threadPool: host.threadPool,
-                coroutineStacks: options.threads == .coroutines ? host.coroutineStacks : nil,
-                activity: activity.counter(forWorker: host.worker),
-                storage: host.recordStorage,
-                record: host.scheduleRecord(
-                    stepCapacity: Execution.stepByteCapacity(limits),
-                    file: scheduleRecordFile
-                ),
-                texts: texts
-            )
+            let setting = host.setting {
+                ExecutionSetting(
+                    scenario: root,
+                    threadPool: host.threadPool,
+                    coroutineStacks: options.threads == .coroutines ? host.coroutineStacks : nil,
+                    activity: activity.counter(forWorker: host.worker),
+                    storage: host.recordStorage,
+                    record: host.scheduleRecord(
+                        stepCapacity: Execution.stepByteCapacity(limits), file: scheduleRecordFile),
+                    texts: texts
+                )
+            }
+            var plan = ExecutionPlan(setting: setting, strategy: strategy, limits: limits)
             let ran: ExecutionRecord?
             if let runner {
                 // On its runner an execution ends before the next begins: those with
                 // coroutines take turns with one handoff.
-                if plan.coroutineStacks != nil {
+                if setting.coroutineStacks != nil {
                     plan.reusedHandoff = host.reusableHandoff(limits)
                 }
                 ran = host.run(plan, on: runner)
@@ -292,7 +291,7 @@ struct Explorer {
             }
             guard let record = ran else { return nil }
             guard let reason = record.needsOSThreads, host.coroutineStacks != nil else { return record }
-            host.coroutineStacks = nil
+            host.moveToOSThreads()
             osThreadFallback.note(OSThreadFallback(schedule: index, reason: reason))
             if let start {
                 strategy.value = start

@@ -32,19 +32,15 @@ public final class Scenario: @unchecked Sendable {
         _ body: @escaping @Sendable () throws -> Void
     ) -> ScenarioThread {
         if let stress { return ScenarioThread(thread: stress.spawn(file: file, line: line, body), scenario: self) }
-        guard let execution = Execution.current else {
+        guard
+            let thread = Execution.withCurrent({
+                $0.spawnScenarioThread(file: file, line: line, body, onError: Harness.reportThrown)
+            })
+        else {
             preconditionFailure("a Scenario is used outside its execution")
         }
-        let result = Seam.spawnThread(
-            on: execution.scenarioThreadHost, file: file, line: line, body, onError: Harness.reportThrown)
-        switch result {
-        case .success(let thread):
-            unjoined.add(thread)
-            execution.spawnedHarnessThread(thread)
-            return ScenarioThread(thread: thread, scenario: self)
-        case .failure(let error):
-            preconditionFailure("the harness could not start a scenario thread: \(error)")
-        }
+        unjoined.add(thread)
+        return ScenarioThread(thread: thread, scenario: self)
     }
 
     /// Starts a task that prefers the execution's task executor: its jobs, and those of
@@ -91,7 +87,7 @@ public final class Scenario: @unchecked Sendable {
         while let thread = unjoined.first {
             join(thread, file: file, line: line)
         }
-        Execution.current?.startedServices?.waitUntilQuiet()
+        _ = Execution.withCurrent { $0.startedServices?.waitUntilQuiet() }
     }
 
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
@@ -102,7 +98,7 @@ public final class Scenario: @unchecked Sendable {
         } catch {
             preconditionFailure("joining a scenario thread failed: \(error)")
         }
-        Execution.current?.joinedHarnessThread(thread)
+        _ = Execution.withCurrent { $0.joinedHarnessThread(thread) }
     }
 }
 

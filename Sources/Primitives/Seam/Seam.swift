@@ -151,6 +151,13 @@ public enum Seam {
         return Unmanaged<ControllerSlot>.fromOpaque(raw)
     }
 
+    /// Calls `body` with the calling thread's controller, borrowed from the thread's slot,
+    /// which holds it for as long as the thread is controlled: nothing is retained. `nil`
+    /// when the thread is not controlled.
+    package static func withCurrentController<Result>(_ body: (any SeamController) -> Result) -> Result? {
+        currentSlot()?._withUnsafeGuaranteedRef { body($0.controller) }
+    }
+
     /// The calling thread's controller, retained: for the operations that keep it across
     /// calls of their own (spawning, joining, the drop-ins); ``route(_:otherwise:)`` for the rest.
     @inlinable

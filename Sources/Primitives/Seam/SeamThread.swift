@@ -61,8 +61,8 @@ public struct SeamThread: @unchecked Sendable {
     /// ``SeamThreadPool``, until the body has ended. Joining a detached or already-joined
     /// thread, or the calling thread itself, throws.
     public func join(file: StaticString = #fileID, line: UInt = #line) throws(SeamThreadError) {
-        if let controlledID, let controller = Seam.controllerForCurrentThread() {
-            controller.join(controlledID, at: SeamLocation(fileID: file, line: line))
+        if let controlledID {
+            _ = Seam.withCurrentController { $0.join(controlledID, at: SeamLocation(fileID: file, line: line)) }
         }
         if let completion {
             guard completion.wait() else { throw SeamThreadError(operation: "pthread_join", code: EINVAL) }
@@ -184,24 +184,29 @@ extension Seam {
 
     private static func spawn(
         attributes: UnsafePointer<pthread_attr_t>?,
-        body: ThreadStart.Body,
+        body: consuming ThreadStart.Body,
         location: SeamLocation,
         host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
         let controller = controllerForCurrentThread()
         let controlledID = controller?.threadWillSpawn(at: location)
-        var host = host
-        if host == nil, attributes == nil, case .closure = body, let hosting = controller as? any SeamThreadHosting {
-            host = hosting.hostForSpawnedThreads
+        if host == nil, attributes == nil, case .closure = body, let hosting = controller as? any SeamThreadHosting,
+            let spawnedHost = hosting.hostForSpawnedThreads
+        {
+            return create(
+                attributes: attributes, body: body, controller: controller, controlledID: controlledID,
+                host: spawnedHost)
         }
         return create(
             attributes: attributes, body: body, controller: controller, controlledID: controlledID, host: host)
     }
 
+    // The body and the controller are consumed: moved into the thread's start and slot, not
+    // copied there, which retained what each holds once more for every thread.
     private static func create(
         attributes: UnsafePointer<pthread_attr_t>?,
-        body: ThreadStart.Body,
-        controller: (any SeamController)?,
+        body: consuming ThreadStart.Body,
+        controller: consuming (any SeamController)?,
         controlledID: SeamThreadID?,
         host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
@@ -227,8 +232,12 @@ extension Seam {
                     handle: handle, controlledID: controlledID, completion: completion,
                     isCoroutine: host?.runsCoroutines == true))
         case .failure(let error):
-            Unmanaged<ThreadStart>.fromOpaque(argument).release()
-            if let controller, let controlledID { controller.threadSpawnFailed(controlledID) }
+            let (slot, completion, _) = releaseThreadStart(argument)
+            completion?.release()
+            if let slot {
+                slot._withUnsafeGuaranteedRef { $0.controller.threadSpawnFailed($0.thread) }
+                slot.release()
+            }
             return .failure(error)
         }
     }
@@ -267,47 +276,58 @@ private class ThreadStart {
         case function(Seam.ThreadEntry, UnsafeMutableRawPointer?)
     }
 
-    let slot: ControllerSlot?
-    /// Signalled after the body's cleanup when it runs on a ``SeamThreadPool``.
-    var completion: SeamThreadCompletion?
+    /// The thread's seam slot, when it is controlled. The start holds it unmanaged: retained
+    /// for the thread when made, and released by the thread's cleanup once the controller
+    /// heard that it exits, after the start (and the body with it) is gone. Held strongly,
+    /// the cleanup took a copy of it before releasing the start, and released both.
+    let slot: Unmanaged<ControllerSlot>?
+    /// Signalled after the body's cleanup when it runs on a ``SeamThreadHost``; held as
+    /// ``slot`` is, and released by the cleanup once signalled.
+    let completion: Unmanaged<SeamThreadCompletion>?
     /// Whether a controlled thread counts itself among the seam's active ones while it runs:
     /// not a coroutine, whose host counts for it (``SeamThreadHost/runsCoroutines``).
-    var activatesSeam = true
+    let activatesSeam: Bool
 
-    init(controller: (any SeamController)?, thread: SeamThreadID?) {
+    init(
+        controller: consuming (any SeamController)?, thread: SeamThreadID?, completion: SeamThreadCompletion?,
+        activatesSeam: Bool
+    ) {
         if let controller, let thread {
-            slot = ControllerSlot(controller: controller, thread: thread)
+            slot = Unmanaged.passRetained(ControllerSlot(controller: controller, thread: thread))
         } else {
             slot = nil
         }
+        self.completion = completion.map(Unmanaged.passRetained)
+        self.activatesSeam = activatesSeam
     }
 
     static func make(
-        _ body: Body,
-        controller: (any SeamController)?,
+        _ body: consuming Body,
+        controller: consuming (any SeamController)?,
         thread: SeamThreadID?,
         completion: SeamThreadCompletion?,
         activatesSeam: Bool
     ) -> ThreadStart {
-        let start: ThreadStart =
-            switch body {
-            case .closure(let closure):
-                ClosureThreadStart(closure, controller: controller, thread: thread)
-            case .throwing(let closure, let onError):
-                ThrowingThreadStart(closure, onError: onError, controller: controller, thread: thread)
-            case .function(let entry, let argument):
-                FunctionThreadStart(entry, argument, controller: controller, thread: thread)
-            }
-        start.completion = completion
-        start.activatesSeam = activatesSeam
-        return start
+        switch consume body {
+        case .closure(let closure):
+            ClosureThreadStart(
+                closure, controller: controller, thread: thread, completion: completion, activatesSeam: activatesSeam)
+        case .throwing(let closure, let onError):
+            ThrowingThreadStart(
+                closure, onError: onError, controller: controller, thread: thread, completion: completion,
+                activatesSeam: activatesSeam)
+        case .function(let entry, let argument):
+            FunctionThreadStart(
+                entry, argument, controller: controller, thread: thread, completion: completion,
+                activatesSeam: activatesSeam)
+        }
     }
 
     final func run() {
         if let slot {
             if activatesSeam { cshim_seam_activate() }
-            cshim_seam_set_current(Unmanaged.passUnretained(slot).toOpaque())
-            slot.controller.threadDidStart(slot.thread)
+            cshim_seam_set_current(slot.toOpaque())
+            slot._withUnsafeGuaranteedRef { $0.controller.threadDidStart($0.thread) }
         }
         runBody()
     }
@@ -318,9 +338,12 @@ private class ThreadStart {
 private final class ClosureThreadStart: ThreadStart {
     let body: @Sendable () -> Void
 
-    init(_ body: @escaping @Sendable () -> Void, controller: (any SeamController)?, thread: SeamThreadID?) {
+    init(
+        _ body: @escaping @Sendable () -> Void, controller: consuming (any SeamController)?, thread: SeamThreadID?,
+        completion: SeamThreadCompletion?, activatesSeam: Bool
+    ) {
         self.body = body
-        super.init(controller: controller, thread: thread)
+        super.init(controller: controller, thread: thread, completion: completion, activatesSeam: activatesSeam)
     }
 
     override func runBody() { body() }
@@ -332,11 +355,12 @@ private final class ThrowingThreadStart: ThreadStart {
 
     init(
         _ body: @escaping @Sendable () throws -> Void, onError: @escaping @Sendable (any Error) -> Void,
-        controller: (any SeamController)?, thread: SeamThreadID?
+        controller: consuming (any SeamController)?, thread: SeamThreadID?, completion: SeamThreadCompletion?,
+        activatesSeam: Bool
     ) {
         self.body = body
         self.onError = onError
-        super.init(controller: controller, thread: thread)
+        super.init(controller: controller, thread: thread, completion: completion, activatesSeam: activatesSeam)
     }
 
     override func runBody() {
@@ -353,12 +377,12 @@ private final class FunctionThreadStart: ThreadStart {
     let argument: UnsafeMutableRawPointer?
 
     init(
-        _ entry: Seam.ThreadEntry, _ argument: UnsafeMutableRawPointer?, controller: (any SeamController)?,
-        thread: SeamThreadID?
+        _ entry: Seam.ThreadEntry, _ argument: UnsafeMutableRawPointer?, controller: consuming (any SeamController)?,
+        thread: SeamThreadID?, completion: SeamThreadCompletion?, activatesSeam: Bool
     ) {
         self.entry = entry
         self.argument = argument
-        super.init(controller: controller, thread: thread)
+        super.init(controller: controller, thread: thread, completion: completion, activatesSeam: activatesSeam)
     }
 
     override func runBody() { entry(argument) }
@@ -369,20 +393,25 @@ private func threadBody(_ argument: UnsafeMutableRawPointer?) {
 }
 
 /// Ends a thread's body: releases it, tells its controller, clears the seam's slot, then
-/// tells the joiner of a hosted body.
+/// tells the joiner of a hosted body; the slot and the completion go last.
 private func threadCleanup(_ argument: UnsafeMutableRawPointer?) {
     let (slot, completion, activatedSeam) = releaseThreadStart(argument!)
     if let slot {
-        slot.controller.threadWillExit(slot.thread)
+        slot._withUnsafeGuaranteedRef { $0.controller.threadWillExit($0.thread) }
         cshim_seam_set_current(nil)
         if activatedSeam { cshim_seam_deactivate() }
+        slot.release()
     }
-    completion?.signal()
+    if let completion {
+        completion._withUnsafeGuaranteedRef { $0.signal() }
+        completion.release()
+    }
 }
 
 /// Releases the thread's ``ThreadStart``, and with it the body and what the body captured,
-/// and returns what the rest of the cleanup needs. It runs before the controller hears that
-/// the thread exits, while the thread still runs under it: a deinit the release sets off (a
+/// and returns what the rest of the cleanup needs (the slot and the completion, which it
+/// releases). It runs before the controller hears that the thread exits, while the thread
+/// still runs under it: a deinit the release sets off (a
 /// worker whose last reference the body held, stopping its thread through the seam) is then
 /// this thread's step, at the same point of every run. Released after the controller had
 /// handed control on, it raced with the next thread, and a deinit ran in one run as a step
@@ -390,8 +419,10 @@ private func threadCleanup(_ argument: UnsafeMutableRawPointer?) {
 /// so that the release stays here, before the controller is told.
 @inline(never)
 private func releaseThreadStart(_ argument: UnsafeMutableRawPointer) -> (
-    slot: ControllerSlot?, completion: SeamThreadCompletion?, activatedSeam: Bool
+    slot: Unmanaged<ControllerSlot>?, completion: Unmanaged<SeamThreadCompletion>?, activatedSeam: Bool
 ) {
-    let start = Unmanaged<ThreadStart>.fromOpaque(argument).takeRetainedValue()
-    return (start.slot, start.completion, start.activatesSeam)
+    let start = Unmanaged<ThreadStart>.fromOpaque(argument)
+    let parts = start._withUnsafeGuaranteedRef { ($0.slot, $0.completion, $0.activatesSeam) }
+    start.release()
+    return parts
 }
