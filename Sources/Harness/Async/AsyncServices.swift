@@ -28,7 +28,7 @@ import Synchronization
 /// The executor's own scheduling points are where its effects can be seen: after a job is
 /// queued (a lane may take it before the enqueuer goes on), before a lane takes its next
 /// job, and the choice among queued jobs.
-final class AsyncServices: TaskExecutor, @unchecked Sendable {
+final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked Sendable {
     private struct Timer {
         let deadline: SeamInstant
         let order: Int
@@ -36,10 +36,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     /// The execution, while it runs; called only from its controlled threads (see
-    /// ``isCalledByExecution(_:)``), never once it is gone. Unowned and unchecked: a lane's
-    /// every job called it two or three times, and each call retained and released it through
-    /// the runtime's check of an unowned reference.
-    private unowned(unsafe) let scheduler: any TaskScheduling
+    /// ``isCalledByExecution(_:)``), never once it is gone, and borrowed for each call
+    /// (``scheduling(_:)``): a lane's every job calls it several times, and each call through
+    /// an unowned reference checked and retained it, and released it after.
+    private let scheduler: Unmanaged<Scheduler>
     /// Where a job from a thread the execution does not control is noted: only this executor
     /// can receive one. Held here, so that it outlives the execution.
     let foreignJobs = ForeignJobs()
@@ -124,8 +124,8 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
 
     /// The executor of the execution `scheduler`, with the synchronization and the storage it
     /// takes from `leftovers` (made anew when they hold none).
-    init(scheduler: any TaskScheduling, reusing leftovers: inout Leftovers) {
-        self.scheduler = scheduler
+    init(scheduler: Scheduler, reusing leftovers: inout Leftovers) {
+        self.scheduler = Unmanaged.passUnretained(scheduler)
         synchronization = leftovers.synchronization.take() ?? ExecutorSynchronization()
         // Swapped in, not copied: the arrays must be unique for appending to reuse them.
         swap(&jobs, &leftovers.jobs)
@@ -135,6 +135,13 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         swap(&laneStorage, &leftovers.laneStorage)
         jobs.reserveCapacity(Self.expectedTasks)
         jobIdentities.reserveCapacity(Self.expectedTasks)
+    }
+
+    /// Calls `body` with the execution, borrowed for the call: it outlives every call, which
+    /// comes from one of its controlled threads while it runs (``scheduler``).
+    @inline(__always)
+    private func scheduling<Result>(_ body: (Scheduler) -> Result) -> Result {
+        scheduler._withUnsafeGuaranteedRef(body)
     }
 
     /// Empties the executor's storage into `leftovers`, keeping its capacity, with its
@@ -170,14 +177,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// a decision), and cost two seam operations, a fifth of the actor scenario's time.
     @inline(__always)
     private func withState<Result>(_ change: () -> Result) -> Result {
-        guard scheduler.hasUrgentThread else { return change() }
+        guard scheduling({ $0.hasUrgentThread }) else { return change() }
         return mutex.withLock(change)
     }
 
     /// Waits on `condition`, under the mutex, until `predicate` holds; returns at once when
     /// it holds already (``withState(_:)``).
     private func wait(on condition: ExecutorCondition, until predicate: () -> Bool) {
-        if !scheduler.hasUrgentThread, predicate() { return }
+        if !scheduling({ $0.hasUrgentThread }), predicate() { return }
         mutex.withLock { condition.wait(on: mutex, until: predicate) }
     }
 
@@ -190,7 +197,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     }
 
     private func spawn(interchangeable: Bool = false, _ body: @escaping @Sendable () -> Void) -> SeamThread {
-        scheduler.spawnExecutorThread(interchangeable: interchangeable, body)
+        scheduling { $0.spawnExecutorThread(interchangeable: interchangeable, body) }
     }
 
     // MARK: Tasks
@@ -243,7 +250,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             do {
                 try await body()
             } catch {
-                scheduler.failAtNextDecision(.taskThrew(error: "\(error)"))
+                scheduling { $0.failAtNextDecision(.taskThrew(error: "\(error)")) }
             }
             settle { outstandingTasks -= 1 }
         }
@@ -284,7 +291,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         } else {
             jobQueued.signal()
         }
-        scheduler.jobEnqueued(queued)
+        scheduling { $0.jobEnqueued(queued) }
     }
 
     /// Queues `job` once the virtual clock has moved on by `delay`, rounded up to a whole
@@ -301,14 +308,14 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     /// which the harness cannot put on its virtual clock. The job does not run.
     func rejectDelayedJob<C: Clock>(_ job: UnownedJob, on clock: C) {
         guard isCalledByExecution(job) else { return }
-        scheduler.failAtNextDecision(.nondeterminism(.foreignClock("\(C.self)")))
+        scheduling { $0.failAtNextDecision(.nondeterminism(.foreignClock("\(C.self)"))) }
     }
 
     /// A job that arrives from a thread the execution does not control escaped it: it is
     /// reported (the execution fails at its next decision) and not run. One that arrives
     /// once the execution is gone is noted where nobody reads it any more, and not run.
     private func isCalledByExecution(_ job: UnownedJob) -> Bool {
-        if Seam.withCurrentController({ ($0 as? Execution)?.asyncServices === self }) == true { return true }
+        if Seam.withCurrentController({ ($0 as? Scheduler)?.startedServices === self }) == true { return true }
         var buffer = [CChar](repeating: 0, count: 64)
         let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
         let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
@@ -330,7 +337,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
     private func identity(of job: UnownedJob) -> JobIdentity {
         let taskID = jobTaskID(job)
         guard taskID != 0 else { return JobIdentity(task: nil, enqueueOrder: jobsEnqueued) }
-        return JobIdentity(task: scheduler.taskNumber(runtimeID: taskID), enqueueOrder: jobsEnqueued)
+        return JobIdentity(task: scheduling { $0.taskNumber(runtimeID: taskID) }, enqueueOrder: jobsEnqueued)
     }
 
     /// Names the task `job` runs `name` when the scenario is starting it under that name, and
@@ -341,7 +348,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
         let runtimeID = jobTaskID(job)
         guard runtimeID != 0 else { return }
         // Named whether or not it can be held (``RuntimeTask/retaining(_:)``).
-        if let name { scheduler.nameTask(runtimeID: runtimeID, name) }
+        if let name { scheduling { $0.nameTask(runtimeID: runtimeID, name) } }
         guard !heldTasks.contains(where: { $0.runtimeID == runtimeID }), let task = RuntimeTask.retaining(job) else {
             return
         }
@@ -371,7 +378,9 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             switch held.task.wait {
             case .task(let address):
                 let awaited = unended.first { $0.task.address == address }
-                awaits = awaited.map { .task(scheduler.taskNumber(runtimeID: $0.runtimeID) + 1) } ?? .foreignTask
+                awaits =
+                    awaited.map { task in .task(scheduling { $0.taskNumber(runtimeID: task.runtimeID) } + 1) }
+                    ?? .foreignTask
             case .continuation: awaits = .continuation
             case .taskGroup: awaits = .taskGroup
             case .underway, .unknown: awaits = nil
@@ -419,7 +428,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             } catch {
                 preconditionFailure("joining an executor thread failed: \(error)")
             }
-            scheduler.joinedHarnessThread(thread)
+            scheduling { $0.joinedHarnessThread(thread) }
         }
         for held in heldTasks { held.task.release() }
         heldTasks.empty()
@@ -501,10 +510,10 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
                 let job: UnownedJob
                 if main {
                     let next = mainJobs.removeFirst()
-                    _ = scheduler.chooseJob(among: [next.identity])
+                    _ = scheduling { $0.chooseJob(among: [next.identity]) }
                     job = next.job
                 } else {
-                    let index = scheduler.chooseJob(among: jobIdentities)
+                    let index = scheduling { $0.chooseJob(among: jobIdentities) }
                     jobIdentities.remove(at: index)
                     job = jobs.remove(at: index)
                 }
@@ -539,7 +548,7 @@ final class AsyncServices: TaskExecutor, @unchecked Sendable {
             }
             for task in storage.ended { task.release() }
             storage.ended.empty()
-            scheduler.laneWillTakeJob(after: storage.ran)
+            scheduling { $0.laneWillTakeJob(after: storage.ran) }
         }
     }
 

@@ -4,7 +4,7 @@ import Primitives
 /// executor's scheduling points (a job queued, a lane about to take the next, the choice
 /// among queued jobs), its threads, and the numbers and names of its tasks. Called only from
 /// the execution's controlled threads, while the execution runs.
-protocol TaskScheduling: AnyObject {
+protocol TaskScheduling: AnyObject, Sendable {
     /// Starts a thread of the executor (a lane, the timer thread): `interchangeable` for a
     /// lane that runs queued jobs.
     func spawnExecutorThread(interchangeable: Bool, _ body: @escaping @Sendable () -> Void) -> SeamThread
@@ -26,4 +26,6 @@ protocol TaskScheduling: AnyObject {
     func nameTask(runtimeID: UInt64, _ name: TaskName)
     /// Fails the execution at its next decision, without ending the calling thread.
     func failAtNextDecision(_ failure: ExecutionFailure)
+    /// The task executor of the execution's current run, if something started it.
+    var startedServices: AsyncServices<Self>? { get }
 }

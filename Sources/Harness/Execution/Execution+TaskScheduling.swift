@@ -6,7 +6,7 @@ import Primitives
 extension Execution: TaskScheduling {
     /// The execution's task executor and timers, started on first use by the calling
     /// (controlled) thread.
-    func services() -> AsyncServices {
+    func services() -> AsyncServices<Execution> {
         if let asyncServices { return asyncServices }
         let services = AsyncServices(scheduler: self, reusing: &executorLeftovers)
         asyncServices = services
@@ -17,7 +17,7 @@ extension Execution: TaskScheduling {
     }
 
     /// The execution's task executor, if something started it.
-    var startedServices: AsyncServices? { asyncServices }
+    var startedServices: AsyncServices<Execution>? { asyncServices }
 
     /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends, once
     /// every task has ended or waits for good. Tasks that wait for good (a `Task {}` the

@@ -71,7 +71,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// The scheduling state; its events are sent, and its actions applied, only here.
     @exclusivity(unchecked) var model: ExecutionModel
     @exclusivity(unchecked) var trace: TraceRecorder
-    @exclusivity(unchecked) var asyncServices: AsyncServices?
+    @exclusivity(unchecked) var asyncServices: AsyncServices<Execution>?
     /// Where the task executor notes the jobs that escaped the execution, once it started:
     /// read at every decision, unretained, as the executor holds it for as long as the
     /// execution holds the executor. Read through ``asyncServices``, each decision retained
@@ -87,7 +87,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @exclusivity(unchecked) var seenObjects = ObjectMap<AnyObject>()
     /// What the task executor of an earlier run left (its synchronization and storage), for
     /// ``services()`` to start this one's with.
-    @exclusivity(unchecked) var executorLeftovers = AsyncServices.Leftovers()
+    @exclusivity(unchecked) var executorLeftovers = AsyncServices<Execution>.Leftovers()
 
     /// What an execution that ended leaves for a new one on its runner
     /// (``run(_:on:reusing:)``): its model's and its trace's storage, its watch and its lists,
@@ -100,7 +100,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         fileprivate var unjoinedThreads = UnjoinedThreads()
         fileprivate var seenObjects = ObjectMap<AnyObject>()
         fileprivate var jobCandidates: CandidateList?
-        fileprivate var executor = AsyncServices.Leftovers()
+        fileprivate var executor = AsyncServices<Execution>.Leftovers()
     }
 
     /// Whether the execution failed and its threads are winding down.

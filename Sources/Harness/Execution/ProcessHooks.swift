@@ -129,7 +129,7 @@ enum ProcessExecutors {
     }
 
     /// The task executor of the execution that runs the calling thread, if any.
-    static func servicesOfCallingThread() -> AsyncServices? {
+    static func servicesOfCallingThread() -> AsyncServices<Execution>? {
         Execution.current?.services()
     }
 }

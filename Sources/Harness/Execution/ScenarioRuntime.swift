@@ -18,9 +18,9 @@ protocol ScenarioRuntime: QuiescenceRuntime {
     /// The owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
     func joinedHarnessThread(_ thread: SeamThread)
     /// The execution's task executor and timers, started on first use by the calling thread.
-    func services() -> AsyncServices
+    func services() -> AsyncServices<Execution>
     /// The execution's task executor, if something started it.
-    var startedServices: AsyncServices? { get }
+    var startedServices: AsyncServices<Execution>? { get }
     /// The scenario's code called `function`, from `returnAddress`, to tell OS threads apart:
     /// where the calling thread is a coroutine, the execution ends, to run again on OS threads.
     func usedThreadIdentity(_ function: ThreadIdentityFunction, returnAddress: UInt)
