@@ -155,11 +155,12 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         done.store(false, ordering: .relaxed)
         needsOSThreads = nil
         (replay, followsRecordedSchedule) = Self.follower(of: plan)
-        var modelLeftovers = ExecutionModel.Leftovers()
+        var (steps, decisions) = storage.take()
+        model.restart(decisionStorage: &decisions)
         var traceLeftovers = TraceRecorder.Leftovers()
-        model.leave(in: &modelLeftovers)
         trace.leave(in: &traceLeftovers)
-        (model, trace) = Self.beginning(plan, model: &modelLeftovers, trace: &traceLeftovers)
+        trace = TraceRecorder(
+            record: setting.record, activity: setting.activity, storage: consume steps, reusing: &traceLeftovers)
         crashReport = Self.crashReport(of: setting)
         plan.reusedHandoff?.reset()
     }

@@ -181,7 +181,7 @@ struct ExecutionModel {
     /// them without hashing.
     private var internalObjects: [ObjectIdentifier] = []
     /// Virtual time in nanoseconds: it moves only when the model advances it.
-    private(set) var clock: UInt64 = 1_000_000_000
+    private(set) var clock = ExecutionModel.startOfTime
     /// What the threads spawned from now on are; the driver sets it while it starts a thread
     /// of the task executor.
     var roleOfSpawnedThreads = ThreadRecord.Role.scenario
@@ -248,13 +248,49 @@ struct ExecutionModel {
         swap(&objectNames, &leftovers.objectNames)
         swap(&fingerprint, &leftovers.fingerprint)
         swap(&spurious, &leftovers.spurious)
-        // Room for a small scenario from the start: one allocation each, where growing by
-        // appending reallocated each array several times an execution; none when reused.
+        begin()
+    }
+
+    /// The model of the next execution on the same runner, in this one's storage: every field
+    /// as ``init(limits:decisionStorage:reusing:)`` leaves it, the lists emptied with their
+    /// capacity kept, the decisions recorded in `decisionStorage` (which must be empty, and
+    /// holds the ended execution's after). In place: leaving the storage
+    /// (``leave(in:)``) and making a new model in it moved each list out and back and
+    /// destroyed the old model, a tenth of an execution with nothing in it. A test checks,
+    /// field by field, that a model restarted after an execution is a new one.
+    mutating func restart(decisionStorage: inout [ScheduleDecision]) {
+        precondition(decisionStorage.isEmpty, "an execution begins with no decisions")
+        threads.removeAll(keepingCapacity: true)
+        (ready, waiting, nonPreemptible, timed) = (ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet())
+        mutexes.removeAll()
+        waitsBegun = 0
+        internalObjects.removeAll(keepingCapacity: true)
+        clock = Self.startOfTime
+        roleOfSpawnedThreads = .scenario
+        failure = nil
+        phase = .scheduling
+        stepCount = 0
+        swap(&decisions, &decisionStorage)
+        preemptions = 0
+        fingerprint.removeAll()
+        objectNames.removeAll()
+        ownStep = nil
+        candidates.removeAll()
+        spurious.removeAll(keepingCapacity: true)
+        begin()
+    }
+
+    /// T0 about to start, with room for a small scenario: one allocation each, where growing
+    /// by appending reallocated each array several times an execution; none when reused.
+    private mutating func begin() {
         threads.reserveCapacity(min(limits.maxThreads, Self.expectedThreads))
         threads.append(ThreadRecord(state: .ready(.start, nil)))
         ready.insert(0)
         decisions.reserveCapacity(Self.expectedDecisions)
     }
+
+    /// Where virtual time begins, in nanoseconds.
+    private static var startOfTime: UInt64 { 1_000_000_000 }
 
     /// Empties the model's storage into `leftovers`, keeping its capacity, for the next
     /// execution's model (``init(limits:decisionStorage:reusing:)``): call once the execution

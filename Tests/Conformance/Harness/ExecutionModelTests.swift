@@ -86,6 +86,43 @@ struct ExecutionModelTests {
         #expect(second.model.failure == nil)
     }
 
+    @Test("a model restarted in place after an execution is, field by field, a new one")
+    func restartedInPlace() throws {
+        let limits = Execution.Limits()
+        var driver = try ModelDriver(threads: 3, limits: limits)
+        driver.model.noteInternalObjects([Objects.x])
+        driver.model.roleOfSpawnedThreads = .executor
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        try driver.take(1, .atomic(Objects.n, .store))
+        let now = driver.model.clock
+        #expect(try driver.take(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: now + 5)) == .blocks)
+        driver.arrive(2, .sleep(until: now + 7))
+        _ = driver.decide(running: nil)
+        #expect(try driver.take(1, .unlock(Objects.m)) == .fails)
+        #expect(driver.model.isWindingDown && driver.model.stepCount > 0 && !driver.model.decisions.isEmpty)
+
+        var noDecisions: [ScheduleDecision] = []
+        driver.model.restart(decisionStorage: &noDecisions)
+        #expect(!noDecisions.isEmpty, "the ended execution's decisions come back")
+        var none: [ScheduleDecision] = []
+        var nothingLeft = ExecutionModel.Leftovers()
+        let new = ExecutionModel(limits: limits, decisionStorage: &none, reusing: &nothingLeft)
+        let restarted = Self.fields(of: driver.model)
+        let made = Self.fields(of: new)
+        #expect(restarted.count == made.count)
+        for (field, value) in made where restarted[field] != value {
+            Issue.record("\(field) is \(restarted[field] ?? "missing") after a restart, \(value) in a new model")
+        }
+    }
+
+    /// A value's stored properties, by name, each as `String(reflecting:)` writes it.
+    private static func fields(of value: Any) -> [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: Mirror(reflecting: value).children.map {
+                ($0.label ?? "?", String(reflecting: $0.value))
+            })
+    }
+
     // MARK: Conditions
 
     @Test("a wait releases the mutex; a signal moves the first waiter to re-acquiring it")
