@@ -110,13 +110,9 @@ extension Execution {
         file: StaticString, line: UInt, _ body: @escaping @Sendable () throws -> Void,
         onError: @escaping @Sendable (any Error) -> Void
     ) -> SeamThread {
-        switch Seam.spawnThread(on: scenarioThreadHost, file: file, line: line, body, onError: onError) {
-        case .success(let thread):
-            spawnedHarnessThread(thread)
-            return thread
-        case .failure(let error):
-            preconditionFailure("the harness could not start a scenario thread: \(error)")
-        }
+        spawnedHarnessThread(
+            Seam.spawnThread(on: scenarioThreadHost, file: file, line: line, body, onError: onError),
+            "a scenario thread")
     }
 
     func threadWillSpawn(at location: SeamLocation) -> SeamThreadID {
@@ -222,11 +218,20 @@ extension Execution {
 
     // MARK: Threads the harness spawns
 
-    /// Records that `thread`, spawned by the harness itself (a scenario thread, an executor
-    /// lane), must be joined: by its owner, or by ``run(_:)`` once a failed execution has
-    /// wound down, because then the code that would have joined it was unwound.
-    func spawnedHarnessThread(_ thread: SeamThread) {
-        withCancellationDisabled(on: currentThread()) { _ in unjoinedThreads.add(thread) }
+    /// The thread the harness spawned itself (`what`: a scenario thread, an executor lane),
+    /// recorded as one that must be joined: by its owner, or by ``run(_:)`` once a failed
+    /// execution has wound down, because then the code that would have joined it was unwound.
+    /// The harness cannot go on without it: a spawn that failed stops the process.
+    func spawnedHarnessThread(_ spawned: consuming Result<SeamThread, SeamThreadError>, _ what: StaticString)
+        -> SeamThread
+    {
+        switch spawned {
+        case .success(let thread):
+            withCancellationDisabled(on: currentThread()) { _ in unjoinedThreads.add(thread) }
+            return thread
+        case .failure(let error):
+            preconditionFailure("the harness could not start \(what): \(error)")
+        }
     }
 
     /// Records that the owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.

@@ -119,12 +119,7 @@ extension Execution: TaskScheduling {
         model.roleOfSpawnedThreads = interchangeable ? .interchangeableLane : .executor
         defer { model.roleOfSpawnedThreads = .scenario }
         let host = backend.coroutineHost.flatMap { cshim_coroutines_carry_tasks() ? $0 : nil } ?? threadPool
-        switch Seam.spawnThread(on: host, body) {
-        case .success(let thread):
-            spawnedHarnessThread(thread)
-            return thread
-        case .failure(let error): preconditionFailure("the harness could not start an executor thread: \(error)")
-        }
+        return spawnedHarnessThread(Seam.spawnThread(on: host, body), "an executor thread")
     }
 
     /// Names the task the runtime knows by `runtimeID` `name`, for reports; not a

@@ -114,7 +114,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         (replay, followsRecordedSchedule) = Self.follower(of: plan)
         threadPool = setting.threadPool
         storage = setting.storage
-        (model, trace) = Self.beginning(plan, model: &leftovers.model, trace: &leftovers.trace)
+        var (steps, decisions) = setting.storage.take()
+        model = ExecutionModel(limits: plan.limits, decisionStorage: &decisions, reusing: &leftovers.model)
+        trace = Self.trace(in: setting, limits: plan.limits, storage: consume steps, reusing: &leftovers.trace)
         crashReport = Self.crashReport(of: setting)
         watch = leftovers.watch.take() ?? ExecutionWatch()
         // Swapped out, not copied: the arrays must be unique for appending to reuse them.
@@ -159,8 +161,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         model.restart(decisionStorage: &decisions)
         var traceLeftovers = TraceRecorder.Leftovers()
         trace.leave(in: &traceLeftovers)
-        trace = TraceRecorder(
-            record: setting.record, activity: setting.activity, storage: consume steps, reusing: &traceLeftovers)
+        trace = Self.trace(in: setting, limits: limits, storage: consume steps, reusing: &traceLeftovers)
         crashReport = Self.crashReport(of: setting)
         plan.reusedHandoff?.reset()
     }
@@ -171,20 +172,17 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         return (follower, follower != nil)
     }
 
-    /// The model and the trace of a run of `plan`, which begin in the storage of its setting
-    /// and of the leftovers of an earlier model and trace.
-    private static func beginning(
-        _ plan: borrowing ExecutionPlan, model: inout ExecutionModel.Leftovers, trace: inout TraceRecorder.Leftovers
-    ) -> (ExecutionModel, TraceRecorder) {
-        let setting = plan.setting
-        var (steps, decisions) = setting.storage.take()
-        let newModel = ExecutionModel(limits: plan.limits, decisionStorage: &decisions, reusing: &model)
+    /// The trace of a run under `limits`, recording to `setting`'s record in `steps` (taken
+    /// from its storage, and moved in, never copied: a copy left behind would make the trace's
+    /// room for its steps a new allocation) and the leftovers of an earlier trace.
+    private static func trace(
+        in setting: ExecutionSetting, limits: Limits, storage steps: consuming [CompactTrace.Step],
+        reusing leftovers: inout TraceRecorder.Leftovers
+    ) -> TraceRecorder {
         precondition(
-            setting.record.stepCapacity >= stepByteCapacity(plan.limits),
-            "the schedule record is too small for the limits")
-        let newTrace = TraceRecorder(
-            record: setting.record, activity: setting.activity, storage: consume steps, reusing: &trace)
-        return (newModel, newTrace)
+            setting.record.stepCapacity >= stepByteCapacity(limits), "the schedule record is too small for the limits")
+        return TraceRecorder(
+            record: setting.record, activity: setting.activity, storage: consume steps, reusing: &leftovers)
     }
 
     /// `setting`'s record begun for the execution its texts name, and its crash report with

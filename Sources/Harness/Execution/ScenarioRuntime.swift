@@ -15,7 +15,7 @@ protocol ScenarioRuntime: QuiescenceRuntime {
         file: StaticString, line: UInt, _ body: @escaping @Sendable () throws -> Void,
         onError: @escaping @Sendable (any Error) -> Void
     ) -> SeamThread
-    /// The owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
+    /// The owner of a thread ``spawnScenarioThread(file:line:_:onError:)`` started joined it.
     func joinedHarnessThread(_ thread: SeamThread)
     /// The execution's task executor and timers, started on first use by the calling thread.
     func services() -> AsyncServices<Execution>
@@ -39,14 +39,14 @@ protocol QuiescenceRuntime: AnyObject {
 }
 
 extension Execution: ScenarioRuntime {
-    /// The runtime that controls the calling thread, if one does: with ``withCurrent(_:)``,
-    /// the one place that asks the seam who runs this thread.
-    static var current: (any ScenarioRuntime)? { Seam.currentController as? Execution }
+    /// The runtime that controls the calling thread, if one does, retained
+    /// (``withCurrent(_:)``).
+    static var current: (any ScenarioRuntime)? { withCurrent { $0 } }
 
     /// Calls `body` with the runtime that controls the calling thread, borrowed from the
-    /// thread's seam slot, which holds it meanwhile: ``current`` without retaining it, for
-    /// what a scenario does at every thread it starts and joins. `nil` when no runtime
-    /// controls the thread.
+    /// thread's seam slot, which holds it meanwhile: the one place that asks the seam who runs
+    /// this thread, without retaining it, for what a scenario does at every thread it starts
+    /// and joins. `nil` when no runtime controls the thread.
     static func withCurrent<Result>(_ body: (any ScenarioRuntime) -> Result) -> Result? {
         guard let result = Seam.withCurrentController({ ($0 as? Execution).map(body) }) else { return nil }
         return result

@@ -159,7 +159,7 @@ public enum Seam {
     }
 
     /// The calling thread's controller, retained: for the operations that keep it across
-    /// calls of their own (spawning, joining, the drop-ins); ``route(_:otherwise:)`` for the rest.
+    /// calls of their own (spawning, the drop-ins); ``route(_:otherwise:)`` for the rest.
     @inlinable
     static func controllerForCurrentThread() -> (any SeamController)? {
         currentSlot()?.takeUnretainedValue().controller

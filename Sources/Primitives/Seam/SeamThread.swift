@@ -62,7 +62,7 @@ public struct SeamThread: @unchecked Sendable {
     /// thread, or the calling thread itself, throws.
     public func join(file: StaticString = #fileID, line: UInt = #line) throws(SeamThreadError) {
         if let controlledID {
-            _ = Seam.withCurrentController { $0.join(controlledID, at: SeamLocation(fileID: file, line: line)) }
+            Seam.route({ $0.join(controlledID, at: SeamLocation(fileID: file, line: line)) }, otherwise: {})
         }
         if let completion {
             guard completion.wait() else { throw SeamThreadError(operation: "pthread_join", code: EINVAL) }
