@@ -116,7 +116,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         storage = setting.storage
         var (steps, decisions) = setting.storage.take()
         model = ExecutionModel(limits: plan.limits, decisionStorage: &decisions, reusing: &leftovers.model)
-        trace = Self.trace(in: setting, limits: plan.limits, storage: consume steps, reusing: &leftovers.trace)
+        precondition(
+            setting.record.stepCapacity >= Self.stepByteCapacity(plan.limits),
+            "the schedule record is too small for the limits")
+        // The steps' storage moved in, never copied: a copy left here would make the trace's
+        // room for its steps a new allocation.
+        trace = TraceRecorder(
+            record: setting.record, activity: setting.activity, storage: consume steps, reusing: &leftovers.trace)
         crashReport = Self.crashReport(of: setting)
         watch = leftovers.watch.take() ?? ExecutionWatch()
         // Swapped out, not copied: the arrays must be unique for appending to reuse them.
@@ -159,9 +165,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         (replay, followsRecordedSchedule) = Self.follower(of: plan)
         var (steps, decisions) = storage.take()
         model.restart(decisionStorage: &decisions)
-        var traceLeftovers = TraceRecorder.Leftovers()
-        trace.leave(in: &traceLeftovers)
-        trace = Self.trace(in: setting, limits: limits, storage: consume steps, reusing: &traceLeftovers)
+        trace.restart(storage: consume steps)
         crashReport = Self.crashReport(of: setting)
         plan.reusedHandoff?.reset()
     }
@@ -170,19 +174,6 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     private static func follower(of plan: borrowing ExecutionPlan) -> (ReplayFollower?, Bool) {
         let follower = plan.strategy.value.recordedSchedule.map(ReplayFollower.init(steps:))
         return (follower, follower != nil)
-    }
-
-    /// The trace of a run under `limits`, recording to `setting`'s record in `steps` (taken
-    /// from its storage, and moved in, never copied: a copy left behind would make the trace's
-    /// room for its steps a new allocation) and the leftovers of an earlier trace.
-    private static func trace(
-        in setting: ExecutionSetting, limits: Limits, storage steps: consuming [CompactTrace.Step],
-        reusing leftovers: inout TraceRecorder.Leftovers
-    ) -> TraceRecorder {
-        precondition(
-            setting.record.stepCapacity >= stepByteCapacity(limits), "the schedule record is too small for the limits")
-        return TraceRecorder(
-            record: setting.record, activity: setting.activity, storage: consume steps, reusing: &leftovers)
     }
 
     /// `setting`'s record begun for the execution its texts name, and its crash report with

@@ -62,6 +62,21 @@ struct TraceRecorder {
         steps = CompactTrace(storage: storage, capacity: Self.expectedSteps)
     }
 
+    /// Readies the trace, whose execution's record was made, for the next run of the same
+    /// execution: every field as the initializer sets it, the bookkeeping emptied keeping its
+    /// capacity, the steps recorded into `storage` (as the initializer's). The task names and
+    /// the job points went on with the record, so the trace starts new (still empty) ones.
+    mutating func restart(storage: consuming [CompactTrace.Step]) {
+        steps = CompactTrace(storage: storage, capacity: Self.expectedSteps)
+        taskNames = []
+        byteCount = 0
+        taskNumbers.removeAll()
+        tasksAsked.empty()
+        finishedJobs.empty()
+        jobPoints = []
+        openCalls = [:]
+    }
+
     /// Empties the trace's bookkeeping into `leftovers`, keeping its capacity, for the next
     /// execution's trace; call once the execution's record was made, which leaves this trace
     /// spent.

@@ -107,20 +107,7 @@ struct ExecutionModelTests {
         var none: [ScheduleDecision] = []
         var nothingLeft = ExecutionModel.Leftovers()
         let new = ExecutionModel(limits: limits, decisionStorage: &none, reusing: &nothingLeft)
-        let restarted = Self.fields(of: driver.model)
-        let made = Self.fields(of: new)
-        #expect(restarted.count == made.count)
-        for (field, value) in made where restarted[field] != value {
-            Issue.record("\(field) is \(restarted[field] ?? "missing") after a restart, \(value) in a new model")
-        }
-    }
-
-    /// A value's stored properties, by name, each as `String(reflecting:)` writes it.
-    private static func fields(of value: Any) -> [String: String] {
-        Dictionary(
-            uniqueKeysWithValues: Mirror(reflecting: value).children.map {
-                ($0.label ?? "?", String(reflecting: $0.value))
-            })
+        expectSameStoredProperties(driver.model, as: new)
     }
 
     // MARK: Conditions
