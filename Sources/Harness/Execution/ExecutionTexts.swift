@@ -11,8 +11,11 @@ final class ExecutionTexts {
         let parts: [[CChar]]
         /// The parts' bytes together.
         let partsLength: Int
-        /// The text, NUL-terminated.
-        var bytes: [CChar]
+        /// How many stand-ins the template has.
+        let standIns: Int
+        /// The text, NUL-terminated, in memory of its own (freed by ``free()``): lent as it
+        /// is, where an array's buffer was retained and released each time it was lent.
+        private(set) var bytes: UnsafeMutableBufferPointer<CChar>
         /// Where each stand-in's number begins in `bytes`, as laid out for the width written
         /// last; empty before the first.
         var numberOffsets: [Int] = []
@@ -22,37 +25,50 @@ final class ExecutionTexts {
                 part.map { CChar(bitPattern: $0) }
             }
             partsLength = parts.reduce(0) { $0 + $1.count }
-            bytes = parts[0] + [0]
+            standIns = parts.count - 1
+            bytes = Self.owned(parts[0] + [0])
         }
 
         /// Writes the execution number's `digits` in place of each stand-in. The parts around
         /// them are laid out again only when the number's width changes.
         mutating func name(digits: UnsafeBufferPointer<CChar>) {
             // A template without a stand-in was written whole when the text was made.
-            guard parts.count > 1 else { return }
-            if numberOffsets.isEmpty || bytes.count != partsLength + (parts.count - 1) * digits.count + 1 {
+            guard standIns > 0 else { return }
+            if numberOffsets.isEmpty || bytes.count != partsLength + standIns * digits.count + 1 {
                 layOut(width: digits.count)
             }
-            bytes.withUnsafeMutableBufferPointer { text in
-                for offset in numberOffsets {
-                    (text.baseAddress! + offset).update(from: digits.baseAddress!, count: digits.count)
-                }
+            for offset in numberOffsets {
+                (bytes.baseAddress! + offset).update(from: digits.baseAddress!, count: digits.count)
             }
         }
 
         /// Writes the parts with room for a number of `width` digits between each two, and
         /// the NUL, and notes where the numbers go.
         private mutating func layOut(width: Int) {
-            bytes.removeAll(keepingCapacity: true)
+            var laidOut: [CChar] = []
             numberOffsets.removeAll(keepingCapacity: true)
             for (index, part) in parts.enumerated() {
                 if index > 0 {
-                    numberOffsets.append(bytes.count)
-                    bytes.append(contentsOf: repeatElement(0, count: width))
+                    numberOffsets.append(laidOut.count)
+                    laidOut.append(contentsOf: repeatElement(0, count: width))
                 }
-                bytes.append(contentsOf: part)
+                laidOut.append(contentsOf: part)
             }
-            bytes.append(0)
+            laidOut.append(0)
+            free()
+            bytes = Self.owned(laidOut)
+        }
+
+        /// `text`, copied to memory of its own.
+        private static func owned(_ text: [CChar]) -> UnsafeMutableBufferPointer<CChar> {
+            let bytes = UnsafeMutableBufferPointer<CChar>.allocate(capacity: text.count)
+            _ = bytes.initialize(from: text)
+            return bytes
+        }
+
+        /// Frees the text's bytes; the text is not used again until laid out anew.
+        func free() {
+            bytes.deallocate()
         }
     }
 
@@ -70,6 +86,12 @@ final class ExecutionTexts {
         self.crashSuffix = Text(crashSuffix, standIn: standIn)
     }
 
+    deinit {
+        token.free()
+        crashPrefix.free()
+        crashSuffix.free()
+    }
+
     /// Writes the texts of execution `number`.
     func name(execution number: Int) {
         ExecutionTexts.withDecimal(number) { digits in
@@ -85,13 +107,9 @@ final class ExecutionTexts {
             _ token: UnsafePointer<CChar>, _ crashPrefix: UnsafePointer<CChar>, _ crashSuffix: UnsafePointer<CChar>
         ) -> Result
     ) -> Result {
-        token.bytes.withUnsafeBufferPointer { token in
-            crashPrefix.bytes.withUnsafeBufferPointer { prefix in
-                crashSuffix.bytes.withUnsafeBufferPointer { suffix in
-                    body(token.baseAddress!, prefix.baseAddress!, suffix.baseAddress!)
-                }
-            }
-        }
+        body(
+            UnsafePointer(token.bytes.baseAddress!), UnsafePointer(crashPrefix.bytes.baseAddress!),
+            UnsafePointer(crashSuffix.bytes.baseAddress!))
     }
 
     /// Lends `number`'s decimal digits, as `String(number)` writes them, without making a

@@ -68,15 +68,17 @@ final class ExecutionHost: @unchecked Sendable {
     func texts(execution index: Int, _ make: (String) -> (token: String, crashPrefix: String, crashSuffix: String))
         -> ExecutionTexts
     {
-        let texts =
-            self.texts
-            ?? {
-                let made = make(String(UnicodeScalar(Self.executionStandIn)))
-                return ExecutionTexts(
-                    token: made.token, crashPrefix: made.crashPrefix, crashSuffix: made.crashSuffix,
-                    standIn: Self.executionStandIn)
-            }()
-        self.texts = texts
+        let texts: ExecutionTexts
+        if let kept = self.texts {
+            texts = kept
+        } else {
+            let made = make(String(UnicodeScalar(Self.executionStandIn)))
+            texts = ExecutionTexts(
+                token: made.token, crashPrefix: made.crashPrefix, crashSuffix: made.crashSuffix,
+                standIn: Self.executionStandIn)
+            // Stored once: storing the kept texts again retained and released them each time.
+            self.texts = texts
+        }
         texts.name(execution: index)
         return texts
     }
