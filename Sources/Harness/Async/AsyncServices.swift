@@ -315,7 +315,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// reported (the execution fails at its next decision) and not run. One that arrives
     /// once the execution is gone is noted where nobody reads it any more, and not run.
     private func isCalledByExecution(_ job: UnownedJob) -> Bool {
-        if Seam.withCurrentController({ ($0 as? Scheduler)?.startedServices === self }) == true { return true }
+        if Seam.withCurrentController({ ($0 as? Scheduler)?.runs(on: self) }) == true { return true }
         var buffer = [CChar](repeating: 0, count: 64)
         let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
         let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
@@ -510,18 +510,27 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
                 let job: UnownedJob
                 if main {
                     let next = mainJobs.removeFirst()
-                    _ = scheduling { $0.chooseJob(among: [next.identity]) }
+                    _ = withUnsafePointer(to: next.identity) { identity in
+                        scheduling { $0.chooseJob(among: UnsafeBufferPointer(start: identity, count: 1)) }
+                    }
                     job = next.job
                 } else {
-                    let index = scheduling { $0.chooseJob(among: jobIdentities) }
+                    // The list is lent in place, not passed: passing it, or lending it for
+                    // reading, retained and released it. The choice reads it only.
+                    let index = jobIdentities.withUnsafeMutableBufferPointer { queued in
+                        scheduling { $0.chooseJob(among: UnsafeBufferPointer(queued)) }
+                    }
                     jobIdentities.remove(at: index)
                     job = jobs.remove(at: index)
                 }
                 jobsRunning += 1
                 // A job runs its task, or (an actor draining its queue) the tasks queued there.
                 storage.unended.empty()
-                for held in heldTasks where !held.task.isComplete {
-                    storage.unended.append((held.runtimeID, held.task, held.task.resumeState))
+                // Read in place, as the queued jobs are lent.
+                heldTasks.withUnsafeMutableBufferPointer { held in
+                    for (runtimeID, task) in held where !task.isComplete {
+                        storage.unended.append((runtimeID, task, task.resumeState))
+                    }
                 }
                 return job
             }
@@ -548,7 +557,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
             }
             for task in storage.ended { task.release() }
             storage.ended.empty()
-            scheduling { $0.laneWillTakeJob(after: storage.ran) }
+            storage.ran.withUnsafeBufferPointer { ran in scheduling { $0.laneWillTakeJob(after: ran) } }
         }
     }
 

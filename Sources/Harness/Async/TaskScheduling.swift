@@ -15,17 +15,20 @@ protocol TaskScheduling: AnyObject, Sendable {
     var hasUrgentThread: Bool { get }
     /// The scheduling point of a thread that has just queued `job`.
     func jobEnqueued(_ job: JobIdentity)
-    /// Which of the queued `jobs` the calling lane runs: an index into `jobs`.
-    func chooseJob(among jobs: [JobIdentity]) -> Int
+    /// Which of the queued `jobs` the calling lane runs: an index into `jobs`, which the
+    /// executor lends for the call (a view of its own list, not a copy retained for it).
+    func chooseJob(among jobs: UnsafeBufferPointer<JobIdentity>) -> Int
     /// The scheduling point of a lane that finished a job, before it takes the next; `ran`
-    /// are the tasks that ran in the job (by their runtime IDs), with their places.
-    func laneWillTakeJob(after ran: [(runtimeID: UInt64, points: TaskJobPoints)])
+    /// are the tasks that ran in the job (by their runtime IDs), with their places, lent as
+    /// `jobs` is.
+    func laneWillTakeJob(after ran: UnsafeBufferPointer<(runtimeID: UInt64, points: TaskJobPoints)>)
     /// The execution's number (from 0) for the task the runtime knows by `runtimeID`.
     func taskNumber(runtimeID: UInt64) -> Int
     /// Names the task the runtime knows by `runtimeID` `name`, for reports.
     func nameTask(runtimeID: UInt64, _ name: TaskName)
     /// Fails the execution at its next decision, without ending the calling thread.
     func failAtNextDecision(_ failure: ExecutionFailure)
-    /// The task executor of the execution's current run, if something started it.
-    var startedServices: AsyncServices<Self>? { get }
+    /// Whether `services` is the task executor of the execution's current run (compared, not
+    /// retained).
+    func runs(on services: AsyncServices<Self>) -> Bool
 }

@@ -19,6 +19,10 @@ extension Execution: TaskScheduling {
     /// The execution's task executor, if something started it.
     var startedServices: AsyncServices<Execution>? { asyncServices }
 
+    func runs(on services: AsyncServices<Execution>) -> Bool {
+        asyncServices === services
+    }
+
     /// Lets the tasks finish and the executor's threads exit; called as thread 0 ends, once
     /// every task has ended or waits for good. Tasks that wait for good (a `Task {}` the
     /// scenario did not wait for, left on a continuation nobody resumes) fail the execution,
@@ -71,7 +75,7 @@ extension Execution: TaskScheduling {
     /// The scheduling point of a lane that finished a job (in which the tasks of `ran` ran,
     /// with their places), before it takes the next: any other thread may run first, and
     /// jobs queued meanwhile compete for the lane.
-    func laneWillTakeJob(after ran: [(runtimeID: UInt64, points: TaskJobPoints)]) {
+    func laneWillTakeJob(after ran: UnsafeBufferPointer<(runtimeID: UInt64, points: TaskJobPoints)>) {
         let me = currentThread()
         if !ran.isEmpty {
             withCancellationDisabled(on: me) { _ in trace.noteFinishedJob(lane: me, ran: ran) }
@@ -87,7 +91,7 @@ extension Execution: TaskScheduling {
     /// Picks which of the queued `jobs` the calling lane runs: a decision of the strategy,
     /// recorded in the trace (and in tokens, as the index in the queue) when there is a
     /// choice. The lane's steps until ``laneWillTakeJob(after:)`` are the job's task's.
-    func chooseJob(among jobs: [JobIdentity]) -> Int {
+    func chooseJob(among jobs: UnsafeBufferPointer<JobIdentity>) -> Int {
         let me = currentThread()
         return withCancellationDisabled(on: me) { _ in
             if aborting { return 0 }

@@ -317,6 +317,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     func record() -> ExecutionRecord {
         var follower = replay
         follower?.finish(after: trace.steps.count)
+        // Numbered outside a closure: read in one, the whole trace was copied for the call.
+        var taskCreations: [Int: TaskCreationSite] = [:]
+        if let asyncServices { taskCreations = trace.numbered(asyncServices.creationSites) }
         let record = ExecutionRecord(
             steps: trace.steps,
             failure: escape().map(ExecutionFailure.escaped) ?? model.failure,
@@ -326,7 +329,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             threadCount: model.threads.count,
             taskNames: trace.taskNames,
             jobPoints: trace.jobPoints,
-            taskCreations: asyncServices.map { trace.numbered($0.creationSites) } ?? [:],
+            taskCreations: taskCreations,
             replayDivergence: follower?.divergence,
             needsOSThreads: needsOSThreads
         )

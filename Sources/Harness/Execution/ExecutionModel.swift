@@ -505,7 +505,7 @@ struct ExecutionModel {
 
     /// Lane `thread` runs `jobs[index]`, chosen among the queued `jobs`. Returns the choice's
     /// step to record.
-    mutating func lane(_ thread: Int, chose index: Int, among jobs: [JobIdentity]) -> Step {
+    mutating func lane(_ thread: Int, chose index: Int, among jobs: UnsafeBufferPointer<JobIdentity>) -> Step {
         decisions.append(.job(index))
         threads[thread].job = jobs[index]
         return makeStep(

@@ -159,7 +159,7 @@ struct TraceRecorder {
 
     /// Notes the tasks (by their runtime IDs) that ran, with their places, in the job `lane`
     /// just finished; kept with the lane's next `takeJob` step.
-    mutating func noteFinishedJob(lane: Int, ran: [(runtimeID: UInt64, points: TaskJobPoints)]) {
+    mutating func noteFinishedJob(lane: Int, ran: some Sequence<(runtimeID: UInt64, points: TaskJobPoints)>) {
         // Room for a small scenario's jobs at the first: one allocation, not one per doubling.
         if jobPoints.capacity == 0 { jobPoints.reserveCapacity(Self.expectedJobs) }
         takeFinishedJob(of: lane, endedBy: nil)
@@ -203,6 +203,7 @@ struct TraceRecorder {
 
     /// `values`, by the runtime IDs of tasks, by the tasks' numbers in the trace (from 1)
     /// instead; the tasks the execution never saw are left out.
+    @inline(__always)  // Called, it took a copy of the whole trace, read from its execution.
     func numbered<Value>(_ values: [UInt64: Value]) -> [Int: Value] {
         Dictionary(uniqueKeysWithValues: values.compactMap { id, value in taskNumbers[id].map { ($0 + 1, value) } })
     }

@@ -515,7 +515,7 @@ struct ExecutionModelTests {
     func laneChoosesJob() throws {
         var driver = try ModelDriver(threads: 1)
         let jobs = [JobIdentity(task: 0, enqueueOrder: 0), JobIdentity(task: 1, enqueueOrder: 1)]
-        let step = driver.model.lane(0, chose: 1, among: jobs)
+        let step = jobs.withUnsafeBufferPointer { driver.model.lane(0, chose: 1, among: $0) }
         #expect(
             step.kind == .chooseJob && step.choice == 1 && step.target == .queuedJob(position: 2, count: 2)
                 && step.job == jobs[1])

@@ -14,9 +14,10 @@ struct TraceRecorderTests {
         // Lane 1 finishes a job of a named task and takes the next; lane 2 finishes one and the
         // execution ends before it takes another; T0 is inside a queue's `sync`.
         trace.nameTask(runtimeID: 41, .given("worker"))
-        trace.noteFinishedJob(lane: 1, ran: [(runtimeID: 41, points: TaskJobPoints(resumed: 1, suspended: 2))])
+        trace.noteFinishedJob(lane: 1, ran: [(runtimeID: UInt64(41), points: TaskJobPoints(resumed: 1, suspended: 2))])
         _ = trace.append(Self.step(of: 1, .takeJob, job: JobIdentity(task: 0, enqueueOrder: 0)))
-        trace.noteFinishedJob(lane: 2, ran: [(runtimeID: 42, points: TaskJobPoints(resumed: 3, suspended: nil))])
+        trace.noteFinishedJob(
+            lane: 2, ran: [(runtimeID: UInt64(42), points: TaskJobPoints(resumed: 3, suspended: nil))])
         trace.beginCall(DropInCall(SeamCall(.queue, .sync), object: SharedObject(.queue, 1)), by: 0)
         _ = trace.append(Self.step(of: 0, .lock))
         #expect(trace.steps.count == 2 && !trace.taskNames.isEmpty && !trace.jobPoints.isEmpty)
