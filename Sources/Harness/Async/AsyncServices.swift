@@ -448,6 +448,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// ``waitUntilOthersQuiet()`` when every other task is quiet.
     /// Returns what `change` returns.
     @discardableResult
+    @inline(__always)  // Called, it was handed the executor retained, at every job.
     private func settle<Result>(_ change: () -> Result) -> Result {
         let (result, quiet, waiters) = withState {
             let result = change()
