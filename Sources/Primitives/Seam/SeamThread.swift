@@ -188,8 +188,10 @@ extension Seam {
         location: SeamLocation,
         host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
+        // The spawn's scheduling point borrows the controller; the one reference taken after
+        // it moves to the thread's slot. Taken first and asked through, it was retained twice.
+        let controlledID = withCurrentController { $0.threadWillSpawn(at: location) }
         let controller = controllerForCurrentThread()
-        let controlledID = controller?.threadWillSpawn(at: location)
         if host == nil, attributes == nil, case .closure = body, let hosting = controller as? any SeamThreadHosting,
             let spawnedHost = hosting.hostForSpawnedThreads
         {
@@ -199,6 +201,16 @@ extension Seam {
         }
         return create(
             attributes: attributes, body: body, controller: controller, controlledID: controlledID, host: host)
+    }
+
+    /// Starts a POSIX thread with `attributes` that runs the start at `argument`.
+    private static func createPOSIXThread(
+        attributes: UnsafePointer<pthread_attr_t>?, argument: UnsafeMutableRawPointer
+    ) -> Result<pthread_t, SeamThreadError> {
+        var thread = cshim_thread()
+        let error = cshim_thread_create(&thread, attributes, threadBody, threadCleanup, argument)
+        return error == 0
+            ? .success(thread.handle) : .failure(SeamThreadError(operation: "pthread_create", code: error))
     }
 
     // The body and the controller are consumed: moved into the thread's start and slot, not
@@ -211,26 +223,22 @@ extension Seam {
         host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
         let completion = host.map { _ in SeamThreadCompletion.make() }
+        let isCoroutine = host?.runsCoroutines == true
         let start = ThreadStart.make(
-            body, controller: controller, thread: controlledID, completion: completion,
-            activatesSeam: host?.runsCoroutines != true)
-        let argument = Unmanaged.passRetained(start).toOpaque()
-        let created: Result<pthread_t, SeamThreadError>
-        if let host {
-            created = host.run(threadBody, cleanup: threadCleanup, argument: argument, as: controlledID)
-        } else {
-            var thread = cshim_thread()
-            let error = cshim_thread_create(&thread, attributes, threadBody, threadCleanup, argument)
-            created =
-                error == 0
-                ? .success(thread.handle) : .failure(SeamThreadError(operation: "pthread_create", code: error))
-        }
+            body, controller: controller, thread: controlledID, completion: completion, activatesSeam: !isCoroutine)
+        // The start's one reference moves to the thread: passed as a copy, it was retained for
+        // the thread and the copy released.
+        let argument = Unmanaged.passRetained(consume start).toOpaque()
+        // The host is asked where the caller holds it: bound to a name of its own, it was
+        // retained for the call.
+        let created =
+            host.map { $0.run(threadBody, cleanup: threadCleanup, argument: argument, as: controlledID) }
+            ?? createPOSIXThread(attributes: attributes, argument: argument)
         switch created {
         case .success(let handle):
             return .success(
-                SeamThread(
-                    handle: handle, controlledID: controlledID, completion: completion,
-                    isCoroutine: host?.runsCoroutines == true))
+                SeamThread(handle: handle, controlledID: controlledID, completion: completion, isCoroutine: isCoroutine)
+            )
         case .failure(let error):
             let (slot, completion, _) = releaseThreadStart(argument)
             completion?.release()
