@@ -315,7 +315,12 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// reported (the execution fails at its next decision) and not run. One that arrives
     /// once the execution is gone is noted where nobody reads it any more, and not run.
     private func isCalledByExecution(_ job: UnownedJob) -> Bool {
-        if Seam.withCurrentController({ ($0 as? Scheduler)?.runs(on: self) }) == true { return true }
+        // The calling thread's controller is the execution when it is the same object (compared,
+        // not cast: a cast retained it); only then is the execution, alive, asked.
+        let isExecutions = Seam.withCurrentController { controller in
+            Unmanaged.passUnretained(controller as AnyObject).toOpaque() == scheduler.toOpaque()
+        }
+        if isExecutions == true, scheduling({ $0.runs(on: self) }) { return true }
         var buffer = [CChar](repeating: 0, count: 64)
         let named = cshim_get_current_thread_name(&buffer, buffer.count) == 0 && buffer[0] != 0
         let name = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
