@@ -64,8 +64,10 @@ public struct SeamThread: @unchecked Sendable {
         if let controlledID {
             Seam.route({ $0.join(controlledID, at: SeamLocation(fileID: file, line: line)) }, otherwise: {})
         }
-        if let completion {
-            guard completion.wait() else { throw SeamThreadError(operation: "pthread_join", code: EINVAL) }
+        // Waited on where the value holds it: bound to a name of its own, the completion was
+        // retained for the wait.
+        if let waited = completion?.wait() {
+            guard waited else { throw SeamThreadError(operation: "pthread_join", code: EINVAL) }
             return
         }
         let error = pthread_join(handle, nil)
