@@ -51,10 +51,9 @@ final class RecordStorage: Sendable {
     /// The arrays given back the time before last, emptied keeping their capacity; empty
     /// arrays until two were given back.
     func take() -> (steps: [CompactTrace.Step], decisions: [ScheduleDecision]) {
-        var arrays = given.withLock { given in
-            defer { given.beforeLast = nil }
-            return given.beforeLast ?? Arrays()
-        }
+        // Moved out, not copied and then let go: the copy retained each array, and letting go
+        // released it.
+        var arrays = given.withLock { given in given.beforeLast.take() ?? Arrays() }
         arrays.steps.empty()
         arrays.decisions.empty()
         return (arrays.steps, arrays.decisions)
@@ -63,7 +62,7 @@ final class RecordStorage: Sendable {
     /// Keeps `steps` and `decisions` for the execution after next to take.
     func giveBack(steps: [CompactTrace.Step], decisions: [ScheduleDecision]) {
         given.withLock { given in
-            given.beforeLast = given.last
+            given.beforeLast = given.last.take()
             given.last = Arrays(steps: steps, decisions: decisions)
         }
     }
