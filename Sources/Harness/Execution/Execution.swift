@@ -224,15 +224,16 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         -> ExecutionRecord?
     {
         let execution: Execution
-        let last = reusable.take()
-        if let last, last.canRestart(plan) {
-            last.restart(plan)
-            execution = last
+        // Asked where it is kept and then moved out: bound to a name of its own, the last
+        // execution was retained, and again as the one that runs.
+        if reusable?.canRestart(plan) == true {
+            execution = reusable.take().unsafelyUnwrapped
+            execution.restart(plan)
         } else {
             // A plan the last execution cannot run (the runner's first, one on OS threads, one
             // of a shrinking) takes only the storage that execution grew.
             var leftovers = Leftovers()
-            last?.leave(in: &leftovers)
+            reusable.take()?.leave(in: &leftovers)
             execution = Execution(plan, reusing: &leftovers)
         }
         execution.backend.hostOnCallingThread()
@@ -255,9 +256,8 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// execution: the thread's seam slot holds its controller, the execution, until it exits.
     private func start() -> SeamThread {
         strategy.value.threadCreated(0, by: nil)
-        let host = backend.coroutineHost ?? threadPool
         let started = Seam.spawnThread(
-            on: host, controlledBy: self, as: SeamThreadID(rawValue: 0),
+            on: scenarioThreadHost, controlledBy: self, as: SeamThreadID(rawValue: 0),
             entry: { argument in
                 guard let argument else { return }
                 Unmanaged<Execution>.fromOpaque(argument)._withUnsafeGuaranteedRef { $0.runScenario() }
