@@ -36,12 +36,15 @@ final class ExecutionWatch: @unchecked Sendable {
         threadHandles.reserveCapacity(Self.expectedThreads)
     }
 
-    /// Readies the watch for the next execution on the same runner, its storage kept: no
-    /// thread is known to run or to have started. Call once nothing watches it.
+    /// Readies the watch for the next execution, its storage kept: no thread is known to run.
+    /// The OS threads noted are forgotten as thread 0 starts again (``noteStarted(_:)``), under
+    /// the lock that notes it, not under one more lock here: until then a stall check reads
+    /// thread 0's OS thread of the last execution (the runner's own, for a restarted one), in
+    /// the moment before the execution's first step, which no stall is declared in.
+    /// Call once nothing watches it.
     func reset() {
         runningThread.store(0, ordering: .relaxed)
         leftHarness.store(0, ordering: .relaxed)
-        threadHandlesMutex.withLockDirectly { threadHandles.empty() }
     }
 
     /// The threads an execution is given room for at its start.
@@ -63,6 +66,8 @@ final class ExecutionWatch: @unchecked Sendable {
     func noteStarted(_ thread: Int) {
         let osThread = (handle: cshim_current_thread_handle(), systemID: cshim_current_thread_system_id())
         threadHandlesMutex.withLockDirectly {
+            // Thread 0 starts an execution: the threads of the last one on this watch are gone.
+            if thread == 0 { threadHandles.empty() }
             while threadHandles.count <= thread { threadHandles.append(nil) }
             threadHandles[thread] = osThread
         }
