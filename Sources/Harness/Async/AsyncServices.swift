@@ -252,8 +252,16 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
             } catch {
                 scheduling { $0.failAtNextDecision(.taskThrew(error: "\(error)")) }
             }
-            settle { outstandingTasks -= 1 }
+            taskEnded()
         }
+    }
+
+    /// A task counted in `outstandingTasks` ended. Never inlined: ``settle(_:)`` inlined in the
+    /// task's async body made its frame outgrow the task allocator's first slab, one more
+    /// allocation a task.
+    @inline(never)
+    private func taskEnded() {
+        settle { outstandingTasks -= 1 }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
