@@ -234,7 +234,7 @@ extension Execution {
         }
     }
 
-    /// Records that the owner of a thread passed to ``spawnedHarnessThread(_:)`` joined it.
+    /// Records that the owner of a thread passed to ``spawnedHarnessThread(_:_:)`` joined it.
     func joinedHarnessThread(_ thread: SeamThread) {
         withCancellationDisabled(on: currentThread()) { _ in unjoinedThreads.remove(thread) }
     }
