@@ -48,13 +48,8 @@ extension Execution: ScenarioRuntime {
     /// this thread, without retaining it, for what a scenario does at every thread it starts
     /// and joins. `nil` when no runtime controls the thread.
     static func withCurrent<Result>(_ body: (any ScenarioRuntime) -> Result) -> Result? {
-        let result = Seam.withCurrentController { controller -> Result? in
-            // An execution's exact type (the class is final), then the execution borrowed as
-            // the slot lends it: a cast returned it retained, and it was released after `body`.
-            guard type(of: controller) == Execution.self else { return nil }
-            let object = Unmanaged.passUnretained(controller as AnyObject).toOpaque()
-            return Unmanaged<Execution>.fromOpaque(object)._withUnsafeGuaranteedRef(body)
-        }
-        return result ?? nil
+        // An execution's exact type (the class is final), borrowed as the slot lends it: a
+        // cast returned it retained, and it was released after `body`.
+        Seam.currentController(ofExactType: Execution.self)?._withUnsafeGuaranteedRef(body)
     }
 }

@@ -153,9 +153,27 @@ public enum Seam {
 
     /// Calls `body` with the calling thread's controller, borrowed from the thread's slot,
     /// which holds it for as long as the thread is controlled: nothing is retained. `nil`
-    /// when the thread is not controlled.
+    /// when the thread is not controlled. Inlinable, so that callers in other modules get it
+    /// specialized: unspecialized, each call moved its result through generic value witnesses.
+    @inlinable
     package static func withCurrentController<Result>(_ body: (any SeamController) -> Result) -> Result? {
         currentSlot()?._withUnsafeGuaranteedRef { body($0.controller) }
+    }
+
+    /// The calling thread's controller when it is an instance of exactly `Controller` (a final
+    /// class), unretained: the thread's slot holds it for as long as the thread is
+    /// controlled. `nil` when the thread is not controlled, or not by a `Controller`. Checks
+    /// the type instead of casting, and takes no closure: a cast returned the controller
+    /// retained, and a closure made callers retain what it captured.
+    @inlinable @inline(__always)
+    package static func currentController<Controller: SeamController>(
+        ofExactType _: Controller.Type
+    ) -> Unmanaged<Controller>? {
+        guard let slot = currentSlot() else { return nil }
+        return slot._withUnsafeGuaranteedRef { slot in
+            guard type(of: slot.controller) == Controller.self else { return nil }
+            return Unmanaged<Controller>.fromOpaque(Unmanaged.passUnretained(slot.controller as AnyObject).toOpaque())
+        }
     }
 
     /// The calling thread's controller, retained: for the operations that keep it across
