@@ -24,11 +24,11 @@ public struct SeamThread: @unchecked Sendable {
     /// The thread's identity under the controller that was active when it was spawned, or
     /// `nil` when it was spawned by an uncontrolled thread.
     public let controlledID: SeamThreadID?
-    /// For a body run by a ``SeamThreadHost`` (a pooled OS thread, a coroutine), what tells
-    /// that it ended: the OS thread goes on to run other bodies.
+    /// For a body run by a pooled OS thread of a ``SeamThreadHost``, what tells that it
+    /// ended: the OS thread goes on to run other bodies.
     let completion: SeamThreadCompletion?
     /// Whether the body runs as a coroutine on `handle`, an OS thread it shares: then the
-    /// controller alone can cancel, detach or tell it apart.
+    /// controller alone can cancel, detach, join or tell it apart.
     let isCoroutine: Bool
 
     init(
@@ -59,11 +59,16 @@ public struct SeamThread: @unchecked Sendable {
 
     /// Waits until the thread has exited and reaps it (`pthread_join`); for a body run on a
     /// ``SeamThreadPool``, until the body has ended. Joining a detached or already-joined
-    /// thread, or the calling thread itself, throws.
+    /// thread, or the calling thread itself, throws; a coroutine's controller orders its
+    /// joins instead, and a second join returns at once.
     public func join(file: StaticString = #fileID, line: UInt = #line) throws(SeamThreadError) {
         if let controlledID {
             Seam.route({ $0.join(controlledID, at: SeamLocation(fileID: file, line: line)) }, otherwise: {})
         }
+        // A coroutine is joined at its controller's join point, which returns after the
+        // thread's exit, or by the thread that hosted it, once the execution ended: its body
+        // has ended either way, and what its cleanup still does is the seam's own.
+        if isCoroutine { return }
         // Waited on where the value holds it: bound to a name of its own, the completion was
         // retained for the wait.
         if let waited = completion?.wait() {
@@ -224,8 +229,10 @@ extension Seam {
         controlledID: SeamThreadID?,
         host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
-        let completion = host.map { _ in SeamThreadCompletion.make() }
         let isCoroutine = host?.runsCoroutines == true
+        // A coroutine is joined without one (see ``SeamThread/join(file:line:)``): one object,
+        // and a retain for every copy of the thread's value, fewer for each thread.
+        let completion = host != nil && !isCoroutine ? SeamThreadCompletion.make() : nil
         let start = ThreadStart.make(
             body, controller: controller, thread: controlledID, completion: completion, activatesSeam: !isCoroutine)
         // The start's one reference moves to the thread: passed as a copy, it was retained for
@@ -253,7 +260,8 @@ extension Seam {
     }
 }
 
-/// Tells the joiner of a body run by a ``SeamThreadHost`` that the body has ended. The parker
+/// Tells the joiner of a body run by a pooled OS thread of a ``SeamThreadHost`` that the body
+/// has ended (a coroutine's join needs none: see ``SeamThread/join(file:line:)``). The parker
 /// the joiner waits on is in the object's own allocation; the pooled thread and the joiner
 /// touch it only through its atomics, which is what lets a ``SeamThread`` holding it be sent.
 final class SeamThreadCompletion: ManagedBuffer<Void, cshim_completion> {

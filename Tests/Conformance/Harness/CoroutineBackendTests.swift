@@ -281,6 +281,39 @@ struct CoroutineBackendTests {
         #expect(diagnosis.blockedIn?.blocker == .systemCall, "\(diagnosis)")
     }
 
+    /// A coroutine is joined without a completion of its own: its controller's join point
+    /// returns after the thread's exit, so the body's effects are there. An OS thread's
+    /// second join failed in `pthread_join`, and a coroutine's would return at once: a
+    /// scenario traps at a second join on both backends, naming the thread.
+    @Test("a join sees the thread's effects on both backends, and a second join traps naming the thread")
+    func joins() async throws {
+        for threads in [ScenarioThreads.coroutines, .os] {
+            let report = try Harness.run(
+                "join, then read", options: Self.options(.random, schedules: 40, seed: 3, threads: threads)
+            ) { scenario in
+                let stores = [SeamAtomic(false), SeamAtomic(false)]
+                let writers = stores.map { stored in scenario.spawn { stored.store(true) } }
+                for (writer, stored) in zip(writers, stores) {
+                    writer.join()
+                    Harness.check(stored.load(), "T\(writer.number)'s store is missing after its join")
+                }
+            }
+            #expect(report.failure == nil, "\(threads): \(String(describing: report.failure))")
+        }
+        let onCoroutines = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try joinTwice(on: .coroutines)
+        }
+        let onOSThreads = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try joinTwice(on: .os)
+        }
+        if !BuildConfiguration.isOptimized {
+            for (threads, result) in [(ScenarioThreads.coroutines, onCoroutines), (.os, onOSThreads)] {
+                let standardError = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
+                #expect(standardError.contains("T1 is joined twice"), "\(threads): \(standardError)")
+            }
+        }
+    }
+
     @Test("HARNESS_THREADS picks the backend and names what it expects")
     func environmentKnob() throws {
         #expect(try ExplorationOptions().applyingEnvironment(["HARNESS_THREADS": "coroutines"]).threads == .coroutines)
@@ -300,5 +333,16 @@ struct CoroutineBackendTests {
                 "\(error)".contains("HARNESS_THREADS") && "\(error)".contains("coroutines or os")
             }
         }
+    }
+}
+
+/// Explores a scenario that joins its one thread twice on `threads`.
+private func joinTwice(on threads: ScenarioThreads) throws {
+    _ = try Harness.run("joined twice", options: ExplorationOptions(strategy: .random, schedules: 1, threads: threads))
+    {
+        scenario in
+        let thread = scenario.spawn {}
+        thread.join()
+        thread.join()
     }
 }
