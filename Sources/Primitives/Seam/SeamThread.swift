@@ -299,8 +299,8 @@ private class ThreadStart {
     /// heard that it exits, after the start (and the body with it) is gone. Held strongly,
     /// the cleanup took a copy of it before releasing the start, and released both.
     let slot: Unmanaged<ControllerSlot>?
-    /// Signalled after the body's cleanup when it runs on a ``SeamThreadHost``; held as
-    /// ``slot`` is, and released by the cleanup once signalled.
+    /// Signalled after the body's cleanup when it runs on a pooled OS thread of a
+    /// ``SeamThreadHost``; held as ``slot`` is, and released by the cleanup once signalled.
     let completion: Unmanaged<SeamThreadCompletion>?
     /// Whether a controlled thread counts itself among the seam's active ones while it runs:
     /// not a coroutine, whose host counts for it (``SeamThreadHost/runsCoroutines``).
