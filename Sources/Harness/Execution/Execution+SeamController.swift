@@ -236,6 +236,6 @@ extension Execution {
 
     /// Records that the owner of a thread passed to ``spawnedHarnessThread(_:_:)`` joined it.
     func joinedHarnessThread(_ thread: SeamThread) {
-        withCancellationDisabled(on: currentThread()) { _ in _ = unjoinedThreads.remove(thread) }
+        withCancellationDisabled(on: currentThread()) { _ in unjoinedThreads.remove(thread) }
     }
 }

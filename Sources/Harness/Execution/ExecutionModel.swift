@@ -171,6 +171,8 @@ struct ExecutionModel {
     private(set) var nonPreemptible = ThreadSet()
     /// The threads with a deadline: in a timed condition wait, or about to sleep.
     private var timed = ThreadSet()
+    /// The threads another thread joined: a second join fails the execution.
+    private var joined = ThreadSet()
     private var mutexes = ObjectMap<MutexModel>()
     /// How many condition waits the execution began (``ThreadRecord/waitOrder``). The
     /// waiters of a condition are the threads in ``waiting`` on it: a handful, found by
@@ -261,7 +263,9 @@ struct ExecutionModel {
     mutating func restart(decisionStorage: inout [ScheduleDecision]) {
         precondition(decisionStorage.isEmpty, "an execution begins with no decisions")
         threads.removeAll(keepingCapacity: true)
-        (ready, waiting, nonPreemptible, timed) = (ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet())
+        (ready, waiting, nonPreemptible, timed, joined) = (
+            ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet()
+        )
         mutexes.removeAll()
         waitsBegun = 0
         internalObjects.removeAll(keepingCapacity: true)
@@ -430,6 +434,14 @@ struct ExecutionModel {
             while let first = firstWaiter(on: condition) { wake(first, result: .signalled) }
         case .spawn:
             if let created = spawnRecord() { reply = .spawned(created) }
+        case .join(let target):
+            // The first join reaps the thread; a second is a misuse, as POSIX has it (a pooled
+            // OS thread's would fail to wait, a coroutine's would return at once).
+            if joined.contains(target) {
+                failure = .joinedTwice(thread: thread, target: target, location: location)
+            } else {
+                joined.insert(target)
+            }
         case .cancel(let target):
             // A condition wait is a cancellation point: like pthread_cond_wait, a cancellable
             // waiter wakes, re-acquires its mutex, and then acts on the request.
@@ -437,8 +449,7 @@ struct ExecutionModel {
             if case .waiting = threads[target].state, threads[target].cancellable {
                 wake(target, result: .signalled)
             }
-        case .start, .atomic, .join, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob,
-            .quiesce:
+        case .start, .atomic, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob, .quiesce:
             break
         }
         if hasFailed {

@@ -21,14 +21,12 @@ struct UnjoinedThreads {
     /// The first of the threads, in the order they were added.
     var first: SeamThread? { threads.first }
 
-    /// `thread`'s owner joined it. Returns whether it was left to join: `false` for a thread
-    /// joined before.
-    @discardableResult
-    mutating func remove(_ thread: SeamThread) -> Bool {
+    /// `thread`'s owner joined it.
+    mutating func remove(_ thread: SeamThread) {
         // A thread is added once: the first match is the only one.
-        guard let index = threads.firstIndex(where: { $0.controlledID == thread.controlledID }) else { return false }
-        threads.remove(at: index)
-        return true
+        if let index = threads.firstIndex(where: { $0.controlledID == thread.controlledID }) {
+            threads.remove(at: index)
+        }
     }
 
     /// Joins every thread left; each has finished or is about to.

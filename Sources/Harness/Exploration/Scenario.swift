@@ -92,12 +92,7 @@ public final class Scenario: @unchecked Sendable {
 
     func join(_ thread: SeamThread, file: StaticString, line: UInt) {
         if let stress { return stress.join(thread, file: file, line: line) }
-        // A thread on the OS threads' backend joined twice failed to join; a coroutine's
-        // second join would return at once.
-        guard unjoined.remove(thread) else {
-            preconditionFailure(
-                "T\(thread.controlledID?.rawValue ?? -1) is joined twice: a scenario joins a thread once")
-        }
+        unjoined.remove(thread)
         do {
             try thread.join(file: file, line: line)
         } catch {

@@ -10,7 +10,9 @@ extension ExecutionFailure: CustomStringConvertible {
         case let .invariant(message, thread, file, line):
             return "invariant failed on T\(thread) at \(file):\(line): \(message)"
         case let .unheldUnlock(thread, mutex, location):
-            return "invariant failed on T\(thread) at \(Self.place(location)): \(Self.unheldUnlock(thread, mutex))"
+            return Self.misuse(by: thread, at: location, Self.unheldUnlock(thread, mutex))
+        case let .joinedTwice(thread, target, location):
+            return Self.misuse(by: thread, at: location, Self.joinedTwice(thread, target))
         case let .deadlock(waits, cycle):
             var text = "deadlock: no thread can run\n" + Self.lines(waits)
             if let cycle {
@@ -71,9 +73,20 @@ extension ExecutionFailure: CustomStringConvertible {
         "\(location?.fileID ?? "?"):\(location?.line ?? 0)"
     }
 
+    /// A misuse of a primitive, `text`, by `thread` at `location`: it fails the execution as a
+    /// check would there.
+    private static func misuse(by thread: Int, at location: SeamLocation?, _ text: String) -> String {
+        "invariant failed on T\(thread) at \(place(location)): \(text)"
+    }
+
     /// What an unlock of a mutex not held is.
     static func unheldUnlock(_ thread: Int, _ mutex: SharedObject) -> String {
         "T\(thread) released \(mutex), which it does not hold"
+    }
+
+    /// What a second join of a thread is.
+    static func joinedTwice(_ thread: Int, _ target: Int) -> String {
+        "T\(thread) joined T\(target), which was joined already"
     }
 
     /// The waits, one indented line each.

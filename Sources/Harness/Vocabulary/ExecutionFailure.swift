@@ -10,6 +10,8 @@ public indirect enum ExecutionFailure: Sendable, Hashable, Codable {
     case invariant(message: String, thread: Int, file: String, line: UInt)
     /// Thread `thread` unlocked `mutex`, which it does not hold, at `location`.
     case unheldUnlock(thread: Int, mutex: SharedObject, location: SeamLocation?)
+    /// Thread `thread` joined thread `target`, which a join had reaped already, at `location`.
+    case joinedTwice(thread: Int, target: Int, location: SeamLocation?)
     /// No thread could run while some had not finished; `waits` says who waits for what (the
     /// scenario's threads: the harness's own threads and waits are left out), and `cycle`
     /// names a lock-order cycle when there is one.
@@ -66,6 +68,7 @@ extension ExecutionFailure {
         switch self {
         case let .invariant(_, _, file, line): .check(file: file, line: line)
         case .unheldUnlock(_, _, let location): .unheldUnlock(location)
+        case .joinedTwice(_, _, let location): .joinedTwice(location)
         case .deadlock, .tasksDeadlocked: .deadlock
         case .threadsStillRunning: .threadsStillRunning
         case .forbiddenOutcome(let outcome, _): .forbiddenOutcome(outcome)
@@ -84,6 +87,8 @@ extension ExecutionFailure {
         case check(file: String, line: UInt)
         /// An unlock of a mutex not held, by where it is written.
         case unheldUnlock(SeamLocation?)
+        /// A second join of a thread, by where it is written.
+        case joinedTwice(SeamLocation?)
         case deadlock
         case threadsStillRunning
         case forbiddenOutcome(String)

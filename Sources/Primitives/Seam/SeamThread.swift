@@ -59,8 +59,9 @@ public struct SeamThread: @unchecked Sendable {
 
     /// Waits until the thread has exited and reaps it (`pthread_join`); for a body run on a
     /// ``SeamThreadPool``, until the body has ended. Joining a detached or already-joined
-    /// thread, or the calling thread itself, throws; a coroutine's controller orders its
-    /// joins instead, and a second join returns at once.
+    /// thread, or the calling thread itself, throws. Under a controller the join is a
+    /// scheduling point, where the controller may fail a second join of the thread; a
+    /// coroutine's is ordered there (or by its host's end) and needs nothing more.
     public func join(file: StaticString = #fileID, line: UInt = #line) throws(SeamThreadError) {
         if let controlledID {
             Seam.route({ $0.join(controlledID, at: SeamLocation(fileID: file, line: line)) }, otherwise: {})

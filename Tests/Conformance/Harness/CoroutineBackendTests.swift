@@ -282,11 +282,11 @@ struct CoroutineBackendTests {
     }
 
     /// A coroutine is joined without a completion of its own: its controller's join point
-    /// returns after the thread's exit, so the body's effects are there. An OS thread's
-    /// second join failed in `pthread_join`, and a coroutine's would return at once: a
-    /// scenario traps at a second join on both backends, naming the thread.
-    @Test("a join sees the thread's effects on both backends, and a second join traps naming the thread")
-    func joins() async throws {
+    /// returns after the thread's exit, so the body's effects are there. A second join of a
+    /// thread, which failed in `pthread_join` on an OS thread and would return at once on a
+    /// coroutine, fails the execution on both backends, where it was written.
+    @Test("a join sees the thread's effects on both backends, and a second join fails the execution")
+    func joins() throws {
         for threads in [ScenarioThreads.coroutines, .os] {
             let report = try Harness.run(
                 "join, then read", options: Self.options(.random, schedules: 40, seed: 3, threads: threads)
@@ -299,18 +299,21 @@ struct CoroutineBackendTests {
                 }
             }
             #expect(report.failure == nil, "\(threads): \(String(describing: report.failure))")
-        }
-        let onCoroutines = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            try joinTwice(on: .coroutines)
-        }
-        let onOSThreads = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            try joinTwice(on: .os)
-        }
-        if !BuildConfiguration.isOptimized {
-            for (threads, result) in [(ScenarioThreads.coroutines, onCoroutines), (.os, onOSThreads)] {
-                let standardError = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
-                #expect(standardError.contains("T1 is joined twice"), "\(threads): \(standardError)")
+            let secondJoinLine = #line + 6
+            let joinedTwice = try Harness.run(
+                "joined twice", options: Self.options(.random, schedules: 5, seed: 1, threads: threads)
+            ) { scenario in
+                let thread = scenario.spawn {}
+                thread.join()
+                thread.join()
             }
+            #expect(
+                joinedTwice.failure?.reason
+                    == .joinedTwice(
+                        thread: 0, target: 1,
+                        location: SeamLocation(
+                            fileID: "Conformance/CoroutineBackendTests.swift", line: UInt(secondJoinLine))),
+                "\(threads): \(String(describing: joinedTwice.failure))")
         }
     }
 
@@ -333,16 +336,5 @@ struct CoroutineBackendTests {
                 "\(error)".contains("HARNESS_THREADS") && "\(error)".contains("coroutines or os")
             }
         }
-    }
-}
-
-/// Explores a scenario that joins its one thread twice on `threads`.
-private func joinTwice(on threads: ScenarioThreads) throws {
-    _ = try Harness.run("joined twice", options: ExplorationOptions(strategy: .random, schedules: 1, threads: threads))
-    {
-        scenario in
-        let thread = scenario.spawn {}
-        thread.join()
-        thread.join()
     }
 }

@@ -79,6 +79,14 @@ struct ExecutionFailureDescriptionTests {
                 == "invariant failed on T1 at Module/Unheld.swift:12: T1 released mutex#1, which it does not hold")
     }
 
+    @Test("a second join of a thread reads as the failed invariant it is")
+    func joinedTwice() {
+        let location = SeamLocation(fileID: "Module/Reaper.swift", line: 7)
+        #expect(
+            "\(ExecutionFailure.joinedTwice(thread: 0, target: 2, location: location))"
+                == "invariant failed on T0 at Module/Reaper.swift:7: T0 joined T2, which was joined already")
+    }
+
     @Test("a forbidden outcome and a rejected history say what they are")
     func harnessChecks() {
         #expect(

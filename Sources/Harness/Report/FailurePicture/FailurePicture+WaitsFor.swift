@@ -1,3 +1,5 @@
+import Primitives
+
 extension FailurePicture {
     /// What the failure says about one lane, drawn below the lane's last step.
     public struct Note: Hashable, Sendable {
@@ -55,12 +57,9 @@ extension FailurePicture {
         case let .invariant(message, thread, file, line):
             return [Note(lane: .thread(thread), kind: .failed, text: "check failed at \(file):\(line): \(message)")]
         case let .unheldUnlock(thread, mutex, location):
-            let text = ExecutionFailure.unheldUnlock(thread, mutex)
-            return [
-                Note(
-                    lane: .thread(thread), kind: .failed,
-                    text: "check failed at \(ExecutionFailure.place(location)): \(text)")
-            ]
+            return [misuseNote(thread, location, ExecutionFailure.unheldUnlock(thread, mutex))]
+        case let .joinedTwice(thread, target, location):
+            return [misuseNote(thread, location, ExecutionFailure.joinedTwice(thread, target))]
         case let .threadThrew(thread, error):
             return [Note(lane: .thread(thread), kind: .failed, text: "threw: \(error)")]
         case let .forbiddenOutcome(outcome, thread):
@@ -85,6 +84,11 @@ extension FailurePicture {
         case .stepBoundExceeded, .taskThrew, .tooManyThreads, .nondeterminism, .escaped, .crashed, .killed:
             return []
         }
+    }
+
+    /// The note on `thread`'s lane of its misuse of a primitive, `text`, at `location`.
+    private static func misuseNote(_ thread: Int, _ location: SeamLocation?, _ text: String) -> Note {
+        Note(lane: .thread(thread), kind: .failed, text: "check failed at \(ExecutionFailure.place(location)): \(text)")
     }
 
     /// The note on the lane of a task that waits for good: where it waits.
