@@ -342,7 +342,8 @@ struct ExecutionModel {
         -> Arrival
     {
         setState(.ready(operation, location), of: thread)
-        threads[thread].cancellable = cancellable
+        // Read first: a coroutine's is always enabled, and a write checked the array unique.
+        if threads[thread].cancellable != cancellable { threads[thread].cancellable = cancellable }
         // Only a wait can still be the harness's own here: ``performQuietly(_:_:at:)`` took
         // the rest. A wait is always enabled.
         if case .wait = operation, isInternal(operation), nonPreemptible.isEmpty || urgentCandidate() == nil {

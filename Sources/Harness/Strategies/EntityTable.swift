@@ -28,6 +28,11 @@ struct EntityTable<Value> {
         }
     }
 
+    /// The value of thread `number`, as `self[.thread(number)]`.
+    subscript(thread number: Int) -> Value? {
+        @inline(__always) get { Self.value(at: number, in: threads) }
+    }
+
     /// Forgets every value, keeping the storage for the next execution's.
     mutating func removeAll() {
         threads.empty()
@@ -38,7 +43,7 @@ struct EntityTable<Value> {
 
     @inline(__always)
     private static func value(at number: Int, in values: [Value?]) -> Value? {
-        values.indices.contains(number) ? values[number] : nil
+        number >= 0 && number < values.count ? values[number] : nil
     }
 
     private static func set(_ value: Value?, at number: Int, in values: inout [Value?]) {

@@ -75,6 +75,9 @@ struct PriorityChangePoints: SchedulingStrategy {
         /// priority it drops to: `depth - 1` of them at most, so a list, searched at each
         /// decision that counts.
         private var changePoints: [(decision: Int, priority: UInt64)] = []
+        /// The earliest decision among ``changePoints``' (`Int.max` when none is left): the
+        /// one a decision compares its number with.
+        private var nextChangePoint = Int.max
         /// The decision number, among all decisions, from which the next possible spurious
         /// wake-up is taken.
         private var spuriousWakePoint: Int?
@@ -108,6 +111,7 @@ struct PriorityChangePoints: SchedulingStrategy {
                 changePoints.removeAll { $0.decision == decision }
                 changePoints.append((decision, UInt64(depth - point)))
             }
+            nextChangePoint = changePoints.lazy.map(\.decision).min() ?? .max
             let wakesSpuriously = generator.next(upperBound: UInt64(2)) == 0
             let allDecisionCount = UInt64(max(expectedAllDecisions ?? 64, 1))
             spuriousWakePoint = wakesSpuriously ? Int(generator.next(upperBound: allDecisionCount)) + 1 : nil
@@ -124,8 +128,10 @@ struct PriorityChangePoints: SchedulingStrategy {
                 spuriousWakePoint = nil
                 return highestPriority(of: candidates, injected: true).index
             }
-            guard let point = changePoints.firstIndex(where: { $0.decision == decisions }) else { return next }
+            guard decisions == nextChangePoint, let point = changePoints.firstIndex(where: { $0.decision == decisions })
+            else { return next }
             priorities[candidates[next].choice.entity] = changePoints.remove(at: point).priority
+            nextChangePoint = changePoints.lazy.map(\.decision).min() ?? .max
             return highestPriority(of: candidates, injected: false).index
         }
 
@@ -143,10 +149,19 @@ struct PriorityChangePoints: SchedulingStrategy {
             // so the first candidate included replaces the 0 and a later one must be higher.
             var best = (index: -1, priority: UInt64(0))
             var included = 0
-            for index in candidates.indices where candidates[index].choice.isInjected == injected {
+            for index in candidates.indices {
+                let choice = candidates[index].choice
+                let priority: UInt64
+                // A thread's step, the most common candidate, is looked up by its number
+                // without going through its entity.
+                if case .thread(let thread) = choice {
+                    if injected { continue }
+                    priority = priorities[thread: thread] ?? initialPriority(of: .thread(thread))
+                } else {
+                    guard choice.isInjected == injected else { continue }
+                    priority = priorities[choice.entity] ?? initialPriority(of: choice.entity)
+                }
                 included += 1
-                let entity = candidates[index].choice.entity
-                let priority = priorities[entity] ?? initialPriority(of: entity)
                 if priority > best.priority { best = (index, priority) }
             }
             precondition(best.index >= 0, "PCT was offered no candidate it may choose")

@@ -13,6 +13,8 @@ struct EntityTableTests {
         table[.clock] = 33
         #expect([table[.thread(3)], table[.task(3)], table[.job(0)], table[.clock]] == [30, 31, 32, 33])
         #expect([table[.thread(0)], table[.thread(4)], table[.task(0)], table[.job(1)]] == [nil, nil, nil, nil])
+        // A thread's value by its number alone is the same, with none beyond the table.
+        #expect([table[thread: 3], table[thread: 0], table[thread: 4], table[thread: 1_000]] == [30, nil, nil, nil])
         table[.thread(3)] = nil
         table[.thread(9)] = nil
         #expect(table[.thread(3)] == nil && table[.thread(9)] == nil)
