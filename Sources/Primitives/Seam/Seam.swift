@@ -198,8 +198,9 @@ public enum Seam {
 }
 
 /// What the seam's thread-local slot points at: a thread's controller and its identity there.
+/// Not final: a coroutine's start is its slot too (`CoroutineStart`), one object a thread.
 @usableFromInline
-final class ControllerSlot {
+class ControllerSlot {
     @usableFromInline
     let controller: any SeamController
     @usableFromInline

@@ -231,6 +231,9 @@ extension Seam {
         host: (any SeamThreadHost)? = nil
     ) -> Result<SeamThread, SeamThreadError> {
         let isCoroutine = host?.runsCoroutines == true
+        if isCoroutine, let host, let controlledID, let controller {
+            return createCoroutine(body: body, controller: controller, controlledID: controlledID, host: host)
+        }
         // A coroutine is joined without one (see ``SeamThread/join(file:line:)``): one object,
         // and a retain for every copy of the thread's value, fewer for each thread.
         let completion = host != nil && !isCoroutine ? SeamThreadCompletion.make() : nil
@@ -259,6 +262,85 @@ extension Seam {
             return .failure(error)
         }
     }
+}
+
+extension Seam {
+    /// Runs `body` as a coroutine of `host`, controlled by `controller` as `thread`: one object,
+    /// its ``CoroutineStart``, where a thread on an OS thread has a start and a slot.
+    private static func createCoroutine(
+        body: consuming ThreadStart.Body,
+        controller: consuming any SeamController,
+        controlledID: SeamThreadID,
+        host: any SeamThreadHost
+    ) -> Result<SeamThread, SeamThreadError> {
+        let start = CoroutineStart(body, controller: controller, thread: controlledID)
+        let argument = Unmanaged.passRetained(consume start).toOpaque()
+        switch host.run(coroutineBody, cleanup: coroutineCleanup, argument: argument, as: controlledID) {
+        case .success(let handle):
+            return .success(SeamThread(handle: handle, controlledID: controlledID, completion: nil, isCoroutine: true))
+        case .failure(let error):
+            let start = Unmanaged<CoroutineStart>.fromOpaque(argument)
+            start._withUnsafeGuaranteedRef { $0.releaseBody() }
+            start._withUnsafeGuaranteedRef { $0.controller.threadSpawnFailed($0.thread) }
+            start.release()
+            return .failure(error)
+        }
+    }
+}
+
+/// What a thread run as a coroutine needs, in one object that is also its seam slot: its
+/// body until its cleanup releases it, its controller and its identity. A coroutine shares
+/// its host's OS thread and is never cancelled (a controller moves an execution to OS threads
+/// before it cancels one of its threads), so its body may be an optional released in place,
+/// where a thread on an OS thread keeps its body in a start of its own (``ThreadStart``).
+private final class CoroutineStart: ControllerSlot {
+    private var body: ThreadStart.Body?
+
+    init(_ body: consuming ThreadStart.Body, controller: consuming any SeamController, thread: SeamThreadID) {
+        self.body = body
+        super.init(controller: controller, thread: thread)
+    }
+
+    /// Runs the body under the controller: its host keeps the seam active for it.
+    func run() {
+        cshim_seam_set_current(Unmanaged.passUnretained(self).toOpaque())
+        controller.threadDidStart(thread)
+        switch body {
+        case .closure(let closure)?:
+            closure()
+        case .throwing(let closure, let onError)?:
+            do {
+                try closure()
+            } catch {
+                onError(error)
+            }
+        case .function(let entry, let argument)?:
+            entry(argument)
+        case nil:
+            break
+        }
+    }
+
+    /// Releases the body, and what it captured, while the thread still runs under its
+    /// controller (see ``releaseThreadStart(_:)``). Never inlined, as that function.
+    @inline(never)
+    func releaseBody() {
+        body = nil
+    }
+}
+
+private func coroutineBody(_ argument: UnsafeMutableRawPointer?) {
+    Unmanaged<CoroutineStart>.fromOpaque(argument!)._withUnsafeGuaranteedRef { $0.run() }
+}
+
+/// Ends a coroutine's body as ``threadCleanup(_:)`` ends a thread's: the body released, the
+/// controller told, the seam's slot cleared, and the start, which was the slot, released last.
+private func coroutineCleanup(_ argument: UnsafeMutableRawPointer?) {
+    let start = Unmanaged<CoroutineStart>.fromOpaque(argument!)
+    start._withUnsafeGuaranteedRef { $0.releaseBody() }
+    start._withUnsafeGuaranteedRef { $0.controller.threadWillExit($0.thread) }
+    cshim_seam_set_current(nil)
+    start.release()
 }
 
 /// Tells the joiner of a body run by a pooled OS thread of a ``SeamThreadHost`` that the body
