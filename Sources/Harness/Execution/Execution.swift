@@ -379,7 +379,13 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         return withCancellationDisabled(on: me) { cancellable in
             if aborting { return performDuringAbort(me, operation) }
             var running: Int? = me
-            if model.arrive(me, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
+            if let performed = performDecidedAtArrival(me, operation, location, cancellable: cancellable) {
+                if performed.outcome == .continues {
+                    stepAsideForUrgentThread(me, location)
+                    return performed.reply
+                }
+                running = performed.outcome == .timedOut ? me : nil
+            } else if model.arrive(me, at: operation, location: location, cancellable: cancellable) == .performsAtOnce {
                 let performed = perform(me)
                 if performed.outcome == .continues { return performed.reply }
                 running = performed.outcome == .timedOut ? me : nil
@@ -402,6 +408,29 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 running = performed.outcome == .timedOut ? me : nil
             }
         }
+    }
+
+    /// Decides at `me`'s arrival at `operation` while `me` still runs, when the model can
+    /// (``ExecutionModel/decide(arriving:at:cancellable:)``), and has `me` perform it: at once
+    /// when the strategy keeps `me` running, else once a later decision runs it again. `nil`,
+    /// with nothing done, when the decision takes the general path: a replay that follows its
+    /// schedule checks each decision against the model's pending operations, and an escaped
+    /// job fails the execution there.
+    private func performDecidedAtArrival(
+        _ me: Int, _ operation: PendingOperation, _ location: SeamLocation?, cancellable: Bool
+    ) -> AfterStep? {
+        guard !followsRecordedSchedule, escapedJobs?._withUnsafeGuaranteedRef({ $0.hasArrived }) != true,
+            case .choose(let candidates, let runningCandidate)? = model.decide(
+                arriving: me, at: operation, cancellable: cancellable)
+        else { return nil }
+        let choice = choose(among: candidates, running: runningCandidate)
+        let next = model.take(choice, running: runningCandidate, arriving: me, at: operation, location: location)
+        guard next == me else {
+            switchTo(next, from: me)
+            return perform(me)
+        }
+        watch.noteRunning(me)
+        return performed(model.perform(arriving: me, operation, at: location), by: me)
     }
 
     /// When `me`'s operation unblocked a thread in a non-preemptible region, that thread
@@ -507,13 +536,25 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// Performs the pending operation of `me`, which was chosen. Returns what `me` does next
     /// (goes on, waits for a decision, or blocks) and what the operation hands back; ends the
     /// thread when the execution failed.
-    func perform(_ me: Int) -> ExecutionModel.Performed {
+    func perform(_ me: Int) -> AfterStep {
         watch.noteRunning(me)
-        let performed = model.perform(me)
+        return performed(model.perform(me), by: me)
+    }
+
+    /// What a thread does after a step it performed, and what the step handed back: the step
+    /// itself is recorded by then. Returned without the step, which is larger than a
+    /// return in registers holds, and copied at every step when it was carried further.
+    struct AfterStep {
+        let outcome: ExecutionModel.PerformOutcome
+        let reply: ExecutionModel.Reply
+    }
+
+    /// Records the step `me` took by `performed`, and what follows from it.
+    private func performed(_ performed: ExecutionModel.Performed, by me: Int) -> AfterStep {
         record(performed.step)
         if let created = performed.reply.createdThread { strategy.value.threadCreated(created, by: me) }
         if performed.outcome == .fails { exitForAbort(me) }
-        return performed
+        return AfterStep(outcome: performed.outcome, reply: performed.reply)
     }
 
     // MARK: Winding down a failed execution

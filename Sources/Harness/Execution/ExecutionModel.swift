@@ -129,24 +129,27 @@ struct ExecutionModel {
     /// A step the model took, for the driver's trace. Steps come out in the order taken, each
     /// before its effects.
     struct Step: Equatable {
+        // The flags are stored beside the kind, in the padding after the thread: at the end,
+        // they made a step, and what carries one, too large to be copied without `memcpy`.
+
         /// The thread that took it; `nil` for the scheduler's own (the clock advancing).
         let thread: Int?
         /// What it did.
         let kind: OperationKind
+        /// Whether `thread` is one of the task executor's threads.
+        let isOnExecutorThread: Bool
+        /// Whether the execution had failed before the step: a replay checks only the steps
+        /// before a failure.
+        let followsFailure: Bool
         /// The object or thread it acted on, objects named in order of first use.
         let target: TraceTarget?
         /// For a lane's choice among queued jobs, the index chosen.
         let choice: Int?
         /// Where in the source the thread took it.
         let location: SeamLocation?
-        /// Whether `thread` is one of the task executor's threads.
-        let isOnExecutorThread: Bool
         /// The job `thread` runs, for a lane: with ``isOnExecutorThread``, what the driver
         /// needs to say which task the step belongs to.
         let job: JobIdentity?
-        /// Whether the execution had failed before the step: a replay checks only the steps
-        /// before a failure.
-        let followsFailure: Bool
     }
 
     private enum Phase {
@@ -330,6 +333,9 @@ struct ExecutionModel {
     }
 
     /// Whether `object` is the harness's own synchronization (``noteInternalObjects(_:)``).
+    /// Always inlined: called from a step inlined into the driver, it copied the whole model
+    /// out of the driver at every step.
+    @inline(__always)
     func isInternal(_ object: ObjectIdentifier) -> Bool {
         !internalObjects.isEmpty && internalObjects.contains(object)
     }
@@ -376,8 +382,15 @@ struct ExecutionModel {
         guard case .ready(let operation, let location) = threads[thread].state else {
             preconditionFailure("T\(thread) was chosen but has no pending operation")
         }
-        let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
         setState(.running, of: thread)
+        return perform(operation, of: thread, at: location)
+    }
+
+    /// `thread`, running, performs `operation` at `location`: the step, the access, the change.
+    private mutating func perform(_ operation: PendingOperation, of thread: Int, at location: SeamLocation?)
+        -> Performed
+    {
+        let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
         noteAccess(operation, by: thread)
         let (outcome, reply) = apply(operation, of: thread, at: location)
         return Performed(step: step, outcome: outcome, reply: reply)
@@ -635,12 +648,7 @@ struct ExecutionModel {
         for index in ready.union(waiting) {
             switch threads[index].state {
             case .ready(let operation, _):
-                if isEnabled(operation, for: index) {
-                    let isSymmetricCopy = hasIdleTwin(index, among: candidates)
-                    candidates.append(
-                        Candidate(.thread(index), access: operation.access(by: index), isSymmetricCopy: isSymmetricCopy)
-                    )
-                }
+                offer(index, operation)
             case .waiting(let condition, _, _, _):
                 if limits.spuriousWakeups && (internalObjects.isEmpty || !internalObjects.contains(condition)) {
                     spurious.append(
@@ -693,6 +701,76 @@ struct ExecutionModel {
             candidates.append(Candidate(.advanceClock))
         }
         return .choose(among: candidates.view, running: runningCandidate)
+    }
+
+    /// Adds `thread`, about to perform `operation`, to the decision's candidates when it can.
+    /// Mutating, though it changes only the candidates' storage: a method that reads the model
+    /// copied the whole model to be called from a loop of one that changes it.
+    @inline(__always)
+    private mutating func offer(_ thread: Int, _ operation: PendingOperation) {
+        guard isEnabled(operation, for: thread) else { return }
+        let isSymmetricCopy = hasIdleTwin(thread, among: candidates)
+        candidates.append(
+            Candidate(.thread(thread), access: operation.access(by: thread), isSymmetricCopy: isSymmetricCopy))
+    }
+
+    // MARK: A decision at the running thread's arrival
+
+    /// The decision at `thread`'s arrival at `operation`, taken before the thread leaves its
+    /// running state, when it needs nothing but the threads' pending operations: no thread
+    /// waits on a condition, sleeps or is in a non-preemptible region, and `thread` is the
+    /// scenario's and arrives at an operation of the scenario's that neither yields nor waits.
+    /// The candidates are those ``arrive(_:at:location:cancellable:)`` and then
+    /// ``decide(running:earlyTimeoutWithin:)`` offer, in the same order; the decision is
+    /// taken with ``take(_:running:arriving:at:location:)``. `nil`, with nothing changed,
+    /// when the decision needs the general path, or has no candidate.
+    ///
+    /// A strategy mostly keeps the running thread: then it performs its operation without
+    /// entering and leaving the ready state, two state changes of every such step.
+    mutating func decide(arriving thread: Int, at operation: PendingOperation, cancellable: Bool) -> Decision? {
+        guard !hasFailed, stepCount < limits.maxSteps, waiting.isEmpty, timed.isEmpty, nonPreemptible.isEmpty,
+            !threads[thread].isExecutorThread, !isInternal(operation)
+        else { return nil }
+        switch operation {
+        case .yield, .sleep, .wait, .quiesce, .handoff: return nil
+        default: break
+        }
+        if threads[thread].cancellable != cancellable { threads[thread].cancellable = cancellable }
+        candidates.removeAll()
+        var others = ready
+        others.insert(thread)
+        for index in others {
+            if index == thread {
+                offer(index, operation)
+            } else if case .ready(let pending, _) = threads[index].state {
+                offer(index, pending)
+            }
+        }
+        if candidates.isEmpty { return nil }
+        let running = candidates.contains { $0.choice == .thread(thread) } ? thread : nil
+        return .choose(among: candidates.view, running: running)
+    }
+
+    /// The decision of `choice`, picked among the candidates of
+    /// ``decide(arriving:at:cancellable:)`` for `thread`'s arrival at `operation` at
+    /// `location`: the thread chosen. Unless it is `thread`, `thread` is now ready and waits
+    /// to be run, as after ``arrive(_:at:location:cancellable:)``.
+    mutating func take(
+        _ choice: Choice, running runningCandidate: Int?, arriving thread: Int, at operation: PendingOperation,
+        location: SeamLocation?
+    ) -> Int {
+        guard case .run(let chosen) = take(choice, running: runningCandidate) else {
+            preconditionFailure("a decision at an arrival chose \(choice), which is no thread's step")
+        }
+        if chosen != thread { setState(.ready(operation, location), of: thread) }
+        return chosen
+    }
+
+    /// `thread`, chosen at its arrival at `operation` at `location`, performs it as
+    /// ``perform(_:)`` does a chosen thread's pending operation.
+    mutating func perform(arriving thread: Int, _ operation: PendingOperation, at location: SeamLocation?) -> Performed
+    {
+        perform(operation, of: thread, at: location)
     }
 
     /// The decision of `choice`, picked among the `candidates` of
@@ -959,12 +1037,12 @@ struct ExecutionModel {
         return Step(
             thread: thread,
             kind: kind,
+            isOnExecutorThread: thread.map { threads[$0].isExecutorThread } ?? false,
+            followsFailure: hasFailed,
             target: target,
             choice: choice,
             location: location,
-            isOnExecutorThread: thread.map { threads[$0].isExecutorThread } ?? false,
-            job: thread.flatMap { threads[$0].job },
-            followsFailure: hasFailed
+            job: thread.flatMap { threads[$0].job }
         )
     }
 }

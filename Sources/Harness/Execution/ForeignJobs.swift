@@ -16,9 +16,12 @@ final class ForeignJobs: Sendable {
         arrived.store(true, ordering: .releasing)
     }
 
+    /// Whether a job was noted: ``first`` without its lock.
+    var hasArrived: Bool { arrived.load(ordering: .acquiring) }
+
     /// The first job noted, if one was.
     var first: ForeignJob? {
-        guard arrived.load(ordering: .acquiring) else { return nil }
+        guard hasArrived else { return nil }
         return firstJob.withLock { $0 }
     }
 

@@ -494,6 +494,59 @@ struct ExecutionModelTests {
         #expect(driver.model.preemptions == 1)
     }
 
+    @Test("a decision at the running thread's arrival offers what arriving and then deciding offers, in order")
+    func decisionAtArrival() throws {
+        var driver = try ModelDriver(threads: 4)
+        try driver.take(1, .lock(Objects.m, recursive: false))
+        driver.arrive(2, .lock(Objects.m, recursive: false))
+        driver.arrive(3, .atomic(Objects.x, .store))
+        let operations: [PendingOperation] = [
+            .atomic(Objects.x, .load), .lock(Objects.m, recursive: false), .lock(Objects.n, recursive: false),
+            .unlock(Objects.m), .join(1), .join(3), .spawn
+        ]
+        for operation in operations {
+            let atArrival = driver.decisionAtArrival(0, operation)
+            #expect(atArrival != nil, "T0 arriving at \(operation) took the general path")
+            #expect(atArrival?.candidates == driver.decisionAfterArriving(0, operation).candidates, "\(operation)")
+            #expect(atArrival?.running == driver.decisionAfterArriving(0, operation).running, "\(operation)")
+        }
+        // Nothing to choose from: T0 and T3 both wait for T1's mutex.
+        driver.arrive(3, .lock(Objects.m, recursive: false))
+        #expect(driver.decisionAtArrival(0, .lock(Objects.m, recursive: false)) == nil)
+    }
+
+    @Test("a decision at an arrival takes the general path for a yield, a sleep, a wait, and beside a waiter")
+    func decisionAtArrivalGivesWay() throws {
+        var driver = try ModelDriver(threads: 2)
+        driver.arrive(1, .atomic(Objects.x, .store))
+        #expect(driver.decisionAtArrival(0, .yield) == nil)
+        #expect(driver.decisionAtArrival(0, .sleep(until: driver.model.clock + 1)) == nil)
+        try driver.take(0, .lock(Objects.m, recursive: false))
+        #expect(driver.decisionAtArrival(0, .wait(condition: Objects.c, mutex: Objects.m, deadline: nil)) == nil)
+        #expect(driver.decisionAtArrival(0, .atomic(Objects.x, .load)) != nil)
+        try driver.run(1)
+        try driver.take(1, .lock(Objects.n, recursive: false))
+        try driver.take(1, .wait(condition: Objects.c, mutex: Objects.n, deadline: nil))
+        #expect(driver.decisionAtArrival(0, .atomic(Objects.x, .load)) == nil)
+    }
+
+    @Test("a thread chosen at its arrival performs without a pending state; one passed over is left ready")
+    func takeAtArrival() throws {
+        var driver = try ModelDriver(threads: 2)
+        driver.arrive(1, .atomic(Objects.x, .store))
+        let load = PendingOperation.atomic(Objects.x, .load)
+        _ = driver.model.decide(arriving: 0, at: load, cancellable: true)
+        #expect(driver.model.take(.thread(0), running: 0, arriving: 0, at: load, location: nil) == 0)
+        #expect(driver.pending(0) == nil)
+        let performed = driver.model.perform(arriving: 0, load, at: nil)
+        #expect(performed.step.thread == 0 && performed.step.kind == .atomicLoad && performed.outcome == .continues)
+        _ = driver.model.decide(arriving: 0, at: load, cancellable: true)
+        #expect(driver.model.take(.thread(1), running: 0, arriving: 0, at: load, location: nil) == 1)
+        #expect(driver.pending(0) == load)
+        #expect(driver.model.decisions.suffix(2) == [.thread(running: 0, chosen: 0), .thread(running: 0, chosen: 1)])
+        #expect(driver.model.preemptions == 1)
+    }
+
     @Test("an idle interchangeable lane about to take the same operation as another is a symmetric copy")
     func idleLanesAreSymmetric() throws {
         var driver = try ModelDriver(threads: 1)
@@ -643,6 +696,33 @@ private struct ModelDriver {
         guard case .choose(let candidates, _) = copy.decide(running: running, earlyTimeoutWithin: earlyTimeoutWithin)
         else { return [] }
         return Array(candidates)
+    }
+
+    /// The candidates and the running one of a decision at `thread`'s arrival at `operation`
+    /// (``ExecutionModel/decide(arriving:at:cancellable:)``), found on a copy of the model;
+    /// `nil` when that decision takes the general path.
+    func decisionAtArrival(_ thread: Int, _ operation: PendingOperation) -> Offered? {
+        var copy = model
+        guard
+            case .choose(let candidates, let running)? = copy.decide(arriving: thread, at: operation, cancellable: true)
+        else { return nil }
+        return Offered(candidates: Array(candidates), running: running)
+    }
+
+    /// The same, of the general path: `thread` arrives, then a decision is taken with it running.
+    func decisionAfterArriving(_ thread: Int, _ operation: PendingOperation) -> Offered {
+        var copy = model
+        _ = copy.arrive(thread, at: operation, location: nil, cancellable: true)
+        guard case .choose(let candidates, let running) = copy.decide(running: thread, earlyTimeoutWithin: nil) else {
+            return Offered(candidates: [], running: nil)
+        }
+        return Offered(candidates: Array(candidates), running: running)
+    }
+
+    /// What a decision offers.
+    struct Offered: Equatable {
+        let candidates: [Candidate]
+        let running: Int?
     }
 
     /// Decides as the driver does, recording the model's own steps until it names a thread

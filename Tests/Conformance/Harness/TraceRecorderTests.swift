@@ -33,7 +33,7 @@ struct TraceRecorderTests {
     /// A step of `thread`, a lane's when it runs `job`.
     private static func step(of thread: Int, _ kind: OperationKind, job: JobIdentity? = nil) -> ExecutionModel.Step {
         ExecutionModel.Step(
-            thread: thread, kind: kind, target: nil, choice: nil, location: nil, isOnExecutorThread: job != nil,
-            job: job, followsFailure: false)
+            thread: thread, kind: kind, isOnExecutorThread: job != nil, followsFailure: false, target: nil, choice: nil,
+            location: nil, job: job)
     }
 }
