@@ -35,19 +35,12 @@ enum Choice: Hashable {
 /// the program lets it: by the task it runs and by its place in the execution's enqueue
 /// order.
 struct JobIdentity: Hashable {
-    /// How many jobs the execution enqueued before this one. Stored first: after the
-    /// optional, it took a word of padding, and every candidate and step that holds an
-    /// identity took it too.
-    let enqueueOrder: Int
     /// The task the job runs, numbered from 0 in the order the execution first enqueued a
     /// job of each task; `nil` for a job that runs no task (a default actor draining its
     /// queue).
     let task: Int?
-
-    init(task: Int?, enqueueOrder: Int) {
-        self.enqueueOrder = enqueueOrder
-        self.task = task
-    }
+    /// How many jobs the execution enqueued before this one.
+    let enqueueOrder: Int
 }
 
 /// A schedulable thing that lives through several choices: a thread, a task (all its jobs),
