@@ -30,9 +30,8 @@ struct Explorer {
     private let host = ExecutionHost()
     /// The first schedule that needed OS threads, on any worker.
     private let osThreadFallback = OSThreadFallbackLog()
-    /// What thread 0 of every execution runs: the exploration's body, given the execution's
-    /// scenario, whose threads are then joined. Made once, not for each execution.
-    private let root: @Sendable () -> Void
+    /// The exploration's body, which thread 0 of every execution runs (``root()``).
+    private let body: @Sendable (Scenario) throws -> Void
     /// The options' ``ExplorationOptions/timeoutRaceNanoseconds``, worked out once, not for
     /// each execution's limits.
     private let timeoutRace: UInt64?
@@ -50,10 +49,21 @@ struct Explorer {
         self.testID = testID
         self.wording = wording
         timeoutRace = options.timeoutRaceNanoseconds
-        root = {
-            let scenario = Scenario()
+        self.body = body
+    }
+
+    /// What thread 0 of one worker's executions runs: the exploration's body, given a
+    /// scenario, whose threads are then joined. Made once for each worker's executions, not
+    /// for each execution; an execution that ends with its threads joined leaves its scenario
+    /// to the next (``ScenarioSpare``).
+    private func root() -> @Sendable () -> Void {
+        let body = body
+        let spare = ScenarioSpare()
+        return {
+            let scenario = spare.take()
             Harness.runReportingErrors { try body(scenario) }
             scenario.joinAll()
+            spare.keep(scenario)
         }
     }
 
@@ -267,7 +277,7 @@ struct Explorer {
         while true {
             let setting = host.setting {
                 ExecutionSetting(
-                    scenario: root,
+                    scenario: root(),
                     threadPool: host.threadPool,
                     coroutineStacks: options.threads == .coroutines ? host.coroutineStacks : nil,
                     activity: activity.counter(forWorker: host.worker),

@@ -1,4 +1,5 @@
 import Primitives
+import Synchronization
 
 /// The threads of one execution, as the scenario's body starts them.
 ///
@@ -133,5 +134,29 @@ public struct ScenarioThread: Sendable {
     /// Waits until the thread has finished (a scheduling point).
     public func join(file: StaticString = #fileID, line: UInt = #line) {
         scenario.join(thread, file: file, line: line)
+    }
+}
+
+/// The scenario of one worker's last execution, kept for its next: an execution whose body
+/// returned and whose threads were all joined leaves its ``Scenario`` here, with no thread
+/// in it, and the next takes it instead of making one (an object, and its list of threads
+/// once it spawns one). An execution that failed or stalled keeps its own, and the next
+/// makes one. Safe from any thread: a stalled execution's thread 0, left behind, may leave
+/// its scenario while a later execution takes one.
+final class ScenarioSpare: Sendable {
+    private let kept = Atomic<Unmanaged<Scenario>?>(nil)
+
+    /// The scenario kept, if any, else a new one.
+    func take() -> Scenario {
+        kept.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue() ?? Scenario()
+    }
+
+    /// Keeps `scenario`, whose threads were all joined, for the next execution.
+    func keep(_ scenario: Scenario) {
+        kept.exchange(Unmanaged.passRetained(scenario), ordering: .acquiringAndReleasing)?.release()
+    }
+
+    deinit {
+        kept.load(ordering: .acquiring)?.release()
     }
 }
