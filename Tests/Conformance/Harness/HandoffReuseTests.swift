@@ -11,26 +11,17 @@ import Testing
 struct HandoffReuseTests {
     @Test("every execution of a one-worker exploration runs its coroutines on the same handoff")
     func oneHandoffPerRunner() throws {
-        // Kept alive to the end, so that no two handoffs can share an address.
-        let handoffs = AtomicBox<[CoroutineHandoff]>([])
-        let schedules = 100
-        let report = try Harness.run(
-            "handoff reuse", options: ExplorationOptions(strategy: .random, schedules: schedules, seed: 5)
-        ) { scenario in
-            guard let handoff = (Seam.currentController as? Execution)?.backend as? CoroutineHandoff else {
-                Harness.check(false, "the scenario's threads run on no coroutine handoff")
-                return
-            }
-            handoffs.update { seen in
-                if !seen.contains(where: { $0 === handoff }) { seen.append(handoff) }
-            }
+        let met = try DistinctObjects<CoroutineHandoff>.met(in: "handoff reuse", schedules: 100, seed: 5) { scenario in
             let mutex = SeamMutex()
             let counter = SeamAtomic(0)
             for _ in 0..<2 {
                 scenario.spawn { mutex.withLock { counter.store(counter.load() + 1) } }
             }
+            let handoff = (Seam.currentController as? Execution)?.backend as? CoroutineHandoff
+            Harness.check(handoff != nil, "the scenario's threads run on no coroutine handoff")
+            return handoff
         }
-        #expect(report.failure == nil && report.schedulesRun == schedules)
-        #expect(handoffs.load().count == 1, "\(schedules) executions made \(handoffs.load().count) handoffs")
+        #expect(met.report.failure == nil && met.report.schedulesRun == 100)
+        #expect(met.count == 1, "100 executions made \(met.count) handoffs")
     }
 }

@@ -18,21 +18,14 @@ struct ScenarioSpareTests {
 
     @Test("every execution of a one-worker exploration that joins its threads is given the same scenario")
     func oneScenarioPerWorker() throws {
-        // Kept alive to the end, so that no two scenarios can share an address.
-        let scenarios = AtomicBox<[Scenario]>([])
-        let schedules = 50
-        let report = try Harness.run(
-            "scenario reuse", options: ExplorationOptions(strategy: .random, schedules: schedules, seed: 3)
-        ) { scenario in
-            scenarios.update { seen in
-                if !seen.contains(where: { $0 === scenario }) { seen.append(scenario) }
-            }
+        let met = try DistinctObjects<Scenario>.met(in: "scenario reuse", schedules: 50, seed: 3) { scenario in
             let counter = SeamAtomic(0)
             for _ in 0..<2 {
                 scenario.spawn { counter.store(counter.load() + 1) }
             }
+            return scenario
         }
-        #expect(report.failure == nil && report.schedulesRun == schedules)
-        #expect(scenarios.load().count == 1, "\(schedules) executions were given \(scenarios.load().count) scenarios")
+        #expect(met.report.failure == nil && met.report.schedulesRun == 50)
+        #expect(met.count == 1, "50 executions were given \(met.count) scenarios")
     }
 }
