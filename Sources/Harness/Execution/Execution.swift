@@ -430,7 +430,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             return perform(me)
         }
         watch.noteRunning(me)
-        return performed(model.perform(arriving: me, operation, at: location), by: me)
+        return performed(model.perform(operation, of: me, at: location), by: me)
     }
 
     /// When `me`'s operation unblocked a thread in a non-preemptible region, that thread

@@ -386,10 +386,10 @@ struct ExecutionModel {
         return perform(operation, of: thread, at: location)
     }
 
-    /// `thread`, running, performs `operation` at `location`: the step, the access, the change.
-    private mutating func perform(_ operation: PendingOperation, of thread: Int, at location: SeamLocation?)
-        -> Performed
-    {
+    /// `thread`, running, performs `operation` at `location`: a chosen thread's pending
+    /// operation (``perform(_:)``), or the one it was chosen for at its arrival
+    /// (``decide(arriving:at:cancellable:)``).
+    mutating func perform(_ operation: PendingOperation, of thread: Int, at location: SeamLocation?) -> Performed {
         let step = makeStep(thread, operation.kind, target: target(of: operation), location: location)
         noteAccess(operation, by: thread)
         let (outcome, reply) = apply(operation, of: thread, at: location)
@@ -735,11 +735,10 @@ struct ExecutionModel {
         case .yield, .sleep, .wait, .quiesce, .handoff: return nil
         default: break
         }
-        if threads[thread].cancellable != cancellable { threads[thread].cancellable = cancellable }
         candidates.removeAll()
-        var others = ready
-        others.insert(thread)
-        for index in others {
+        var offered = ready
+        offered.insert(thread)
+        for index in offered {
             if index == thread {
                 offer(index, operation)
             } else if case .ready(let pending, _) = threads[index].state {
@@ -747,6 +746,7 @@ struct ExecutionModel {
             }
         }
         if candidates.isEmpty { return nil }
+        if threads[thread].cancellable != cancellable { threads[thread].cancellable = cancellable }
         let running = candidates.contains { $0.choice == .thread(thread) } ? thread : nil
         return .choose(among: candidates.view, running: running)
     }
@@ -764,13 +764,6 @@ struct ExecutionModel {
         }
         if chosen != thread { setState(.ready(operation, location), of: thread) }
         return chosen
-    }
-
-    /// `thread`, chosen at its arrival at `operation` at `location`, performs it as
-    /// ``perform(_:)`` does a chosen thread's pending operation.
-    mutating func perform(arriving thread: Int, _ operation: PendingOperation, at location: SeamLocation?) -> Performed
-    {
-        perform(operation, of: thread, at: location)
     }
 
     /// The decision of `choice`, picked among the `candidates` of

@@ -538,7 +538,7 @@ struct ExecutionModelTests {
         _ = driver.model.decide(arriving: 0, at: load, cancellable: true)
         #expect(driver.model.take(.thread(0), running: 0, arriving: 0, at: load, location: nil) == 0)
         #expect(driver.pending(0) == nil)
-        let performed = driver.model.perform(arriving: 0, load, at: nil)
+        let performed = driver.model.perform(load, of: 0, at: nil)
         #expect(performed.step.thread == 0 && performed.step.kind == .atomicLoad && performed.outcome == .continues)
         _ = driver.model.decide(arriving: 0, at: load, cancellable: true)
         #expect(driver.model.take(.thread(1), running: 0, arriving: 0, at: load, location: nil) == 1)
