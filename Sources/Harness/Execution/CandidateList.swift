@@ -58,6 +58,12 @@ final class CandidateList {
         view.contains(where: predicate)
     }
 
+    /// Whether `thread`'s step is among the candidates: whether a decision may keep it running.
+    @inline(__always)
+    func offersStep(of thread: Int) -> Bool {
+        contains { $0.choice == .thread(thread) }
+    }
+
     @inline(never)
     private func grow() {
         let grown = UnsafeMutablePointer<Candidate>.allocate(capacity: capacity * 2)

@@ -689,9 +689,7 @@ struct ExecutionModel {
         if let running, case .ready(.yield, _) = threads[running].state, candidates.count > 1 {
             candidates.removeAll { $0.choice == .thread(running) }
         }
-        let runningCandidate = running.flatMap { thread in
-            candidates.contains { $0.choice == .thread(thread) } ? thread : nil
-        }
+        let runningCandidate = running.flatMap { candidates.offersStep(of: $0) ? $0 : nil }
         if !spurious.isEmpty { candidates.append(contentsOf: spurious) }
         // A timeout may fire while other work could still run: the strategy decides (or
         // the token, which may have recorded one, while a replay follows it).
@@ -747,7 +745,7 @@ struct ExecutionModel {
         }
         if candidates.isEmpty { return nil }
         if threads[thread].cancellable != cancellable { threads[thread].cancellable = cancellable }
-        let running = candidates.contains { $0.choice == .thread(thread) } ? thread : nil
+        let running = candidates.offersStep(of: thread) ? thread : nil
         return .choose(among: candidates.view, running: running)
     }
 

@@ -111,7 +111,7 @@ struct PriorityChangePoints: SchedulingStrategy {
                 changePoints.removeAll { $0.decision == decision }
                 changePoints.append((decision, UInt64(depth - point)))
             }
-            nextChangePoint = changePoints.lazy.map(\.decision).min() ?? .max
+            noteNextChangePoint()
             let wakesSpuriously = generator.next(upperBound: UInt64(2)) == 0
             let allDecisionCount = UInt64(max(expectedAllDecisions ?? 64, 1))
             spuriousWakePoint = wakesSpuriously ? Int(generator.next(upperBound: allDecisionCount)) + 1 : nil
@@ -131,8 +131,13 @@ struct PriorityChangePoints: SchedulingStrategy {
             guard decisions == nextChangePoint, let point = changePoints.firstIndex(where: { $0.decision == decisions })
             else { return next }
             priorities[candidates[next].choice.entity] = changePoints.remove(at: point).priority
-            nextChangePoint = changePoints.lazy.map(\.decision).min() ?? .max
+            noteNextChangePoint()
             return highestPriority(of: candidates, injected: false).index
+        }
+
+        /// Sets ``nextChangePoint`` from the change points left.
+        private mutating func noteNextChangePoint() {
+            nextChangePoint = changePoints.lazy.map(\.decision).min() ?? .max
         }
 
         mutating func endExecution(steps: Int) {

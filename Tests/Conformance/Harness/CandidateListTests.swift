@@ -36,6 +36,9 @@ struct CandidateListTests {
         #expect(Array(list.view) == all.filter { !$0.choice.isInjected })
         #expect(list.contains { $0.choice == .thread(8) })
         #expect(!list.contains { $0.choice == .advanceClock })
+        // T8's step is among them (a decision may keep T8 running), T100's is not.
+        #expect(list.offersStep(of: 8))
+        #expect(!list.offersStep(of: 100))
     }
 
     @Test("a view of an array shows its candidates, and views with the same candidates are equal")
