@@ -64,6 +64,10 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     @exclusivity(unchecked) private var timers: [Timer] = []
     @exclusivity(unchecked) private var timersAdded = 0
     @exclusivity(unchecked) private var outstandingTasks = 0
+    /// When the running thread of the execution last started to run code the harness does not
+    /// see (``noteRunning()``), by the monotonic clock; 0 before any did. One for all the
+    /// threads, as they run one at a time.
+    @exclusivity(unchecked) private var runningSince: UInt64 = 0
     /// The tasks whose jobs came here, held until they end (``RuntimeTask``), in the order
     /// they first came: when nothing is left to run, those that have not ended wait for good.
     @exclusivity(unchecked) private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
@@ -302,14 +306,31 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         scheduling { $0.jobEnqueued(queued) }
     }
 
-    /// Queues `job` once the virtual clock has moved on by `delay`, rounded up to a whole
-    /// millisecond: the delay of a system-clock sleep is read from the real clock when the job
-    /// arrives, microseconds after the sleep began, and whole milliseconds keep those
-    /// microseconds out of the schedule, so a replay queues the job at the same virtual time.
-    func enqueue(_ job: UnownedJob, after delay: Duration, measured: Bool) {
+    /// Queues `job` once the virtual clock has moved on by `delay`.
+    func enqueue(_ job: UnownedJob, after delay: Duration) {
         guard isCalledByExecution(job) else { return }
-        let wait = measured ? Self.wholeMillisecondsAtLeast(delay) : max(delay, .zero)
-        addTimer(at: Seam.now().advanced(by: wait)) { [self] in enqueue(job, onMainActor: false) }
+        queue(job, after: delay)
+    }
+
+    /// Queues `job`, a sleep's, once the virtual clock has moved on by the duration the
+    /// sleep asked for, recovered from its deadline: `remaining` is the time to it by the
+    /// real clock (``SleepDeadline``).
+    func enqueue(_ job: UnownedJob, deadlineIn remaining: Duration) {
+        guard isCalledByExecution(job) else { return }
+        let ran = cshim_monotonic_now_ns() - runningSince
+        let slack = runningSince == 0 ? Duration.zero : .nanoseconds(Int64(clamping: ran))
+        queue(job, after: SleepDeadline(remaining: remaining, slack: slack).delay)
+    }
+
+    private func queue(_ job: UnownedJob, after delay: Duration) {
+        addTimer(at: Seam.now().advanced(by: max(delay, .zero))) { [self] in enqueue(job, onMainActor: false) }
+    }
+
+    /// Notes that the calling thread, one of the execution's, starts or goes on running code
+    /// the harness does not see: a job, or its rest after a scheduling point. A sleep in it
+    /// reads the real clock no earlier (``SleepDeadline``).
+    func noteRunning() {
+        runningSince = cshim_monotonic_now_ns()
     }
 
     /// Fails the execution: a job was delayed on a clock whose durations are not `Duration`,
@@ -335,14 +356,6 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         let thread = named ? String(decoding: name, as: UTF8.self) : nil
         foreignJobs.note(ForeignJob(thread: thread, isMainThread: Thread.isMainThread, taskRuntimeID: jobTaskID(job)))
         return false
-    }
-
-    static func wholeMillisecondsAtLeast(_ delay: Duration) -> Duration {
-        guard delay > .zero else { return .zero }
-        let (seconds, attoseconds) = delay.components
-        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        return .seconds(seconds)
-            + .milliseconds((attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond)
     }
 
     /// Names a job for the strategy: its task, numbered in the order this execution first
@@ -549,6 +562,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
                 return job
             }
             guard let job = taken else { return }
+            noteRunning()
             if let executor {
                 job.runSynchronously(on: executor)
             } else {
@@ -621,16 +635,18 @@ extension AsyncServices: SchedulingExecutor {
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C) {
         let job = UnownedJob(job)
         guard let delay = delay as? Duration else { return rejectDelayedJob(job, on: clock) }
-        enqueue(job, after: delay, measured: false)
+        enqueue(job, after: delay)
     }
 
     func enqueue<C: Clock>(_ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C) {
         let job = UnownedJob(job)
         if let instant = instant as? SeamInstant {
-            return enqueue(job, after: Seam.now().duration(to: instant), measured: false)
+            return enqueue(job, after: Seam.now().duration(to: instant))
         }
-        guard let delay = clock.now.duration(to: instant) as? Duration else { return rejectDelayedJob(job, on: clock) }
-        enqueue(job, after: delay, measured: true)
+        guard let remaining = clock.now.duration(to: instant) as? Duration else {
+            return rejectDelayedJob(job, on: clock)
+        }
+        enqueue(job, deadlineIn: remaining)
     }
 }
 

@@ -166,7 +166,7 @@ struct Explorer {
         let failure = tally.failure.map { failing in
             activity.whileComputing {
                 let reproduction = options.replay.map { _ in
-                    divergence.map { ReplayReproduction.prefixAndSearch(divergedAt: $0.step, schedules: executed) }
+                    divergence.map { ReplayReproduction.prefixAndSearch(divergence: $0, schedules: executed) }
                         ?? .exact
                 }
                 let found = harnessFailure(failing.record, execution: failing.execution, naming: naming, reproduction)

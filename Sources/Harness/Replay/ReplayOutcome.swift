@@ -2,10 +2,10 @@
 public enum ReplayReproduction: Sendable, Hashable, Codable {
     /// The code followed the token to the failure.
     case exact
-    /// The code left the token at step `divergedAt`; keeping the token's steps up to there
+    /// The code left the token as `divergence` says; keeping the token's steps up to there
     /// and searching on (seeded, with the strategy that recorded the token), schedule
     /// `schedules` of the search failed. Its own token replays it exactly.
-    case prefixAndSearch(divergedAt: Int, schedules: Int)
+    case prefixAndSearch(divergence: FailureNotReproduced.Divergence, schedules: Int)
 }
 
 /// A replayed token whose failure did not happen again: the code was fixed, or changed so

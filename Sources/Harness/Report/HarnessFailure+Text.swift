@@ -191,9 +191,9 @@ extension ReplayReproduction: CustomStringConvertible {
         switch self {
         case .exact:
             "exactly: the code followed the token to the failure"
-        case let .prefixAndSearch(step, schedules):
-            "by prefix and search: the code left the token at step \(step); a seeded search from there failed in "
-                + "schedule \(schedules), whose token this is"
+        case let .prefixAndSearch(divergence, schedules):
+            "by prefix and search: the code left the token at step \(divergence.step) (\(divergence.detail)); a seeded "
+                + "search from there failed in schedule \(schedules), whose token this is"
         }
     }
 }

@@ -328,13 +328,16 @@ struct ReplayTokenTests {
             try Harness.run(
                 "evolving", options: ExplorationOptions(replay: original.token), Self.lostUpdate(changed: true)
             ).failure)
-        guard case .prefixAndSearch(let step, let schedules) = replayed.reproduction else {
+        guard case .prefixAndSearch(let divergence, let schedules) = replayed.reproduction else {
             let reproduction = String(describing: replayed.reproduction)
             Issue.record("expected a reproduction by prefix and search, got \(reproduction): \(replayed.reason)")
             return
         }
-        #expect(step > 0 && schedules >= 1)
-        #expect(replayed.message.contains("reproduced by prefix and search: the code left the token at step \(step)"))
+        #expect(divergence.step > 0 && schedules >= 1)
+        #expect(
+            replayed.message.contains(
+                "reproduced by prefix and search: the code left the token at step \(divergence.step) "
+                    + "(\(divergence.detail)); a seeded search"))
         #expect("\(replayed.reason)".contains("an increment was lost"))
         let again = try #require(
             try Harness.run(
