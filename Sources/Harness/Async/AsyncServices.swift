@@ -64,10 +64,12 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     @exclusivity(unchecked) private var timers: [Timer] = []
     @exclusivity(unchecked) private var timersAdded = 0
     @exclusivity(unchecked) private var outstandingTasks = 0
-    /// When the running thread of the execution last started to run code the harness does not
-    /// see (``noteRunning()``), by the monotonic clock; 0 before any did. One for all the
-    /// threads, as they run one at a time.
-    @exclusivity(unchecked) private var runningSince: UInt64 = 0
+    /// When a lane last started a job, by the monotonic clock; 0 before one did: a sleep that
+    /// reads the real clock where it sleeps (`Task.sleep(for:)`) read it no earlier
+    /// (``SleepDeadline``). One for all the lanes, as they run one at a time: a job that
+    /// another lane started while the sleeper's job waited at a scheduling point started
+    /// before the sleeper's went on.
+    @exclusivity(unchecked) private var jobStarted: UInt64 = 0
     /// The tasks whose jobs came here, held until they end (``RuntimeTask``), in the order
     /// they first came: when nothing is left to run, those that have not ended wait for good.
     @exclusivity(unchecked) private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
@@ -317,20 +319,13 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// real clock (``SleepDeadline``).
     func enqueue(_ job: UnownedJob, deadlineIn remaining: Duration) {
         guard isCalledByExecution(job) else { return }
-        let ran = cshim_monotonic_now_ns() - runningSince
-        let slack = runningSince == 0 ? Duration.zero : .nanoseconds(Int64(clamping: ran))
+        let ran = cshim_monotonic_now_ns() - jobStarted
+        let slack = jobStarted == 0 ? Duration.zero : .nanoseconds(Int64(clamping: ran))
         queue(job, after: SleepDeadline(remaining: remaining, slack: slack).delay)
     }
 
     private func queue(_ job: UnownedJob, after delay: Duration) {
         addTimer(at: Seam.now().advanced(by: max(delay, .zero))) { [self] in enqueue(job, onMainActor: false) }
-    }
-
-    /// Notes that the calling thread, one of the execution's, starts or goes on running code
-    /// the harness does not see: a job, or its rest after a scheduling point. A sleep in it
-    /// reads the real clock no earlier (``SleepDeadline``).
-    func noteRunning() {
-        runningSince = cshim_monotonic_now_ns()
     }
 
     /// Fails the execution: a job was delayed on a clock whose durations are not `Duration`,
@@ -562,7 +557,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
                 return job
             }
             guard let job = taken else { return }
-            noteRunning()
+            jobStarted = cshim_monotonic_now_ns()
             if let executor {
                 job.runSynchronously(on: executor)
             } else {

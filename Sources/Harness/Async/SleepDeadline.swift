@@ -10,14 +10,18 @@
 /// the virtual clock woke the sleeper early, and a replay on an idle machine, or a run on a
 /// loaded one, advanced the clock by other amounts and left its token.
 ///
-/// The harness knows when the calling thread last started to run code it does not see: a
-/// job, or the rest of one after a scheduling point. The sleep read the clock no earlier. So
-/// the duration asked for lies between ``remaining`` and ``remaining`` plus ``slack``, and
-/// ``delay`` takes the roundest whole millisecond there (the most trailing zeros, a 5 before
-/// them rounder than another digit; of equally round ones, the least). Durations written in
-/// code are round: a delay of a few milliseconds no longer moves a 300 ms sleep, and a
-/// 299 ms one is kept whenever the thread ran for less than a millisecond since the harness
-/// last handed it control, as it nearly always does.
+/// The harness knows when the calling thread's job started. The sleep read the clock no
+/// earlier, so the duration asked for lies between ``remaining`` and ``remaining`` plus
+/// ``slack``. ``delay`` takes the roundest whole millisecond there (the most trailing zeros,
+/// a 5 before them rounder than another digit; of equally round ones, the least): durations
+/// written in code are round, so a hold-up of a few milliseconds no longer shortens a 300 ms
+/// sleep. A 299 ms one is kept whenever its job reached the executor within a millisecond
+/// of starting, as it nearly always does.
+///
+/// A job that ran long before it slept (or one held up for long) spans durations rounder
+/// than the one asked for: a 300 ms sleep after 250 ms of work could be taken for 500 ms. So
+/// the range ends a quarter of ``remaining`` past it: the virtual clock never lengthens a
+/// sleep by more than a quarter of the time left to its deadline.
 ///
 /// A deadline read in an earlier job (`sleep(until:)` with an instant kept across an `await`)
 /// waits what is left of it by the real clock, rounded up to a whole millisecond.
@@ -25,20 +29,20 @@ struct SleepDeadline {
     /// From the real clock's reading as the job arrived to the deadline: at most the
     /// duration asked for.
     let remaining: Duration
-    /// How long the calling thread has run since the harness last handed it control: the
-    /// sleep read the clock no earlier, so the duration asked for is at most ``remaining``
-    /// plus this.
+    /// How long the calling thread's job has run: the sleep read the clock no earlier, so
+    /// the duration asked for is at most ``remaining`` plus this.
     let slack: Duration
 
     /// The delay to wait on the virtual clock: the roundest whole millisecond from
-    /// ``remaining`` to ``remaining`` plus ``slack``; ``remaining`` rounded up to a whole
-    /// millisecond when there is none; zero for a deadline that has passed.
+    /// ``remaining`` to ``remaining`` plus ``slack`` or a quarter of ``remaining``, whichever
+    /// is less; ``remaining`` rounded up to a whole millisecond when there is none; zero for
+    /// a deadline that has passed.
     var delay: Duration {
-        let latest = remaining + slack
+        guard remaining > .zero else { return .zero }
         // Beyond what whole milliseconds in an `Int64` hold, no rounding matters.
-        guard latest < Self.longest else { return remaining }
-        guard latest > .zero else { return .zero }
-        let least = max(Self.milliseconds(remaining, roundingUp: true), 0)
+        guard remaining < Self.longest else { return remaining }
+        let latest = remaining + min(slack, remaining / 4)
+        let least = Self.milliseconds(remaining, roundingUp: true)
         let most = Self.milliseconds(latest, roundingUp: false)
         var roundest = least
         // Each step is rounder than the one before, and a multiple of it: 1, 5, 10, 50, 100, …
@@ -55,12 +59,10 @@ struct SleepDeadline {
 
     private static let longest = Duration.seconds(Int64.max / 1_000_000)
 
+    /// The whole milliseconds in `duration`, which is positive, rounded up or down.
     private static func milliseconds(_ duration: Duration, roundingUp: Bool) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        let (whole, part) = attoseconds.quotientAndRemainder(dividingBy: attosecondsPerMillisecond)
-        // The quotient is truncated toward zero; a remainder moves it to the bound's side.
-        let rounded = whole + (part > 0 && roundingUp ? 1 : 0) - (part < 0 && !roundingUp ? 1 : 0)
-        return seconds * 1000 + rounded
+        let (whole, part) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000)
+        return seconds * 1000 + whole + (roundingUp && part > 0 ? 1 : 0)
     }
 }

@@ -475,7 +475,6 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         backend.resume(next)
         backend.park(me)
         if aborting { exitForAbort(me) }
-        asyncServices?.noteRunning()
     }
 
     func finish() {

@@ -18,11 +18,19 @@ struct SleepDeadlineTests {
     @Test("a job held up for milliseconds after its sleep began waits the roundest duration it may have asked for")
     func heldUp() {
         #expect(Self.delay(remaining: 298.4, slack: 1.7) == .milliseconds(300))
-        #expect(Self.delay(remaining: 1.2, slack: 4) == .milliseconds(5))
+        #expect(Self.delay(remaining: 4.2, slack: 1) == .milliseconds(5))
         #expect(Self.delay(remaining: 1234.6, slack: 600) == .milliseconds(1500))
         #expect(Self.delay(remaining: 59_990, slack: 15) == .seconds(60))
         // Equally round: the least, as if the job had come at once.
         #expect(Self.delay(remaining: 296.2, slack: 2.7) == .milliseconds(297))
+    }
+
+    @Test("a job that ran long before its sleep lengthens it by a quarter of the time left at most")
+    func ranLong() {
+        #expect(Self.delay(remaining: 299.99, slack: 250) == .milliseconds(300))
+        #expect(Self.delay(remaining: 29.99, slack: 25) == .milliseconds(30))
+        #expect(Self.delay(remaining: 1.2, slack: 4) == .milliseconds(2))
+        #expect(Self.delay(remaining: 372, slack: 500) == .milliseconds(400))
     }
 
     @Test("no whole millisecond in reach: the time left, rounded up")
