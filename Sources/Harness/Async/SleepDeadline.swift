@@ -42,8 +42,9 @@ struct SleepDeadline {
         // Beyond what whole milliseconds in an `Int64` hold, no rounding matters.
         guard remaining < Self.longest else { return remaining }
         let latest = remaining + min(slack, remaining / 4)
-        let least = Self.milliseconds(remaining, roundingUp: true)
-        let most = Self.milliseconds(latest, roundingUp: false)
+        let whole = remaining.wholeMilliseconds
+        let least = Duration.milliseconds(whole) < remaining ? whole + 1 : whole
+        let most = latest.wholeMilliseconds
         var roundest = least
         // Each step is rounder than the one before, and a multiple of it: 1, 5, 10, 50, 100, …
         var step: Int64 = 1
@@ -58,11 +59,4 @@ struct SleepDeadline {
     }
 
     private static let longest = Duration.seconds(Int64.max / 1_000_000)
-
-    /// The whole milliseconds in `duration`, which is positive, rounded up or down.
-    private static func milliseconds(_ duration: Duration, roundingUp: Bool) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, part) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000_000_000)
-        return seconds * 1000 + whole + (roundingUp && part > 0 ? 1 : 0)
-    }
 }
