@@ -70,6 +70,9 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// another lane started while the sleeper's job waited at a scheduling point started
     /// before the sleeper's went on.
     @exclusivity(unchecked) private var jobStarted: UInt64 = 0
+    /// Whether the lanes read each task's whole async stack as a job begins and ends
+    /// (``TaskJobPoints/stacks``); set as they start.
+    @exclusivity(unchecked) private var readsAsyncStacks = false
     /// The tasks whose jobs came here, held until they end (``RuntimeTask``), in the order
     /// they first came: when nothing is left to run, those that have not ended wait for good.
     @exclusivity(unchecked) private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
@@ -108,6 +111,9 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// (``runLane(main:)``), kept from job to job, and from one execution to the next.
     fileprivate struct LaneStorage {
         var unended: [(runtimeID: UInt64, task: RuntimeTask, state: RuntimeTask.ResumeState)] = []
+        /// The whole async stack of each task of `unended`, index for index, when the lanes
+        /// read them (``readsAsyncStacks``); empty otherwise.
+        var stacks: [[UInt]] = []
         var ran: [(runtimeID: UInt64, points: TaskJobPoints)] = []
         var ended: [RuntimeTask] = []
     }
@@ -194,9 +200,11 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         mutex.withLock { condition.wait(on: mutex, until: predicate) }
     }
 
-    /// Starts `lanes` lane threads; call from a controlled thread. The timer thread starts
-    /// with the first timer.
-    func start(lanes: Int) {
+    /// Starts `lanes` lane threads, which read the whole async stacks of the tasks they run
+    /// when `readingAsyncStacks`; call from a controlled thread. The timer thread starts with
+    /// the first timer.
+    func start(lanes: Int, readingAsyncStacks: Bool) {
+        readsAsyncStacks = readingAsyncStacks
         for _ in 0..<lanes {
             threads.append(spawn(interchangeable: true) { [self] in runLane(main: false) })
         }
@@ -548,10 +556,12 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
                 jobsRunning += 1
                 // A job runs its task, or (an actor draining its queue) the tasks queued there.
                 storage.unended.empty()
+                storage.stacks.empty()
                 // Read in place, as the queued jobs are lent.
                 heldTasks.withUnsafeMutableBufferPointer { held in
                     for (runtimeID, task) in held where !task.isComplete {
                         storage.unended.append((runtimeID, task, task.resumeState))
+                        if readsAsyncStacks { storage.stacks.append(task.resumePoints) }
                     }
                 }
                 return job
@@ -565,14 +575,26 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
             }
             // Read before `settle` may release the tasks.
             storage.ran.empty()
-            for (runtimeID, task, state) in storage.unended {
+            for (index, (runtimeID, task, state)) in storage.unended.enumerated() {
                 let isComplete = task.isComplete
                 let now = isComplete ? state : task.resumeState
                 guard isComplete || now != state else { continue }
-                // Only the innermost frame: a task that just suspended may not have linked its
-                // callers' contexts yet (walking them read a misaligned pointer).
+                // Only the innermost frame unless asked: the walk reads memory a system call
+                // at a time, and a task that just suspended may not have linked its callers'
+                // contexts yet (the walk stops at the first it cannot read).
+                let stacks =
+                    readsAsyncStacks
+                    ? TaskJobPoints.Stacks(
+                        resumed: storage.stacks[index],
+                        suspended: isComplete ? [] : task.resumePoints,
+                        awaitsExecutor: !isComplete && task.wait == .underway
+                    ) : nil
                 storage.ran.append(
-                    (runtimeID, TaskJobPoints(resumed: state.function, suspended: isComplete ? nil : now.function)))
+                    (
+                        runtimeID,
+                        TaskJobPoints(
+                            resumed: state.function, suspended: isComplete ? nil : now.function, stacks: stacks)
+                    ))
             }
             settle {
                 jobsRunning -= 1

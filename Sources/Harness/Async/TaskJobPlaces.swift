@@ -8,15 +8,30 @@ public struct TaskJobPlaces: Sendable, Hashable, Codable {
     /// innermost first; empty when none is there (the task's first job starts in a harness
     /// or standard-library thunk, or there is no debug information).
     public let resumedIn: [CodePlace]
-    /// Its frames in the code under test where it waits once the job ended, innermost first
-    /// (the harness reads the innermost only, where the task goes on next); `nil` when the
-    /// task ended with the job.
+    /// Its frames in the code under test where it waits once the job ended, innermost first;
+    /// `nil` when the task ended with the job. A frame that awaits a call waits at the line
+    /// of that `await`; the innermost may wait where it goes on (``changesExecutor``).
     public let suspendedIn: [CodePlace]?
+    /// Whether ``resumedIn`` and ``suspendedIn`` hold every frame of the task in the code
+    /// under test, read from its whole async stack; else each holds at most the innermost
+    /// frame, and only when that is in the code under test.
+    public let wholeStacks: Bool
+    /// Whether the task suspended only to change executors (an actor hop), already queued to
+    /// go on where ``suspendedIn`` begins.
+    public let changesExecutor: Bool
 
-    public init(task: Int, resumedIn: [CodePlace], suspendedIn: [CodePlace]?) {
+    public init(
+        task: Int,
+        resumedIn: [CodePlace],
+        suspendedIn: [CodePlace]?,
+        wholeStacks: Bool = false,
+        changesExecutor: Bool = false
+    ) {
         self.task = task
         self.resumedIn = resumedIn
         self.suspendedIn = suspendedIn
+        self.wholeStacks = wholeStacks
+        self.changesExecutor = changesExecutor
     }
 
     /// Whether it names any place of the code under test.
@@ -31,13 +46,48 @@ struct TaskJobPoints {
     let resumed: UInt
     /// The resume point of the task as the job ended; `nil` when it ended.
     let suspended: UInt?
+    /// The task's whole async stacks, when the execution read them
+    /// (``ExecutionLimits/readsAsyncStacks``); `nil` otherwise.
+    var stacks: Stacks? = nil
 
-    /// The job's places in the code under test, for task `task` (from 1).
+    /// A task's resume points as a job began and ended, innermost first
+    /// (``RuntimeTask/resumePoints``): a task that suspends in a call outside the code under
+    /// test (`Task.sleep`) waits at the `await` of its innermost frame in that code.
+    struct Stacks {
+        let resumed: [UInt]
+        /// Empty when the task ended.
+        let suspended: [UInt]
+        /// Whether the task, suspended, was already queued to go on: it suspended only to
+        /// change executors (an actor hop), not to wait for something.
+        let awaitsExecutor: Bool
+    }
+
+    /// The job's places in the code under test, for task `task` (from 1). With whole stacks,
+    /// a job that ran no code under test (a `Task.sleep` going on inside the standard library)
+    /// names none.
     func places(task: Int) -> TaskJobPlaces {
-        TaskJobPlaces(
+        guard let stacks else {
+            return TaskJobPlaces(
+                task: task,
+                resumedIn: ResumePointSymbols.userPlaces(of: [resumed]),
+                suspendedIn: suspended.map { ResumePointSymbols.userPlaces(of: [$0]) }
+            )
+        }
+        let resumedIn = ResumePointSymbols.userPlaces(of: stacks.resumed)
+        let suspendedIn = suspended.map { _ in ResumePointSymbols.userPlaces(of: stacks.suspended) }
+        func innermostIsUserCode(_ stack: [UInt]) -> Bool {
+            stack.first.map { !ResumePointSymbols.userPlaces(of: [$0]).isEmpty } ?? false
+        }
+        let suspendedInUserCode = innermostIsUserCode(stacks.suspended)
+        guard innermostIsUserCode(stacks.resumed) || suspendedInUserCode || suspendedIn != resumedIn else {
+            return TaskJobPlaces(task: task, resumedIn: [], suspendedIn: [], wholeStacks: true)
+        }
+        return TaskJobPlaces(
             task: task,
-            resumedIn: ResumePointSymbols.userPlaces(of: [resumed]),
-            suspendedIn: suspended.map { ResumePointSymbols.userPlaces(of: [$0]) }
+            resumedIn: resumedIn,
+            suspendedIn: suspendedIn,
+            wholeStacks: true,
+            changesExecutor: stacks.awaitsExecutor && suspendedInUserCode
         )
     }
 }

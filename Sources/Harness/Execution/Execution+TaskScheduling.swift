@@ -12,7 +12,7 @@ extension Execution: TaskScheduling {
         asyncServices = services
         escapedJobs = Unmanaged.passUnretained(services.foreignJobs)
         model.noteInternalObjects(services.synchronization.objects)
-        services.start(lanes: limits.executorLanes)
+        services.start(lanes: limits.executorLanes, readingAsyncStacks: limits.readsAsyncStacks)
         return services
     }
 

@@ -19,4 +19,8 @@ struct ExecutionLimits: Equatable {
     /// rather than the deadlock it leaves (``ForeignWakeup/possible``). Tasks that wait for
     /// each other get none; a task underway outside gets up to `stallTimeout`.
     var foreignJobGrace: Duration = .seconds(1)
+    /// Whether the executor reads each task's whole async stack as a job begins and ends
+    /// (``TaskJobPoints/stacks``): for the execution a report is drawn from, as it reads memory
+    /// a system call at a time.
+    var readsAsyncStacks = false
 }

@@ -170,8 +170,11 @@ struct Explorer {
                         ?? .exact
                 }
                 let found = harnessFailure(failing.record, execution: failing.execution, naming: naming, reproduction)
-                return options.replay == nil && shrinksSchedules
-                    ? shrink(found, decisions: failing.record.decisions, naming: naming) : found
+                let shown =
+                    options.replay == nil && shrinksSchedules
+                    ? shrink(found, decisions: failing.record.decisions, naming: naming)
+                    : (failure: found, decisions: failing.record.decisions)
+                return withAsyncStacks(shown.failure, decisions: shown.decisions, naming: naming)
             }
         }
         let notReproduced = options.replay.flatMap { replay in
@@ -236,17 +239,20 @@ struct Explorer {
     /// Runs one execution of the scenario under `strategy` (which may follow a recorded
     /// schedule first), its coroutines on a thread of `host`'s pool while the calling thread
     /// watches it. A shrinking one re-runs a failure already told apart from an escape, so it
-    /// gives no grace to jobs from outside the harness.
+    /// gives no grace to jobs from outside the harness; one drawn for a report reads its
+    /// tasks' whole async stacks (``ExecutionLimits/readsAsyncStacks``).
     func execute(
         _ strategy: StrategyCell,
         naming: ScheduleNaming,
         execution index: Int,
         on host: ExecutionHost,
-        shrinking: Bool
+        shrinking: Bool,
+        readingAsyncStacks: Bool = false
     ) -> ExecutionRecord {
         guard
             let record = execute(
-                strategy, naming: naming, execution: index, on: host, runner: nil, shrinking: shrinking)
+                strategy, naming: naming, execution: index, on: host, runner: nil, shrinking: shrinking,
+                readingAsyncStacks: readingAsyncStacks)
         else { preconditionFailure("an execution its own thread watched was taken over") }
         return record
     }
@@ -262,14 +268,16 @@ struct Explorer {
         execution index: Int,
         on host: ExecutionHost,
         runner: ExecutionRunner?,
-        shrinking: Bool = false
+        shrinking: Bool = false,
+        readingAsyncStacks: Bool = false
     ) -> ExecutionRecord? {
         let texts = host.texts(execution: index) { number in
             let tokenPrefix = naming.tokenText(execution: number)
             let crash = wording.crashText(scenario, tokenPrefix, testID)
             return (tokenPrefix, crash.prefix, crash.suffix)
         }
-        let limits = limits(shrinking: shrinking, cpu: host.cpu)
+        var limits = limits(shrinking: shrinking, cpu: host.cpu)
+        limits.readsAsyncStacks = readingAsyncStacks
         // What an execution run again on OS threads starts from: the strategy restarted, or
         // a copy of it made before the execution changed it
         // (``SchedulingStrategy/restartsByBeginningAgain``).
@@ -320,9 +328,9 @@ struct Explorer {
     /// bound. Without a preemption the threads run to completion, in order. A failure that
     /// cannot be re-run safely (a stall, a crash) stays as it is.
     private func shrink(_ failure: HarnessFailure, decisions: [ScheduleDecision], naming: ScheduleNaming)
-        -> HarnessFailure
+        -> (failure: HarnessFailure, decisions: [ScheduleDecision])
     {
-        guard let key = failure.reason.shrinkingKey, failure.preemptions > 0 else { return failure }
+        guard let key = failure.reason.shrinkingKey, failure.preemptions > 0 else { return (failure, decisions) }
         func failsTheSameWay(_ execution: ExecutionRecord) -> Bool {
             execution.failure?.shrinkingKey == key
         }
@@ -364,7 +372,7 @@ struct Explorer {
                 search.value.endExecution(steps: candidate.stepCount)
             }
         }
-        guard let execution = shrunk, let reason = execution.failure else { return failure }
+        guard let execution = shrunk, let reason = execution.failure else { return (failure, decisions) }
         let candidate = HarnessFailure(
             scenario: scenario,
             reason: reason,
@@ -381,7 +389,29 @@ struct Explorer {
         let better =
             execution.preemptions < failure.preemptions
             || execution.preemptions == failure.preemptions && candidate.shownStepCount < failure.shownStepCount
-        return better ? candidate : failure
+        return better ? (candidate, execution.decisions) : (failure, decisions)
+    }
+
+    /// The failure, whose execution took `decisions`, with its tasks' places read from their
+    /// whole async stacks (``TaskJobPoints/Stacks``): its schedule is run once more reading
+    /// them, and they are kept when that run fails the same way in the same steps. Only a
+    /// failure whose tasks ran jobs, and that can be re-run safely (as for shrinking).
+    private func withAsyncStacks(
+        _ failure: HarnessFailure,
+        decisions: [ScheduleDecision],
+        naming: ScheduleNaming
+    ) -> HarnessFailure {
+        guard let key = failure.reason.shrinkingKey, !failure.taskJobPlaces.isEmpty else { return failure }
+        let again = execute(
+            StrategyCell(ScriptedSchedule(ScheduleScript(decisions))),
+            naming: naming,
+            execution: failure.token.execution,
+            on: host,
+            shrinking: true,
+            readingAsyncStacks: true
+        )
+        guard again.failure?.shrinkingKey == key, again.trace == failure.trace else { return failure }
+        return failure.withTaskJobPlaces(again.taskJobPlaces)
     }
 
     /// How many schedules shrinking's exhaustive search runs at each preemption bound.

@@ -23,7 +23,7 @@ public struct HarnessFailure: Error, Sendable, Codable {
     public let shrunkFrom: ShrinkOrigin?
     /// Where the tasks that ran in each job began and ended in the code under test, by the
     /// index in ``trace`` of the step that ended the job (a lane's ``OperationKind/takeJob``).
-    public let taskJobPlaces: [Int: [TaskJobPlaces]]
+    public private(set) var taskJobPlaces: [Int: [TaskJobPlaces]]
 
     init(
         scenario: String,
@@ -52,6 +52,13 @@ public struct HarnessFailure: Error, Sendable, Codable {
         self.preemptions = preemptions
         self.shrunkFrom = shrunkFrom
         self.taskJobPlaces = taskJobPlaces
+    }
+
+    /// The same failure with its tasks' places `places`, read again from the same steps.
+    func withTaskJobPlaces(_ places: [Int: [TaskJobPlaces]]) -> HarnessFailure {
+        var failure = self
+        failure.taskJobPlaces = places
+        return failure
     }
 }
 

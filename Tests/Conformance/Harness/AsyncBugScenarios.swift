@@ -146,3 +146,39 @@ extension AsyncBugScenarios {
         Harness.check(answer.withLock { $0 } == "reply", "the request got '\(answer.withLock { $0 })'")
     }
 }
+
+/// A cache that fetches a token when it has none, the fetch awaiting the server's latency
+/// in a call of its own: two callers that come together both fetch (actor reentrancy
+/// across a call).
+actor TokenCache {
+    private var token: String?
+    private(set) var fetches = 0
+
+    func accessToken() async -> String {
+        if let token { return token }
+        let fresh = await fetch()
+        token = fresh
+        return fresh
+    }
+
+    private func fetch() async -> String {
+        fetches += 1
+        try? await Task.sleep(for: .milliseconds(120))
+        return "token \(fetches)"
+    }
+}
+
+extension AsyncBugScenarios {
+    /// Two tasks ask the cache for a token at once; it must fetch one.
+    @Sendable static func doubleFetch(_ scenario: Scenario) {
+        let cache = TokenCache()
+        for _ in 0..<2 {
+            scenario.task { _ = await cache.accessToken() }
+        }
+        scenario.joinAll()
+        let fetches = SeamAtomic(0)
+        scenario.task { fetches.store(await cache.fetches) }
+        scenario.joinAll()
+        Harness.check(fetches.load() == 1, "the token was fetched \(fetches.load()) times")
+    }
+}

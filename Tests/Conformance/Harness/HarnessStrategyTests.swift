@@ -1,4 +1,4 @@
-import Harness
+@testable import Harness
 import Primitives
 import Testing
 
@@ -211,9 +211,11 @@ struct HarnessTaskReportTests {
             #expect(!message.contains(harnessName), "\(harnessName) in:\n\(message)")
         }
         let withdraw = "BankAccount.withdraw(_:audit:)"
-        // Each task reads the balance (line 18) and suspends at its await (19), the other
-        // reading meanwhile; each then resumes after the await and writes (20 until it returns).
-        let reads = lines.filter { $0.contains("\(withdraw): resumed at AsyncBugScenarios.swift:18, suspended at :19") }
+        // Each task reads the balance (line 18) and suspends to call the audit log's actor at
+        // its await (19), the other reading meanwhile; each then comes back to the account
+        // and writes (20 until it returns).
+        let read = "\(withdraw): resumed at AsyncBugScenarios.swift:18, changes executor before :19"
+        let reads = lines.filter { $0.contains(read) }
         let writes = lines.filter { $0.contains("\(withdraw): resumed at AsyncBugScenarios.swift:20, returned") }
         #expect(reads.count == 2 && writes.count == 2, "\(message)")
         #expect(Set(reads.map(Self.column)).count == 2, "the reads are not in two tasks' lanes:\n\(message)")
@@ -223,8 +225,53 @@ struct HarnessTaskReportTests {
         // The picture: the same steps, and no executor lane.
         let picture = failure.picture
         #expect(picture.lanes.map(\.label).filter { $0.hasPrefix("T") } == ["T0"], "\(picture.lanes)")
-        #expect(picture.html.contains("\(withdraw): resumed at AsyncBugScenarios.swift:18, suspended at :19"))
+        #expect(picture.html.contains(read))
         #expect(!picture.html.contains("AsyncServices.swift"))
+    }
+
+    @Test(
+        "a task that suspends in a call outside the user's code waits at the await of its innermost frame in it",
+        .timeLimit(.minutes(1))
+    )
+    func suspensionInsideACallee() throws {
+        let options = ExplorationOptions(schedules: 200, seed: 1)
+        let report = try Harness.run("double fetch", options: options, AsyncBugScenarios.doubleFetch)
+        let failure = try #require(report.failure)
+        let message = failure.message
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+        // Each task enters the cache at line 158, calls `fetch()` at 159 and waits in
+        // `Task.sleep` at 166; back from it, it comes back to the cache to go on at 166 or 167
+        // (where the compiler put the hop).
+        let fetch =
+            "TokenCache.accessToken(): resumed at AsyncBugScenarios.swift:158, called TokenCache.fetch() at :159"
+        let fetches = lines.filter { $0.contains(fetch + ", suspended at :166") }
+        #expect(fetches.count == 2 && Set(fetches.map(Self.column)).count == 2, "\(message)")
+        let backs = lines.filter {
+            $0.contains("TokenCache.fetch(): resumed at AsyncBugScenarios.swift:166, changes executor before :16")
+        }
+        #expect(backs.count == 2, "\(message)")
+        // No row for a job that ran only the standard library's part of the sleep, and no
+        // claim that the cache returned while its call to `fetch()` still waits.
+        #expect(!message.contains(":166, suspended at :166") && !message.contains(":158, returned"), "\(message)")
+        #expect(failure.picture.html.contains(fetch))
+    }
+
+    @Test("without whole stacks, a job that suspends outside the user's code says so, and claims no return")
+    func innermostFrameOnly() {
+        let start = CodePlace(file: "Cache.swift", line: 9, function: "Cache.get()")
+        let callee = CodePlace(file: "Cache.swift", line: 17, function: "Cache.fetch()")
+        func text(_ suspendedIn: [CodePlace]?, whole: Bool) -> String {
+            TaskJobPlaces(task: 1, resumedIn: [start], suspendedIn: suspendedIn, wholeStacks: whole).stepText
+        }
+        #expect(
+            text([], whole: false) == "Cache.get(): resumed at Cache.swift:9, suspended outside the code under test")
+        #expect(text([], whole: true) == "Cache.get(): resumed at Cache.swift:9, returned")
+        #expect(
+            text([callee], whole: false) == "Cache.get(): resumed at Cache.swift:9; suspended at :17 in Cache.fetch()")
+        #expect(
+            text([callee, CodePlace(file: "Cache.swift", line: 10, function: "Cache.get()")], whole: true)
+                == "Cache.get(): resumed at Cache.swift:9, called Cache.fetch() at :10, suspended at :17")
+        #expect(text(nil, whole: true) == "Cache.get(): resumed at Cache.swift:9, ended")
     }
 
     /// Where a lane row's text begins: its lane.
