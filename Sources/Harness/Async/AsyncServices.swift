@@ -73,6 +73,9 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// Whether the lanes read each task's whole async stack as a job begins and ends
     /// (``TaskJobPoints/stacks``); set as they start.
     @exclusivity(unchecked) private var readsAsyncStacks = false
+    /// The whole async stacks the lanes read, in the order they read them; empty unless they
+    /// read them. Read once the execution has ended.
+    @exclusivity(unchecked) private(set) var stacksRead: [TaskJobPoints.Stacks] = []
     /// The tasks whose jobs came here, held until they end (``RuntimeTask``), in the order
     /// they first came: when nothing is left to run, those that have not ended wait for good.
     @exclusivity(unchecked) private var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
@@ -582,13 +585,16 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
                 // Only the innermost frame unless asked: the walk reads memory a system call
                 // at a time, and a task that just suspended may not have linked its callers'
                 // contexts yet (the walk stops at the first it cannot read).
-                let stacks =
-                    readsAsyncStacks
-                    ? TaskJobPoints.Stacks(
-                        resumed: storage.stacks[index],
-                        suspended: isComplete ? [] : task.resumePoints,
-                        awaitsExecutor: !isComplete && task.wait == .underway
-                    ) : nil
+                var stacks: Int?
+                if readsAsyncStacks {
+                    stacks = stacksRead.count
+                    stacksRead.append(
+                        TaskJobPoints.Stacks(
+                            resumed: storage.stacks[index],
+                            suspended: isComplete ? [] : task.resumePoints,
+                            awaitsExecutor: !isComplete && task.wait == .underway
+                        ))
+                }
                 storage.ran.append(
                     (
                         runtimeID,

@@ -39,16 +39,18 @@ public struct TaskJobPlaces: Sendable, Hashable, Codable {
 }
 
 /// A task job's places as addresses (``RuntimeTask/resumeState``), read as it ran: cheap to
-/// take for every job (two words, nothing allocated), symbolicated (``places(task:)``) only for
-/// a report, in the same process.
+/// take for every job (a few words of plain data, nothing allocated or retained),
+/// symbolicated (``places(task:stacks:)``) only for a report, in the same process.
 struct TaskJobPoints {
     /// The resume point of the task as the job began.
     let resumed: UInt
     /// The resume point of the task as the job ended; `nil` when it ended.
     let suspended: UInt?
-    /// The task's whole async stacks, when the execution read them
-    /// (``ExecutionLimits/readsAsyncStacks``); `nil` otherwise.
-    var stacks: Stacks? = nil
+    /// Where the task's whole async stacks for the job are in the execution's list of them
+    /// (``AsyncServices/stacksRead``), when it read them
+    /// (``ExecutionLimits/readsAsyncStacks``); `nil` otherwise. An index, not the arrays, so
+    /// that copying the points retains nothing.
+    var stacks: Int? = nil
 
     /// A task's resume points as a job began and ended, innermost first
     /// (``RuntimeTask/resumePoints``): a task that suspends in a call outside the code under
@@ -62,11 +64,11 @@ struct TaskJobPoints {
         let awaitsExecutor: Bool
     }
 
-    /// The job's places in the code under test, for task `task` (from 1). With whole stacks,
-    /// a job that ran no code under test (a `Task.sleep` going on inside the standard library)
-    /// names none.
-    func places(task: Int) -> TaskJobPlaces {
-        guard let stacks else {
+    /// The job's places in the code under test, for task `task` (from 1), with `stacksRead`
+    /// the execution's list that ``stacks`` indexes. With whole stacks, a job that ran no
+    /// code under test (a `Task.sleep` going on inside the standard library) names none.
+    func places(task: Int, stacksRead: [Stacks]) -> TaskJobPlaces {
+        guard let stacks = self.stacks.map({ stacksRead[$0] }) else {
             return TaskJobPlaces(
                 task: task,
                 resumedIn: ResumePointSymbols.userPlaces(of: [resumed]),

@@ -320,6 +320,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         // Numbered outside a closure: read in one, the whole trace was copied for the call.
         var taskCreations: [Int: TaskCreationSite] = [:]
         if let asyncServices { taskCreations = trace.numbered(asyncServices.creationSites) }
+        let stacksRead = asyncServices?.stacksRead ?? []
         let record = ExecutionRecord(
             steps: trace.steps,
             failure: escape().map(ExecutionFailure.escaped) ?? model.failure,
@@ -329,6 +330,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             threadCount: model.threads.count,
             taskNames: trace.taskNames,
             jobPoints: trace.jobPoints,
+            stacksRead: stacksRead,
             taskCreations: taskCreations,
             replayDivergence: follower?.divergence,
             needsOSThreads: needsOSThreads

@@ -79,6 +79,9 @@ final class ExecutionRecord {
     /// The tasks (numbered from 1) that ran in each job, with their places as addresses and
     /// the index of the `takeJob` step that ended the job, in step order.
     let jobPoints: [TaskJobRun]
+    /// The tasks' whole async stacks that ``jobPoints`` index (``TaskJobPoints/stacks``);
+    /// empty unless the execution read them.
+    let stacksRead: [TaskJobPoints.Stacks]
     /// Where the code created the tasks whose jobs ran, by their number in ``TraceStep/task``.
     let taskCreations: [Int: TaskCreationSite]
     /// Where the code first left the recorded schedule; `nil` when it followed it to the
@@ -98,6 +101,7 @@ final class ExecutionRecord {
         threadCount: Int,
         taskNames: [TaskName?],
         jobPoints: [TaskJobRun],
+        stacksRead: [TaskJobPoints.Stacks],
         taskCreations: [Int: TaskCreationSite],
         replayDivergence: ReplayFollower.Divergence?,
         needsOSThreads: Nondeterminism?
@@ -110,6 +114,7 @@ final class ExecutionRecord {
         self.threadCount = threadCount
         self.taskNames = taskNames
         self.jobPoints = jobPoints
+        self.stacksRead = stacksRead
         self.taskCreations = taskCreations
         self.replayDivergence = replayDivergence
         self.needsOSThreads = needsOSThreads
@@ -127,7 +132,7 @@ final class ExecutionRecord {
     var taskJobPlaces: [Int: [TaskJobPlaces]] {
         var places: [Int: [TaskJobPlaces]] = [:]
         for ran in jobPoints {
-            let named = ran.points.places(task: ran.task)
+            let named = ran.points.places(task: ran.task, stacksRead: stacksRead)
             if named.namesUserCode { places[ran.step, default: []].append(named) }
         }
         return places
