@@ -223,6 +223,10 @@ extension FailureNotReproduced.Divergence {
         case let .jobChoice(queued, recorded):
             return "the code chose among \(queued) queued jobs; the token has "
                 + (recorded.map { "\($0)" } ?? "no more steps")
+        case let .otherStep(recorded, taken) where taken.isBookkeeping:
+            // A step of the harness's own executor: its place is the harness's, not the code's.
+            return "the code's tasks queued or ran other jobs than the token's: the token has \(recorded), "
+                + "and the harness's task executor took \(EncodedStep(taken)) instead"
         case let .otherStep(recorded, taken):
             return "the token has \(recorded) but the code took \(EncodedStep(taken)): \(taken.summary)"
         case let .endedEarly(steps, tokenSteps):

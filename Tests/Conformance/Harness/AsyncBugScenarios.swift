@@ -149,13 +149,21 @@ extension AsyncBugScenarios {
 
 /// A cache that fetches a token when it has none, the fetch awaiting the server's latency
 /// in a call of its own: two callers that come together both fetch (actor reentrancy
-/// across a call).
+/// across a call), unless a caller that finds a fetch under way waits for it (the fix).
 actor TokenCache {
     private var token: String?
     private(set) var fetches = 0
+    let sharesFetch: Bool
+    /// The callers waiting for the fetch under way; `nil` when none is.
+    private var waiting: [CheckedContinuation<String, Never>]?
+
+    init(sharesFetch: Bool) {
+        self.sharesFetch = sharesFetch
+    }
 
     func accessToken() async -> String {
         if let token { return token }
+        if sharesFetch { return await sharedFetch() }
         let fresh = await fetch()
         token = fresh
         return fresh
@@ -166,12 +174,27 @@ actor TokenCache {
         try? await Task.sleep(for: .milliseconds(120))
         return "token \(fetches)"
     }
+
+    private func sharedFetch() async -> String {
+        if waiting != nil {
+            return await withCheckedContinuation { waiting?.append($0) }
+        }
+        waiting = []
+        let fresh = await fetch()
+        token = fresh
+        for caller in waiting ?? [] { caller.resume(returning: fresh) }
+        waiting = nil
+        return fresh
+    }
 }
 
 extension AsyncBugScenarios {
     /// Two tasks ask the cache for a token at once; it must fetch one.
-    @Sendable static func doubleFetch(_ scenario: Scenario) {
-        let cache = TokenCache()
+    static func doubleFetch(sharesFetch: Bool) -> @Sendable (Scenario) -> Void {
+        { scenario in doubleFetch(scenario, cache: TokenCache(sharesFetch: sharesFetch)) }
+    }
+
+    private static func doubleFetch(_ scenario: Scenario, cache: TokenCache) {
         for _ in 0..<2 {
             scenario.task { _ = await cache.accessToken() }
         }

@@ -235,25 +235,47 @@ struct HarnessTaskReportTests {
     )
     func suspensionInsideACallee() throws {
         let options = ExplorationOptions(schedules: 200, seed: 1)
-        let report = try Harness.run("double fetch", options: options, AsyncBugScenarios.doubleFetch)
+        let report = try Harness.run(
+            "double fetch", options: options, AsyncBugScenarios.doubleFetch(sharesFetch: false))
         let failure = try #require(report.failure)
         let message = failure.message
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-        // Each task enters the cache at line 158, calls `fetch()` at 159 and waits in
-        // `Task.sleep` at 166; back from it, it comes back to the cache to go on at 166 or 167
+        // Each task enters the cache at line 165, calls `fetch()` at 167 and waits in
+        // `Task.sleep` at 174; back from it, it comes back to the cache to go on at 174 or 175
         // (where the compiler put the hop).
         let fetch =
-            "TokenCache.accessToken(): resumed at AsyncBugScenarios.swift:158, called TokenCache.fetch() at :159"
-        let fetches = lines.filter { $0.contains(fetch + ", suspended at :166") }
+            "TokenCache.accessToken(): resumed at AsyncBugScenarios.swift:165, called TokenCache.fetch() at :167"
+        let fetches = lines.filter { $0.contains(fetch + ", suspended at :174") }
         #expect(fetches.count == 2 && Set(fetches.map(Self.column)).count == 2, "\(message)")
         let backs = lines.filter {
-            $0.contains("TokenCache.fetch(): resumed at AsyncBugScenarios.swift:166, changes executor before :16")
+            $0.contains("TokenCache.fetch(): resumed at AsyncBugScenarios.swift:174, changes executor before :17")
         }
         #expect(backs.count == 2, "\(message)")
         // No row for a job that ran only the standard library's part of the sleep, and no
         // claim that the cache returned while its call to `fetch()` still waits.
-        #expect(!message.contains(":166, suspended at :166") && !message.contains(":158, returned"), "\(message)")
+        #expect(!message.contains(":174, suspended at :174") && !message.contains(":165, returned"), "\(message)")
         #expect(failure.picture.html.contains(fetch))
+    }
+
+    @Test(
+        "replayed against the fix, the double fetch no longer happens, and where the code left the token names no harness file"
+    )
+    func doubleFetchFixed() throws {
+        let options = ExplorationOptions(schedules: 200, seed: 1)
+        let failure = try #require(
+            try Harness.run("double fetch", options: options, AsyncBugScenarios.doubleFetch(sharesFetch: false)).failure
+        )
+        let replayed = try Harness.run(
+            "double fetch", options: ExplorationOptions(replay: failure.token),
+            AsyncBugScenarios.doubleFetch(sharesFetch: true))
+        #expect(replayed.failure == nil)
+        let notReproduced = try #require(replayed.notReproduced)
+        let text = "\(notReproduced)"
+        #expect(text.hasPrefix("the recorded failure no longer happens: the code followed the token for "), "\(text)")
+        // The fix's first different step is the executor's (a task that waits for the fetch
+        // suspends where the token's ran on): said so, without the harness's own lines.
+        #expect(text.contains("(the code's tasks queued or ran other jobs than the token's: the token has "), "\(text)")
+        #expect(!text.contains(".swift") && !text.contains("@"), "\(text)")
     }
 
     @Test("without whole stacks, a job that suspends outside the user's code says so, and claims no return")
