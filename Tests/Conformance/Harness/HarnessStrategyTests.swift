@@ -258,7 +258,7 @@ struct HarnessTaskReportTests {
     }
 
     @Test(
-        "replayed against the fix, the double fetch no longer happens, and where the code left the token names no harness file"
+        "against the fix, the double fetch no longer happens, and where the code left the token names no harness line"
     )
     func doubleFetchFixed() throws {
         let options = ExplorationOptions(schedules: 200, seed: 1)
