@@ -96,15 +96,18 @@ enum ResumePointSymbols {
         return backtrace.symbolicated(with: images, options: [.showSourceLocations])
     }
 
-    /// Where `frame` is in the code under test: `nil` for a frame in the harness's sources or
+    /// Where `frame` is in the code under test: `nil` for a frame in the harness's sources,
     /// without a source file of Swift code (the runtime, the C library, a standard-library
-    /// function inlined from its interface).
+    /// function inlined from its interface), or in a macro's expansion (`@Test`'s thunks),
+    /// which the compiler writes to a file of its own, named as no source is.
     private static func userPlace(_ frame: SymbolicatedBacktrace.Frame) -> CodePlace? {
         guard let symbol = frame.symbol, let location = symbol.sourceLocation, location.line > 0,
             location.path.hasPrefix("/"), location.path.hasSuffix(".swift"), !location.path.hasPrefix(harnessSources)
         else { return nil }
+        let file = URL(fileURLWithPath: location.path).lastPathComponent
+        guard !file.hasPrefix("@__swiftmacro_") else { return nil }
         return CodePlace(
-            file: URL(fileURLWithPath: location.path).lastPathComponent,
+            file: file,
             line: location.line,
             function: functionName(symbol.name)
         )

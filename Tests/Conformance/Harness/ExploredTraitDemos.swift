@@ -20,6 +20,43 @@ actor EventLog {
     func append(_ event: String) { events.append(event) }
 }
 
+/// Whether a service is ready, and the tasks waiting until it is, in two actors: a waiter
+/// that finds it not ready, then registers, misses a signal in between and waits for good (a
+/// lost wakeup).
+struct ReadySignal: Sendable {
+    actor Flag {
+        private(set) var isReady = false
+
+        func markReady() { isReady = true }
+    }
+
+    actor Waiters {
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        func add(_ waiter: CheckedContinuation<Void, Never>) { waiting.append(waiter) }
+
+        func resumeAll() {
+            for waiter in waiting { waiter.resume() }
+            waiting.removeAll()
+        }
+    }
+
+    let flag = Flag()
+    let waiters = Waiters()
+
+    func waitUntilReady() async {
+        if await flag.isReady { return }
+        await withCheckedContinuation { waiter in
+            Task { await waiters.add(waiter) }
+        }
+    }
+
+    func signalReady() async {
+        await flag.markReady()
+        await waiters.resumeAll()
+    }
+}
+
 /// A count a screen shows, on the main actor.
 @MainActor final class Screen {
     var shown = 0
@@ -66,6 +103,13 @@ struct ExploredDemos {
             }
         }
         #expect(await counter.hits == 2)
+    }
+
+    @Test(.explored(schedules: 300, seed: 1)) func lostWakeup() async {
+        let signal = ReadySignal()
+        async let waiting: Void = signal.waitUntilReady()
+        await signal.signalReady()
+        await waiting
     }
 
     @Test(.explored(schedules: 500, seed: 1)) func fireAndForget() async {

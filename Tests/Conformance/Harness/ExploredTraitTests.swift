@@ -41,6 +41,20 @@ struct ExploredTraitTests {
         #expect(replayed.replayCommands == [command], "the replay failed otherwise:\n\(replayed.output)")
     }
 
+    @Test("a task left waiting for good is named by the user's lines, where it waits and was started, no macro's")
+    func lostWakeupNamesUserLines() throws {
+        let found = try TestProcess.run(["--filter", "ExploredDemos/lostWakeup\\("], environment: Self.demo)
+        #expect(found.status != 0)
+        #expect(found.output.contains("deadlock: tasks wait for good"), "\(found.output)")
+        // The waiter waits in `withCheckedContinuation` (line 49), started by the `async let`
+        // (line 110); the test's own task, started by `@Test`'s expansion, names no place.
+        #expect(
+            found.output.contains(
+                "waits at ExploredTraitDemos.swift:49 in ReadySignal.waitUntilReady() on a continuation, "
+                    + "started in ExploredTraitDemos.swift:110"), "\(found.output)")
+        #expect(!found.output.contains("@__swiftmacro_") && !found.output.contains("$s"), "\(found.output)")
+    }
+
     @Test(
         "a reply after 5 ms and some work losing to a 10 ms timeout is found by every strategy at default options",
         arguments: HarnessStrategyTests.strategies
