@@ -40,7 +40,7 @@ public struct TaskJobPlaces: Sendable, Hashable, Codable {
 
 /// A task job's places as addresses (``RuntimeTask/resumeState``), read as it ran: cheap to
 /// take for every job (a few words of plain data, nothing allocated or retained),
-/// symbolicated (``places(task:stacks:)``) only for a report, in the same process.
+/// symbolicated (``places(task:stacksRead:)``) only for a report, in the same process.
 struct TaskJobPoints {
     /// The resume point of the task as the job began.
     let resumed: UInt

@@ -395,13 +395,15 @@ struct Explorer {
     /// The failure, whose execution took `decisions`, with its tasks' places read from their
     /// whole async stacks (``TaskJobPoints/Stacks``): its schedule is run once more reading
     /// them, and they are kept when that run fails the same way in the same steps. Only a
-    /// failure whose tasks ran jobs, and that can be re-run safely (as for shrinking).
+    /// failure in which lanes ran jobs, and that can be re-run safely (as for shrinking).
     private func withAsyncStacks(
         _ failure: HarnessFailure,
         decisions: [ScheduleDecision],
         naming: ScheduleNaming
     ) -> HarnessFailure {
-        guard let key = failure.reason.shrinkingKey, !failure.taskJobPlaces.isEmpty else { return failure }
+        guard let key = failure.reason.shrinkingKey, failure.trace.contains(where: { $0.kind == .takeJob }) else {
+            return failure
+        }
         let again = execute(
             StrategyCell(ScriptedSchedule(ScheduleScript(decisions))),
             naming: naming,

@@ -12,7 +12,7 @@ extension TaskJobPlaces {
             guard let wait = suspendedIn?.first else { return "ended" }
             return "\(suspension) \(wait)"
         }
-        /// `:19` in the file the task resumed in, `Other.swift:19` in another.
+        // `:19` in the file the task resumed in, `Other.swift:19` in another.
         func line(_ place: CodePlace) -> String {
             place.file == start.file ? ":\(place.line)" : "\(place.file):\(place.line)"
         }
