@@ -44,11 +44,10 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// can receive one. Held here, so that it outlives the execution.
     let foreignJobs = ForeignJobs()
     /// The mutex, taken only to wait on a condition (``withState(_:)``), and the conditions:
-    /// jobs queued, `MainActor` jobs queued, timers changed, and the executor fell quiet
-    /// (``isQuiet``).
+    /// `MainActor` jobs queued, timers changed, and the executor fell quiet (``isQuiet``).
+    /// The lanes wait for jobs in the execution's model instead (``noteLaneWork()``).
     let synchronization: ExecutorSynchronization
     private var mutex: SeamMutex { synchronization.mutex }
-    private var jobQueued: ExecutorCondition { synchronization.jobQueued }
     private var mainJobQueued: ExecutorCondition { synchronization.mainJobQueued }
     private var timersChanged: ExecutorCondition { synchronization.timersChanged }
     private var fellQuiet: ExecutorCondition { synchronization.fellQuiet }
@@ -314,7 +313,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
             startMainLaneOnce()
             mainJobQueued.signal()
         } else {
-            jobQueued.signal()
+            noteLaneWork()
         }
         scheduling { $0.jobEnqueued(queued) }
     }
@@ -507,11 +506,20 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// Whether the executor's threads may exit: closed, and quiet.
     private var isDone: Bool { closed && isQuiet }
 
+    /// Tells the execution what a lane about to start or to take its next job waits for:
+    /// the jobs queued, and whether the lanes may exit. Called wherever either may have
+    /// changed: a job queued or taken, and the executor falling quiet or closing (as the
+    /// other executor threads are woken to see whether they may exit).
+    private func noteLaneWork() {
+        let (queued, mayExit) = (jobs.count, isDone)
+        scheduling { $0.noteLaneWork(queuedJobs: queued, lanesMayExit: mayExit) }
+    }
+
     /// Wakes whoever waits for the executor to fall quiet, and every executor thread, to see
     /// whether it may exit.
     private func wakeQuietWaiters() {
         fellQuiet.broadcast()
-        jobQueued.broadcast()
+        noteLaneWork()
         mainJobQueued.broadcast()
         timersChanged.broadcast()
     }
@@ -526,8 +534,11 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// on the main lane, `MainActor` jobs in the order they came. What a job needs noted
     /// (the tasks it may run, those that ran and those that ended) goes to buffers of the
     /// lane's own, kept from job to job: a job allocates nothing for them.
+    ///
+    /// A lane goes on from its start, and from each job to the next, only once a job is queued
+    /// for it or it may exit: the execution holds it there (``noteLaneWork()``). The main lane
+    /// waits for its jobs on a condition.
     private func runLane(main: Bool) {
-        let queued = main ? mainJobQueued : jobQueued
         let executor = main ? UnownedSerialExecutor?.some(MainActor.sharedUnownedExecutor) : nil
         // The executor's state, touched without the mutex: no code that runs under a runtime
         // lock needs it (see ``withState(_:)``). Given back as the lane returns; a lane that
@@ -537,7 +548,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         storage.unended.reserveCapacity(Self.expectedTasks)
         storage.ran.reserveCapacity(Self.expectedTasks)
         while true {
-            wait(on: queued, until: { !(main ? mainJobs.isEmpty : jobs.isEmpty) || isDone })
+            if main { wait(on: mainJobQueued, until: { !mainJobs.isEmpty || isDone }) }
             let taken = withState { () -> UnownedJob? in
                 guard !(main ? mainJobs.isEmpty : jobs.isEmpty) else { return nil }
                 let job: UnownedJob
@@ -555,6 +566,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
                     }
                     jobIdentities.remove(at: index)
                     job = jobs.remove(at: index)
+                    noteLaneWork()
                 }
                 jobsRunning += 1
                 // A job runs its task, or (an actor draining its queue) the tasks queued there.

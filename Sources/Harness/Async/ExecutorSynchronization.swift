@@ -9,8 +9,6 @@ final class ExecutorSynchronization {
     /// Held by a thread of the execution only to wait on one of the conditions, or when a
     /// thread in a non-preemptible region can run (``AsyncServices``).
     let mutex = SeamMutex()
-    /// Signalled once per queued job, and broadcast when the lanes may exit.
-    let jobQueued = ExecutorCondition()
     /// Signalled once per queued `MainActor` job, and broadcast when the main lane may exit.
     let mainJobQueued = ExecutorCondition()
     /// Broadcast when a timer is added and when the timer thread may exit.
@@ -23,7 +21,7 @@ final class ExecutorSynchronization {
     private let conditions: [ExecutorCondition]
 
     init() {
-        conditions = [jobQueued, mainJobQueued, timersChanged, fellQuiet]
+        conditions = [mainJobQueued, timersChanged, fellQuiet]
         objects = [ObjectIdentifier(mutex)] + conditions.map(\.identity)
     }
 

@@ -15,6 +15,10 @@ protocol TaskScheduling: AnyObject, Sendable {
     var hasUrgentThread: Bool { get }
     /// The scheduling point of a thread that has just queued `job`.
     func jobEnqueued(_ job: JobIdentity)
+    /// `queuedJobs` jobs are queued for the lanes, which may exit when `lanesMayExit`: a lane
+    /// goes on from its start, or from its last job, only when either holds. Not a
+    /// scheduling point.
+    func noteLaneWork(queuedJobs: Int, lanesMayExit: Bool)
     /// Which of the queued `jobs` the calling lane runs: an index into `jobs`, which the
     /// executor lends for the call (a view of its own list, not a copy retained for it).
     func chooseJob(among jobs: UnsafeBufferPointer<JobIdentity>) -> Int

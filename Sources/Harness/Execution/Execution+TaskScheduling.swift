@@ -72,6 +72,10 @@ extension Execution: TaskScheduling {
         point(.enqueueJob(task: job.task), nil)
     }
 
+    func noteLaneWork(queuedJobs: Int, lanesMayExit: Bool) {
+        model.noteLaneWork(queuedJobs: queuedJobs, lanesMayExit: lanesMayExit)
+    }
+
     /// The scheduling point of a lane that finished a job (in which the tasks of `ran` ran,
     /// with their places), before it takes the next: any other thread may run first, and
     /// jobs queued meanwhile compete for the lane.

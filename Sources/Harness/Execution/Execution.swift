@@ -375,6 +375,7 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         // most of an actor scenario's seam operations.
         if !aborting, let (outcome, reply) = model.performQuietly(me, operation, at: location) {
             if outcome == .fails { withCancellationDisabled { _ in exitForAbort(me) } }
+            if let created = reply.createdThread { strategy.value.threadCreated(created, by: me) }
             watch.noteLeavingHarness()
             return reply
         }

@@ -163,13 +163,19 @@ struct ExecutionModel {
 
     private let limits: ExecutionLimits
     /// Every thread the execution created, by number; T0 first. Its states change only
-    /// through ``setState(_:of:)``, which keeps ``ready``, ``waiting`` and ``timed``.
+    /// through ``setState(_:of:)``, which keeps ``ready``, ``waiting``, ``wakeable`` and
+    /// ``timed``.
     private(set) var threads: [ThreadRecord] = []
     /// The threads at a scheduling point (``ThreadRecord/State/ready(_:_:)``).
     private var ready = ThreadSet()
     /// The threads waiting on a condition
     /// (``ThreadRecord/State/waiting(condition:mutex:deadline:location:)``).
     private var waiting = ThreadSet()
+    /// The threads of ``waiting`` that may wake spuriously: those waiting on a condition of the
+    /// code's own, when the execution wakes waiters spuriously (``ExecutionLimits``). A wait on
+    /// the harness's own synchronization never does; in an async scenario the lanes and the
+    /// scenario's thread wait there, nearly always.
+    private var wakeable = ThreadSet()
     /// The threads in a non-preemptible region (``ThreadRecord/nonPreemptibleDepth`` above 0).
     private(set) var nonPreemptible = ThreadSet()
     /// The threads with a deadline: in a timed condition wait, or about to sleep.
@@ -185,6 +191,14 @@ struct ExecutionModel {
     /// A handful, asked about at every step of an executor thread: an array, which compares
     /// them without hashing.
     private var internalObjects: [ObjectIdentifier] = []
+    /// The jobs queued for the task executor's interchangeable lanes, and whether the lanes
+    /// may exit: what a lane about to take its next job (or to start) waits for, as the
+    /// executor notes them (``noteLaneWork(queuedJobs:lanesMayExit:)``). A lane waits here,
+    /// in the model, not on a condition of the executor's: a wait, a wake and the mutex taken
+    /// and given back around them were four seam operations and two steps each time a lane
+    /// fell idle.
+    private var queuedJobs = 0
+    private var lanesMayExit = false
     /// Virtual time in nanoseconds: it moves only when the model advances it.
     private(set) var clock = ExecutionModel.startOfTime
     /// What the threads spawned from now on are; the driver sets it while it starts a thread
@@ -266,11 +280,12 @@ struct ExecutionModel {
     mutating func restart(decisionStorage: inout [ScheduleDecision]) {
         precondition(decisionStorage.isEmpty, "an execution begins with no decisions")
         threads.removeAll(keepingCapacity: true)
-        (ready, waiting, nonPreemptible, timed, joined) = (
-            ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet()
+        (ready, waiting, wakeable, nonPreemptible, timed, joined) = (
+            ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet(), ThreadSet()
         )
         mutexes.removeAll()
         waitsBegun = 0
+        (queuedJobs, lanesMayExit) = (0, false)
         internalObjects.removeAll(keepingCapacity: true)
         clock = Self.startOfTime
         roleOfSpawnedThreads = .scenario
@@ -361,18 +376,23 @@ struct ExecutionModel {
     /// `thread`, the running thread, performs `operation` at `location` at once, without a
     /// decision and without a step, when it may: a lock of a free mutex, an unlock, a signal
     /// or a broadcast on the harness's own synchronization (see ``noteInternalObjects(_:)``),
-    /// while no thread in a non-preemptible region can run. What it changes shows in the
-    /// steps that follow, so a replay that reaches them reached it too. Returns what the
-    /// thread does next (it goes on, unless the operation failed the execution: an unlock of
-    /// a mutex it does not hold) and what the operation hands back; `nil` when it may not,
-    /// and arrives at a scheduling point instead (``arrive(_:at:location:cancellable:)``).
+    /// or the spawn of a thread of the task executor (``roleOfSpawnedThreads``), while no
+    /// thread in a non-preemptible region can run. What it changes shows in the steps that
+    /// follow, so a replay that reaches them reached it too. Returns what the thread does next
+    /// (it goes on, unless the operation failed the execution: an unlock of a mutex it does
+    /// not hold, a spawn past the thread limit) and what the operation hands back; `nil` when
+    /// it may not, and arrives at a scheduling point instead
+    /// (``arrive(_:at:location:cancellable:)``).
     @inline(__always)
     mutating func performQuietly(_ thread: Int, _ operation: PendingOperation, at location: SeamLocation?) -> (
         outcome: PerformOutcome, reply: Reply
     )? {
-        guard isInternal(operation) else { return nil }
-        if case .wait = operation { return nil }
-        guard isEnabled(operation, for: thread), nonPreemptible.isEmpty || urgentCandidate() == nil else { return nil }
+        switch operation {
+        case .spawn where roleOfSpawnedThreads != .scenario: break
+        case .wait: return nil
+        default: guard isInternal(operation), isEnabled(operation, for: thread) else { return nil }
+        }
+        guard nonPreemptible.isEmpty || urgentCandidate() == nil else { return nil }
         return apply(operation, of: thread, at: location)
     }
 
@@ -528,6 +548,14 @@ struct ExecutionModel {
         threads[thread].job = job
     }
 
+    /// The task executor queued `queuedJobs` jobs for its interchangeable lanes, which may
+    /// exit when `lanesMayExit` (closed, and nothing is left to run): a lane about to take a
+    /// job, or to start, can go on only when either holds. Not a step.
+    mutating func noteLaneWork(queuedJobs: Int, lanesMayExit: Bool) {
+        self.queuedJobs = queuedJobs
+        self.lanesMayExit = lanesMayExit
+    }
+
     /// Lane `thread` runs `jobs[index]`, chosen among the queued `jobs`. Returns the choice's
     /// step to record.
     mutating func lane(_ thread: Int, chose index: Int, among jobs: UnsafeBufferPointer<JobIdentity>) -> Step {
@@ -645,15 +673,13 @@ struct ExecutionModel {
         // Filled in place from decision to decision, so that a decision allocates nothing.
         candidates.removeAll()
         spurious.empty()
-        for index in ready.union(waiting) {
+        for index in ready.union(wakeable) {
             switch threads[index].state {
             case .ready(let operation, _):
                 offer(index, operation)
             case .waiting(let condition, _, _, _):
-                if limits.spuriousWakeups && (internalObjects.isEmpty || !internalObjects.contains(condition)) {
-                    spurious.append(
-                        Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
-                }
+                spurious.append(
+                    Candidate(.spuriousWake(index), access: Access(object: .shared(condition), isRead: false)))
             case .running, .finished:
                 break
             }
@@ -715,9 +741,10 @@ struct ExecutionModel {
     // MARK: A decision at the running thread's arrival
 
     /// The decision at `thread`'s arrival at `operation`, taken before the thread leaves its
-    /// running state, when it needs nothing but the threads' pending operations: no thread
-    /// waits on a condition, sleeps or is in a non-preemptible region, and `thread` is the
-    /// scenario's and arrives at an operation of the scenario's that neither yields nor waits.
+    /// running state, when it needs nothing but the threads' pending operations: no waiting
+    /// thread may wake spuriously, none sleeps or is in a non-preemptible region, and
+    /// `thread` arrives at an operation that is not the harness's own and neither yields nor
+    /// waits. A lane's steps take it too: the executor's threads wait on its own conditions.
     /// The candidates are those ``arrive(_:at:location:cancellable:)`` and then
     /// ``decide(running:earlyTimeoutWithin:)`` offer, in the same order; the decision is
     /// taken with ``take(_:running:arriving:at:location:)``. `nil`, with nothing changed,
@@ -726,8 +753,8 @@ struct ExecutionModel {
     /// A strategy mostly keeps the running thread: then it performs its operation without
     /// entering and leaving the ready state, two state changes of every such step.
     mutating func decide(arriving thread: Int, at operation: PendingOperation, cancellable: Bool) -> Decision? {
-        guard !hasFailed, stepCount < limits.maxSteps, waiting.isEmpty, timed.isEmpty, nonPreemptible.isEmpty,
-            !threads[thread].isExecutorThread, !isInternal(operation)
+        guard !hasFailed, stepCount < limits.maxSteps, wakeable.isEmpty, timed.isEmpty, nonPreemptible.isEmpty,
+            !isInternal(operation)
         else { return nil }
         switch operation {
         case .yield, .sleep, .wait, .quiesce, .handoff: return nil
@@ -823,6 +850,8 @@ struct ExecutionModel {
             return threads[target].isFinished
         case .sleep(let deadline):
             return clock >= deadline
+        case .start, .takeJob:
+            return !threads[thread].isInterchangeableLane || queuedJobs > 0 || lanesMayExit
         case .quiesce:
             return false
         default:
@@ -1010,8 +1039,9 @@ struct ExecutionModel {
             body(&timed)
         case .ready:
             body(&ready)
-        case .waiting(_, _, let deadline, _):
+        case .waiting(let condition, _, let deadline, _):
             body(&waiting)
+            if limits.spuriousWakeups && !isInternal(condition) { body(&wakeable) }
             if deadline != nil { body(&timed) }
         case .running, .finished:
             break

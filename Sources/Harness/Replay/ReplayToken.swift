@@ -44,7 +44,7 @@ struct EncodedStep: Hashable, Sendable, Codable, CustomStringConvertible {
 /// Names one execution of one scenario exactly: replaying it follows the recorded schedule
 /// step by step and reports the first step where the code no longer does what it did.
 ///
-/// Its text form is `H3.<scenario>.<strategy>.<seed>.<execution>.<steps>`: the format
+/// Its text form is `H4.<scenario>.<strategy>.<seed>.<execution>.<steps>`: the format
 /// version, a hash of the scenario's name, the strategy and seed that found it (for the
 /// reader; replay does not need them), the execution's number in its campaign, and the
 /// schedule in unpadded base64url: two bytes a step (thread, operation), three for a
@@ -53,7 +53,7 @@ struct EncodedStep: Hashable, Sendable, Codable, CustomStringConvertible {
 ///
 /// A token recorded in a scenario that a ``LinearizabilityTest`` generated has one more
 /// field before the steps, the scenario's code (``generatedScenario``):
-/// `H3.<scenario>.<strategy>.<seed>.<execution>.<code>.<steps>`. The code regenerates the
+/// `H4.<scenario>.<strategy>.<seed>.<execution>.<code>.<steps>`. The code regenerates the
 /// scenario, so the one token names scenario and schedule together.
 public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     /// The version of the text form this type reads and writes, and of the scheduling
@@ -62,7 +62,9 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     /// the task executor's own bookkeeping no longer takes scheduling decisions, and its
     /// timer thread starts with the first timer. Version 3: nor steps, unless it waits (its
     /// locks, unlocks, signals and broadcasts leave the schedule of every scenario with tasks).
-    public static let formatVersion = 3
+    /// Version 4: its lanes wait for jobs without a step (the execution holds an idle lane
+    /// until a job is queued for it), and spawning its threads takes none either.
+    public static let formatVersion = 4
 
     /// The hash of the scenario's name (FNV-1a, 32 bits).
     public let scenarioHash: UInt32

@@ -91,7 +91,7 @@ struct LinearizabilityTestErrorTests {
         // A token for the same scenario with one more shrink step, which the scenario there does not offer.
         let code = found.scenarioCode + "-999"
         let hash = String(fnv1a("split dequeue [scenario \(code)]"), radix: 16)
-        let outdated = try ReplayToken(parsing: "H3.\(hash).portfolio.1.0.\(code).")
+        let outdated = try ReplayToken(parsing: "H4.\(hash).portfolio.1.0.\(code).")
         #expect {
             _ = try test.run("split dequeue", options: LinearizabilityOptions(replay: outdated))
         } throws: { error in
@@ -107,10 +107,10 @@ struct LinearizabilityTestErrorTests {
 
     @Test("tokens of generated scenarios carry the scenario's code in a seventh field; other fields are unchanged")
     func tokenFormat() throws {
-        let token = try ReplayToken(parsing: "H3.1a2b.portfolio.1.3.9f-0-12.")
+        let token = try ReplayToken(parsing: "H4.1a2b.portfolio.1.3.9f-0-12.")
         #expect(token.generatedScenario == "9f-0-12")
-        #expect(token.description == "H3.1a2b.portfolio.1.3.9f-0-12.")
-        #expect(try ReplayToken(parsing: "H3.1a2b.portfolio.1.3.").generatedScenario == nil)
-        #expect(throws: ReplayTokenError.self) { _ = try ReplayToken(parsing: "H3.1a2b.portfolio.1.3.9f_0.") }
+        #expect(token.description == "H4.1a2b.portfolio.1.3.9f-0-12.")
+        #expect(try ReplayToken(parsing: "H4.1a2b.portfolio.1.3.").generatedScenario == nil)
+        #expect(throws: ReplayTokenError.self) { _ = try ReplayToken(parsing: "H4.1a2b.portfolio.1.3.9f_0.") }
     }
 }

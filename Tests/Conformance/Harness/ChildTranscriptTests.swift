@@ -7,7 +7,7 @@ import Testing
 @Suite("Harness: the isolated child's transcript")
 struct ChildTranscriptTests {
     static let token =
-        "H3.dbb806d5.random.1.0."
+        "H4.dbb806d5.random.1.0."
         + "zCAAAAAsBAgYBAAMFBAYGABYBCA4EAgACAQIDBQQGBgIWFQgCGAEGBBUAAQkLDQcKEx8GAwIJBQYCBwUGAxIGBAAFAV0CCA"
 
     /// Reads `text` as a child's standard error.

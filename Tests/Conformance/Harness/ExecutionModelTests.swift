@@ -530,6 +530,24 @@ struct ExecutionModelTests {
         #expect(driver.decisionAtArrival(0, .atomic(Objects.x, .load)) == nil)
     }
 
+    /// The waiter waits on the harness's own condition, or on the code's with spurious wake-ups off.
+    @Test(
+        "beside a waiter that cannot wake spuriously, a decision at an arrival offers what the general path does",
+        arguments: [true, false])
+    func decisionAtArrivalBesideAnUnwakeableWaiter(internalCondition: Bool) throws {
+        var limits = Execution.Limits()
+        limits.spuriousWakeups = internalCondition
+        var driver = try ModelDriver(threads: 3, limits: limits)
+        if internalCondition { driver.model.noteInternalObjects([Objects.c]) }
+        try driver.take(1, .lock(Objects.n, recursive: false))
+        try driver.take(1, .wait(condition: Objects.c, mutex: Objects.n, deadline: nil))
+        driver.arrive(2, .atomic(Objects.x, .store))
+        let load = PendingOperation.atomic(Objects.x, .load)
+        let atArrival = try #require(driver.decisionAtArrival(0, load))
+        #expect(atArrival == driver.decisionAfterArriving(0, load))
+        #expect(atArrival.candidates.map(\.choice) == [.thread(0), .thread(2)])
+    }
+
     @Test("a thread chosen at its arrival performs without a pending state; one passed over is left ready")
     func takeAtArrival() throws {
         var driver = try ModelDriver(threads: 2)
@@ -554,6 +572,7 @@ struct ExecutionModelTests {
         try driver.take(0, .spawn)
         try driver.take(0, .spawn)
         driver.model.roleOfSpawnedThreads = .scenario
+        driver.model.noteLaneWork(queuedJobs: 1, lanesMayExit: false)
         for lane in [1, 2] {
             try driver.run(lane)
             driver.arrive(lane, .takeJob)
@@ -562,6 +581,42 @@ struct ExecutionModelTests {
         #expect(driver.candidates(running: nil).map(\.isSymmetricCopy) == [false, false, true])
         driver.model.lane(1, runs: JobIdentity(task: 0, enqueueOrder: 0))
         #expect(driver.candidates(running: nil).map(\.isSymmetricCopy) == [false, false, false])
+    }
+
+    @Test("an idle lane goes on from its start or its last job only once a job is queued for it or the lanes may exit")
+    func idleLaneWaitsForWork() throws {
+        var driver = try ModelDriver(threads: 1)
+        driver.model.roleOfSpawnedThreads = .interchangeableLane
+        try driver.take(0, .spawn)
+        driver.model.roleOfSpawnedThreads = .executor
+        try driver.take(0, .spawn)
+        driver.model.roleOfSpawnedThreads = .scenario
+        driver.arrive(0, .yield)
+        // The lane (T1) has not started; the main lane (T2), not interchangeable, may.
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(2)])
+        driver.model.noteLaneWork(queuedJobs: 1, lanesMayExit: false)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(1), .thread(2)])
+        try driver.run(1)
+        driver.model.noteLaneWork(queuedJobs: 0, lanesMayExit: false)
+        driver.arrive(1, .takeJob)
+        try driver.run(2)
+        driver.arrive(2, .takeJob)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(2)])
+        driver.model.noteLaneWork(queuedJobs: 0, lanesMayExit: true)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(1), .thread(2)])
+    }
+
+    @Test("spawning a thread of the task executor is performed at once, without a step; a scenario's thread is not")
+    func executorThreadSpawnsQuietly() throws {
+        var driver = try ModelDriver(threads: 1)
+        let before = driver.model.stepCount
+        #expect(driver.model.performQuietly(0, .spawn, at: nil) == nil)
+        driver.model.roleOfSpawnedThreads = .interchangeableLane
+        let quiet = driver.model.performQuietly(0, .spawn, at: nil)
+        let spawned = try #require(quiet)
+        #expect(spawned.outcome == .continues && spawned.reply.createdThread == 1)
+        #expect(driver.model.stepCount == before)
+        #expect(driver.model.threads[1].isInterchangeableLane)
     }
 
     @Test("a lane's choice among queued jobs is a decision and a step on its task")

@@ -198,7 +198,7 @@ struct ReplayTokenTests {
             ("", "expected 6 fields"),
             ("X1.0.random.0.0.AAA", "starts with 'H'"),
             ("H9.0.random.0.0.AAAA", "format H9 is not supported"),
-            ("H1.0.random.0.0.AAAA", "format H1 is not supported; this harness reads H3: record the schedule again"),
+            ("H1.0.random.0.0.AAAA", "H1 is not supported; this harness reads H\(ReplayToken.formatVersion): record"),
             ("H\(ReplayToken.formatVersion).zz.random.0.0.AAAA", "scenario field 'zz' is not hexadecimal"),
             ("H\(ReplayToken.formatVersion).0.random.xyz.0.AAAA", "seed field 'xyz'"),
             ("H\(ReplayToken.formatVersion).0.random.0.-1.AAAA", "execution field '-1'"),

@@ -29,7 +29,7 @@ struct RegressionCorpusTests {
     func malformed() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "corpus-\(UInt64.random(in: 0 ... .max)).txt")
-        try "# kept schedules\nfails no-such-scenario H3.0.random.0.0.AAAA\n".write(
+        try "# kept schedules\nfails no-such-scenario H4.0.random.0.0.AAAA\n".write(
             to: url, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: url) }
         #expect {

@@ -202,7 +202,7 @@ struct ReplayCommandTests {
         "a kept-failures file that cannot be read fails the run, naming the file and the line",
         arguments: [
             ("garbage\n", "line 1, cannot be read: expected 'fails SCENARIO TOKEN', found 'garbage'"),
-            ("fails demo kept failure H3.3dc2af31.random.7\n", "line 1, cannot be read: its token cannot be read"),
+            ("fails demo kept failure H4.3dc2af31.random.7\n", "line 1, cannot be read: its token cannot be read"),
             (
                 "# kept\nfails demo kept failure OTHER\n",
                 "line 2, cannot be read: its token was recorded for another scenario than 'demo kept failure'"
