@@ -18,9 +18,11 @@ import Synchronization
 /// time and switch only at scheduling points, and no code that touches it has one inside:
 /// so no two accesses to it overlap. It is exempt from dynamic exclusivity checking
 /// (`@exclusivity(unchecked)`): `swift_beginAccess` and `swift_endAccess` took 4 % of the
-/// actor scenario's time, a hundred calls a schedule. Lanes, the timer thread and
-/// ``waitUntilQuiet()`` wait on conditions of their own, under a seam mutex taken only to
-/// wait (``withState(_:)``), so that threads and tasks share one scheduler.
+/// actor scenario's time, a hundred calls a schedule. The lanes, and ``waitUntilQuiet()``,
+/// wait in the execution's model, which the executor tells what they wait for
+/// (``noteState()``); the main lane and the timer thread wait on conditions of their own,
+/// under a seam mutex taken only to wait (``withState(_:)``). So threads and tasks share
+/// one scheduler.
 ///
 /// The execution treats these as its own synchronization (``ExecutorSynchronization/objects``):
 /// operations on them take no decision unless they block, so schedules interleave at the
@@ -44,13 +46,13 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// can receive one. Held here, so that it outlives the execution.
     let foreignJobs = ForeignJobs()
     /// The mutex, taken only to wait on a condition (``withState(_:)``), and the conditions:
-    /// `MainActor` jobs queued, timers changed, and the executor fell quiet (``isQuiet``).
-    /// The lanes wait for jobs in the execution's model instead (``noteLaneWork()``).
+    /// `MainActor` jobs queued and timers changed. The lanes wait for jobs, and
+    /// ``waitUntilQuiet()`` for the executor to fall quiet, in the execution's model instead
+    /// (``noteState()``).
     let synchronization: ExecutorSynchronization
     private var mutex: SeamMutex { synchronization.mutex }
     private var mainJobQueued: ExecutorCondition { synchronization.mainJobQueued }
     private var timersChanged: ExecutorCondition { synchronization.timersChanged }
-    private var fellQuiet: ExecutorCondition { synchronization.fellQuiet }
     /// The queued jobs, and what each is to the strategy, index for index: the strategy is
     /// handed `jobIdentities` itself, which costs no copy.
     @exclusivity(unchecked) private var jobs: [UnownedJob] = []
@@ -245,6 +247,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         _ body: @escaping @Sendable () async throws -> Void
     ) -> Created {
         withState { outstandingTasks += 1 }
+        noteState()
         admissionMayBeOpen.store(true, ordering: .sequentiallyConsistent)
         admission.withLock { $0 = .open }
         let created = create(self, outstanding(body))
@@ -309,11 +312,10 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
             jobsEnqueued += 1
             return named
         }
+        noteState()
         if onMainActor {
             startMainLaneOnce()
             mainJobQueued.signal()
-        } else {
-            noteLaneWork()
         }
         scheduling { $0.jobEnqueued(queued) }
     }
@@ -442,7 +444,8 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// Waits until the executor is quiet: every task the scenario started has ended, and
     /// every other task (a `Task {}` one of them started) has ended or waits for good.
     func waitUntilQuiet() {
-        wait(on: fellQuiet, until: { isQuiet })
+        if !scheduling({ $0.hasUrgentThread }), isQuiet { return }
+        scheduling { $0.awaitTasks(at: SeamLocation(fileID: #fileID, line: #line)) }
     }
 
     /// Lets the lanes, the main lane and the timer thread exit once every task, job and
@@ -506,20 +509,21 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// Whether the executor's threads may exit: closed, and quiet.
     private var isDone: Bool { closed && isQuiet }
 
-    /// Tells the execution what a lane about to start or to take its next job waits for:
-    /// the jobs queued, and whether the lanes may exit. Called wherever either may have
-    /// changed: a job queued or taken, and the executor falling quiet or closing (as the
-    /// other executor threads are woken to see whether they may exit).
-    private func noteLaneWork() {
-        let (queued, mayExit) = (jobs.count, isDone)
-        scheduling { $0.noteLaneWork(queuedJobs: queued, lanesMayExit: mayExit) }
+    /// Tells the execution what the lanes and ``waitUntilQuiet()`` wait for: the jobs queued
+    /// for the lanes, and whether the executor is quiet and closed. Called wherever one of
+    /// them may have changed, before the next scheduling point: a job queued or taken, a task
+    /// started, a timer set (each makes the executor busy), and the executor falling quiet or
+    /// closing (``wakeQuietWaiters()``). A job or a task ending only makes it quieter, and
+    /// ``settle(_:)`` wakes the quiet waiters when it falls quiet.
+    private func noteState() {
+        let (queued, quiet, closed) = (jobs.count, isQuiet, self.closed)
+        scheduling { $0.noteExecutor(queuedJobs: queued, isQuiet: quiet, isClosed: closed) }
     }
 
     /// Wakes whoever waits for the executor to fall quiet, and every executor thread, to see
     /// whether it may exit.
     private func wakeQuietWaiters() {
-        fellQuiet.broadcast()
-        noteLaneWork()
+        noteState()
         mainJobQueued.broadcast()
         timersChanged.broadcast()
     }
@@ -536,7 +540,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// lane's own, kept from job to job: a job allocates nothing for them.
     ///
     /// A lane goes on from its start, and from each job to the next, only once a job is queued
-    /// for it or it may exit: the execution holds it there (``noteLaneWork()``). The main lane
+    /// for it or it may exit: the execution holds it there (``noteState()``). The main lane
     /// waits for its jobs on a condition.
     private func runLane(main: Bool) {
         let executor = main ? UnownedSerialExecutor?.some(MainActor.sharedUnownedExecutor) : nil
@@ -566,9 +570,9 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
                     }
                     jobIdentities.remove(at: index)
                     job = jobs.remove(at: index)
-                    noteLaneWork()
                 }
                 jobsRunning += 1
+                noteState()
                 // A job runs its task, or (an actor draining its queue) the tasks queued there.
                 storage.unended.empty()
                 storage.stacks.empty()
@@ -643,6 +647,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
             timersAdded += 1
             timers.sort { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
         }
+        noteState()
         timersChanged.broadcast()
     }
 

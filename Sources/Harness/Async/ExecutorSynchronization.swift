@@ -13,15 +13,13 @@ final class ExecutorSynchronization {
     let mainJobQueued = ExecutorCondition()
     /// Broadcast when a timer is added and when the timer thread may exit.
     let timersChanged = ExecutorCondition()
-    /// Broadcast when the executor falls quiet.
-    let fellQuiet = ExecutorCondition()
     /// The mutex and conditions, as the execution knows the harness's own synchronization:
     /// made once, not for each execution that uses them.
     let objects: [ObjectIdentifier]
     private let conditions: [ExecutorCondition]
 
     init() {
-        conditions = [mainJobQueued, timersChanged, fellQuiet]
+        conditions = [mainJobQueued, timersChanged]
         objects = [ObjectIdentifier(mutex)] + conditions.map(\.identity)
     }
 

@@ -15,10 +15,14 @@ protocol TaskScheduling: AnyObject, Sendable {
     var hasUrgentThread: Bool { get }
     /// The scheduling point of a thread that has just queued `job`.
     func jobEnqueued(_ job: JobIdentity)
-    /// `queuedJobs` jobs are queued for the lanes, which may exit when `lanesMayExit`: a lane
-    /// goes on from its start, or from its last job, only when either holds. Not a
-    /// scheduling point.
-    func noteLaneWork(queuedJobs: Int, lanesMayExit: Bool)
+    /// `queuedJobs` jobs are queued for the lanes, and the executor is quiet or not, closed or
+    /// not: a lane goes on from its start, or from its last job, once a job is queued or the
+    /// executor is closed and quiet; a thread waiting for tasks (``awaitTasks(at:)``), once it
+    /// is quiet. Not a scheduling point.
+    func noteExecutor(queuedJobs: Int, isQuiet: Bool, isClosed: Bool)
+    /// The scheduling point of a thread that waits for the executor to fall quiet, at
+    /// `location`: it goes on once it is.
+    func awaitTasks(at location: SeamLocation)
     /// Which of the queued `jobs` the calling lane runs: an index into `jobs`, which the
     /// executor lends for the call (a view of its own list, not a copy retained for it).
     func chooseJob(among jobs: UnsafeBufferPointer<JobIdentity>) -> Int

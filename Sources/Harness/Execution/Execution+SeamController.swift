@@ -150,6 +150,10 @@ extension Execution {
     func threadWillExit(_ thread: SeamThreadID) {
         let me = thread.rawValue
         withCancellationDisabled(on: me) { _ in
+            if let joiner = model.exitRetiringLane(me) {
+                backend.resume(joiner)
+                return
+            }
             guard let step = model.exit(me) else {
                 handOffDuringAbort()
                 return

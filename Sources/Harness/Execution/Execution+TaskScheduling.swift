@@ -72,8 +72,14 @@ extension Execution: TaskScheduling {
         point(.enqueueJob(task: job.task), nil)
     }
 
-    func noteLaneWork(queuedJobs: Int, lanesMayExit: Bool) {
-        model.noteLaneWork(queuedJobs: queuedJobs, lanesMayExit: lanesMayExit)
+    func noteExecutor(queuedJobs: Int, isQuiet: Bool, isClosed: Bool) {
+        model.noteExecutor(queuedJobs: queuedJobs, isQuiet: isQuiet, isClosed: isClosed)
+    }
+
+    /// The scheduling point of a thread waiting for the executor to fall quiet: it goes on
+    /// once it is (``ExecutionModel/noteExecutor(queuedJobs:isQuiet:isClosed:)``).
+    func awaitTasks(at location: SeamLocation) {
+        point(.awaitTasks, location)
     }
 
     /// The scheduling point of a lane that finished a job (in which the tasks of `ran` ran,

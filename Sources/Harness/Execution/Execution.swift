@@ -370,6 +370,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     @discardableResult
     func point(_ operation: PendingOperation, _ location: SeamLocation?) -> ExecutionModel.Reply {
         let me = currentThread()
+        if case .join(let target) = operation, !aborting, model.isRetiringLane(target) {
+            joinRetiringLane(target, by: me)
+            return .none
+        }
         // The harness's own synchronization, performed at once, reaches no cancellation point
         // and leaves the thread's cancellation state alone: the executor's bookkeeping makes
         // most of an actor scenario's seam operations.
@@ -410,6 +414,17 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
                 // A wait that timed out at once leaves its thread the running one.
                 running = performed.outcome == .timedOut ? me : nil
             }
+        }
+    }
+
+    /// `me` joins `lane`, a lane of a closed, quiet executor with nothing left but to exit:
+    /// the lane runs to its end at once, without a decision, and neither it nor the join takes
+    /// a step (``ExecutionModel/retire(_:joinedBy:)``).
+    private func joinRetiringLane(_ lane: Int, by me: Int) {
+        withCancellationDisabled(on: me) { _ in
+            model.retire(lane, joinedBy: me)
+            switchTo(lane, from: me)
+            watch.noteRunning(me)
         }
     }
 
@@ -541,6 +556,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
     /// thread when the execution failed.
     func perform(_ me: Int) -> AfterStep {
         watch.noteRunning(me)
+        if model.retiring?.lane == me {
+            model.resumeRetiringLane()
+            return AfterStep(outcome: .continues, reply: .none)
+        }
         return performed(model.perform(me), by: me)
     }
 

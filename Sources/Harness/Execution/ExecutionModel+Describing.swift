@@ -82,7 +82,7 @@ extension ExecutionModel {
             .deadline(nanoseconds: deadline > clock ? deadline - clock : 0)
         case .enqueueJob(let task):
             .job(task: task.map { $0 + 1 })
-        case .start, .cancellationPoint, .yield, .resume, .handoff, .takeJob, .quiesce:
+        case .start, .cancellationPoint, .yield, .resume, .handoff, .takeJob, .quiesce, .awaitTasks:
             nil
         }
     }
@@ -132,11 +132,13 @@ extension ExecutionModel {
         return .deadlock(waits: waits, cycle: Self.cycle(in: waitsFor))
     }
 
-    /// Whether `thread` is the harness's own (a lane, the timer thread) or waits on the
-    /// harness's own synchronization (T0 waiting for tasks to end).
+    /// Whether `thread` is the harness's own (a lane, the timer thread), waits for the task
+    /// executor to fall quiet (T0 waiting for tasks to end), or waits on the harness's own
+    /// synchronization.
     private func isHarnessWait(of thread: Int) -> Bool {
         if threads[thread].isExecutorThread { return true }
         switch threads[thread].state {
+        case .ready(.awaitTasks, _): return true
         case .waiting(let condition, _, _, _): return isInternal(condition)
         case .ready(.lock(let mutex, _), _), .ready(.reacquire(let mutex), _): return isInternal(mutex)
         default: return false

@@ -191,14 +191,20 @@ struct ExecutionModel {
     /// A handful, asked about at every step of an executor thread: an array, which compares
     /// them without hashing.
     private var internalObjects: [ObjectIdentifier] = []
-    /// The jobs queued for the task executor's interchangeable lanes, and whether the lanes
-    /// may exit: what a lane about to take its next job (or to start) waits for, as the
-    /// executor notes them (``noteLaneWork(queuedJobs:lanesMayExit:)``). A lane waits here,
-    /// in the model, not on a condition of the executor's: a wait, a wake and the mutex taken
-    /// and given back around them were four seam operations and two steps each time a lane
-    /// fell idle.
+    /// What the task executor's threads and its users wait for, as the executor notes it
+    /// (``noteExecutor(queuedJobs:isQuiet:isClosed:)``): the jobs queued for its
+    /// interchangeable lanes, whether it is quiet (nothing left to run or to wake), and
+    /// whether it is closed. A lane about to start or to take its next job waits for a job,
+    /// or for the executor to be closed and quiet; a thread waiting for tasks to end
+    /// (``PendingOperation/awaitTasks``), for it to be quiet. They wait here, in the model,
+    /// not on conditions of the executor's: a wait, a wake and the mutex taken and given back
+    /// around them were four seam operations and two steps each time.
     private var queuedJobs = 0
-    private var lanesMayExit = false
+    private var executorIsQuiet = false
+    private var executorIsClosed = false
+    /// A lane with nothing left but to exit, running to its end for the thread that joins it
+    /// (``retire(_:joinedBy:)``), without decisions or steps.
+    private(set) var retiring: (lane: Int, joiner: Int)?
     /// Virtual time in nanoseconds: it moves only when the model advances it.
     private(set) var clock = ExecutionModel.startOfTime
     /// What the threads spawned from now on are; the driver sets it while it starts a thread
@@ -285,7 +291,7 @@ struct ExecutionModel {
         )
         mutexes.removeAll()
         waitsBegun = 0
-        (queuedJobs, lanesMayExit) = (0, false)
+        (queuedJobs, executorIsQuiet, executorIsClosed, retiring) = (0, false, false, nil)
         internalObjects.removeAll(keepingCapacity: true)
         clock = Self.startOfTime
         roleOfSpawnedThreads = .scenario
@@ -483,7 +489,8 @@ struct ExecutionModel {
             if case .waiting = threads[target].state, threads[target].cancellable {
                 wake(target, result: .signalled)
             }
-        case .start, .atomic, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob, .quiesce:
+        case .start, .atomic, .cancellationPoint, .yield, .sleep, .resume, .handoff, .enqueueJob, .takeJob, .quiesce,
+            .awaitTasks:
             break
         }
         if hasFailed {
@@ -518,6 +525,48 @@ struct ExecutionModel {
         return step
     }
 
+    /// Whether `thread` is a lane with nothing left but to exit: an interchangeable lane about
+    /// to start or to take its next job (between jobs), of a task executor that is closed and
+    /// quiet, while nothing else but its joiner could run (no failure, no thread in a
+    /// non-preemptible region). It takes no job and no seam operation before it exits.
+    func isRetiringLane(_ thread: Int) -> Bool {
+        guard executorIsClosed, executorIsQuiet, !hasFailed, nonPreemptible.isEmpty,
+            threads[thread].isInterchangeableLane, case .ready(let operation, _) = threads[thread].state
+        else { return false }
+        switch operation {
+        case .start, .takeJob: return true
+        default: return false
+        }
+    }
+
+    /// `thread` joins `lane`, a retiring lane (``isRetiringLane(_:)``), which runs to its end
+    /// next: `thread` waits to join it, and the lane goes on from its scheduling point
+    /// (``resumeRetiringLane()``) and exits (``exitRetiringLane(_:)``) without a decision or a
+    /// step. Nothing can happen meanwhile that a schedule would show: the executor the lane
+    /// served has closed with nothing left to run.
+    mutating func retire(_ lane: Int, joinedBy thread: Int) {
+        setState(.ready(.join(lane), nil), of: thread)
+        retiring = (lane, thread)
+    }
+
+    /// The retiring lane, chosen to run by its joiner, goes on from its scheduling point: it
+    /// was about to start or to take a job, which changes nothing.
+    mutating func resumeRetiringLane() {
+        guard let retiring else { preconditionFailure("no lane is retiring") }
+        setState(.running, of: retiring.lane)
+    }
+
+    /// `thread` exits; when it is the retiring lane, without a step, and its joiner has joined
+    /// it and runs next: returns the joiner. `nil` when `thread` is not retiring.
+    mutating func exitRetiringLane(_ thread: Int) -> Int? {
+        guard let retiring, retiring.lane == thread else { return nil }
+        self.retiring = nil
+        setState(.finished, of: thread)
+        joined.insert(thread)
+        setState(.running, of: retiring.joiner)
+        return retiring.joiner
+    }
+
     /// The OS would not start `thread`, which a spawn created: it counts as finished.
     mutating func threadFailedToStart(_ thread: Int) {
         setState(.finished, of: thread)
@@ -548,12 +597,14 @@ struct ExecutionModel {
         threads[thread].job = job
     }
 
-    /// The task executor queued `queuedJobs` jobs for its interchangeable lanes, which may
-    /// exit when `lanesMayExit` (closed, and nothing is left to run): a lane about to take a
-    /// job, or to start, can go on only when either holds. Not a step.
-    mutating func noteLaneWork(queuedJobs: Int, lanesMayExit: Bool) {
+    /// The task executor has `queuedJobs` jobs queued for its interchangeable lanes, is quiet
+    /// or not, closed or not: a lane about to start or to take a job goes on once a job is
+    /// queued or the executor is closed and quiet, a thread waiting for tasks once it is
+    /// quiet. Not a step; the executor notes each change before its next scheduling point.
+    mutating func noteExecutor(queuedJobs: Int, isQuiet: Bool, isClosed: Bool) {
         self.queuedJobs = queuedJobs
-        self.lanesMayExit = lanesMayExit
+        executorIsQuiet = isQuiet
+        executorIsClosed = isClosed
     }
 
     /// Lane `thread` runs `jobs[index]`, chosen among the queued `jobs`. Returns the choice's
@@ -851,7 +902,9 @@ struct ExecutionModel {
         case .sleep(let deadline):
             return clock >= deadline
         case .start, .takeJob:
-            return !threads[thread].isInterchangeableLane || queuedJobs > 0 || lanesMayExit
+            return !threads[thread].isInterchangeableLane || queuedJobs > 0 || (executorIsClosed && executorIsQuiet)
+        case .awaitTasks:
+            return executorIsQuiet
         case .quiesce:
             return false
         default:

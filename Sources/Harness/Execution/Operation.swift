@@ -27,6 +27,8 @@ enum PendingOperation: Equatable {
     /// Going on once every other thread has finished or waits for good: enabled only when
     /// nothing else can run and no deadline is left.
     case quiesce
+    /// Going on once the task executor is quiet (``ExecutionModel/noteExecutor(queuedJobs:isQuiet:isClosed:)``).
+    case awaitTasks
 
     @inline(__always)
     var kind: OperationKind {
@@ -53,6 +55,7 @@ enum PendingOperation: Equatable {
         case .enqueueJob: .enqueueJob
         case .takeJob: .takeJob
         case .quiesce: .quiesce
+        case .awaitTasks: .awaitTasks
         }
     }
 
@@ -73,7 +76,7 @@ enum PendingOperation: Equatable {
             Access(object: .cancellation(ofThread: thread), isRead: true)
         case .enqueueJob, .takeJob:
             Access(object: .jobQueue, isRead: false)
-        case .start, .spawn, .join, .yield, .sleep, .resume, .handoff, .quiesce:
+        case .start, .spawn, .join, .yield, .sleep, .resume, .handoff, .quiesce, .awaitTasks:
             nil
         }
     }

@@ -62,8 +62,9 @@ public struct ReplayToken: Sendable, Hashable, CustomStringConvertible {
     /// the task executor's own bookkeeping no longer takes scheduling decisions, and its
     /// timer thread starts with the first timer. Version 3: nor steps, unless it waits (its
     /// locks, unlocks, signals and broadcasts leave the schedule of every scenario with tasks).
-    /// Version 4: its lanes wait for jobs without a step (the execution holds an idle lane
-    /// until a job is queued for it), and spawning its threads takes none either.
+    /// Version 4: its lanes wait for jobs, and `joinAll()` for the tasks, without a step (the
+    /// execution holds them until a job is queued, or the executor is quiet), and its threads
+    /// start, and its idle lanes exit once it closed, without steps either.
     public static let formatVersion = 4
 
     /// The hash of the scenario's name (FNV-1a, 32 bits).

@@ -19,6 +19,10 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
     /// The thread went on once every other thread had finished or waited for good (a
     /// generated scenario with blocking operations, at the end of a part).
     case quiesce
+    /// The thread went on once the task executor was quiet: every task the scenario started
+    /// had ended, every other had ended or waited for good, no job or timer was left (a
+    /// scenario's `joinAll()`).
+    case awaitTasks
 
     public var description: String {
         switch self {
@@ -48,6 +52,7 @@ public enum OperationKind: UInt8, Sendable, Hashable, CaseIterable, CustomString
         case .handoff: "hand-off"
         case .takeJob: "suspends"
         case .quiesce: "quiesce"
+        case .awaitTasks: "await-tasks"
         }
     }
 }

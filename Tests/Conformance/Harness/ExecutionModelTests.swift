@@ -572,7 +572,7 @@ struct ExecutionModelTests {
         try driver.take(0, .spawn)
         try driver.take(0, .spawn)
         driver.model.roleOfSpawnedThreads = .scenario
-        driver.model.noteLaneWork(queuedJobs: 1, lanesMayExit: false)
+        driver.model.noteExecutor(queuedJobs: 1, isQuiet: false, isClosed: false)
         for lane in [1, 2] {
             try driver.run(lane)
             driver.arrive(lane, .takeJob)
@@ -583,7 +583,7 @@ struct ExecutionModelTests {
         #expect(driver.candidates(running: nil).map(\.isSymmetricCopy) == [false, false, false])
     }
 
-    @Test("an idle lane goes on from its start or its last job only once a job is queued for it or the lanes may exit")
+    @Test("an idle lane goes on from its start or its last job only once a job is queued or the executor is done")
     func idleLaneWaitsForWork() throws {
         var driver = try ModelDriver(threads: 1)
         driver.model.roleOfSpawnedThreads = .interchangeableLane
@@ -594,16 +594,71 @@ struct ExecutionModelTests {
         driver.arrive(0, .yield)
         // The lane (T1) has not started; the main lane (T2), not interchangeable, may.
         #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(2)])
-        driver.model.noteLaneWork(queuedJobs: 1, lanesMayExit: false)
+        driver.model.noteExecutor(queuedJobs: 1, isQuiet: false, isClosed: false)
         #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(1), .thread(2)])
         try driver.run(1)
-        driver.model.noteLaneWork(queuedJobs: 0, lanesMayExit: false)
+        driver.model.noteExecutor(queuedJobs: 0, isQuiet: false, isClosed: false)
         driver.arrive(1, .takeJob)
         try driver.run(2)
         driver.arrive(2, .takeJob)
         #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(2)])
-        driver.model.noteLaneWork(queuedJobs: 0, lanesMayExit: true)
+        // Quiet but open, the lanes may still be given jobs; closed too, they may exit.
+        driver.model.noteExecutor(queuedJobs: 0, isQuiet: true, isClosed: false)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(2)])
+        driver.model.noteExecutor(queuedJobs: 0, isQuiet: true, isClosed: true)
         #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(1), .thread(2)])
+    }
+
+    @Test("a thread waiting for tasks goes on only once the executor is quiet, and waits for good as the harness's")
+    func awaitTasksWaitsForQuiet() throws {
+        var driver = try ModelDriver(threads: 2)
+        driver.arrive(0, .awaitTasks)
+        driver.arrive(1, .yield)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(1)])
+        driver.model.noteExecutor(queuedJobs: 0, isQuiet: true, isClosed: false)
+        #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(1)])
+        // Not quiet, with nothing else to run: the harness's wait is left out of the deadlock.
+        driver.model.noteExecutor(queuedJobs: 0, isQuiet: false, isClosed: false)
+        try driver.run(1)
+        _ = driver.model.exit(1)
+        let blocked = BlockedTask(task: 1, name: nil, waitsAt: nil, startedIn: nil, awaits: .continuation)
+        guard case .tasksDeadlocked(let tasks) = driver.model.stuckFailure(blockedTasks: [blocked]) else {
+            Issue.record("expected the tasks' deadlock, got \(driver.model.stuckFailure(blockedTasks: [blocked]))")
+            return
+        }
+        #expect(tasks.map(\.task) == [1])
+    }
+
+    @Test("a lane of a closed, quiet executor joined between jobs runs to its end with no decision and no step")
+    func retiringLane() throws {
+        var driver = try ModelDriver(threads: 1)
+        driver.model.roleOfSpawnedThreads = .interchangeableLane
+        try driver.take(0, .spawn)
+        try driver.take(0, .spawn)
+        driver.model.roleOfSpawnedThreads = .scenario
+        driver.model.noteExecutor(queuedJobs: 1, isQuiet: false, isClosed: false)
+        try driver.run(1)
+        driver.arrive(1, .takeJob)
+        #expect(!driver.model.isRetiringLane(1))
+        driver.model.noteExecutor(queuedJobs: 0, isQuiet: true, isClosed: false)
+        #expect(!driver.model.isRetiringLane(1))
+        driver.model.noteExecutor(queuedJobs: 0, isQuiet: true, isClosed: true)
+        // T1 waits between jobs, T2 has not started: both have nothing left but to exit.
+        #expect(driver.model.isRetiringLane(1) && driver.model.isRetiringLane(2))
+        let (steps, decisions) = (driver.model.stepCount, driver.model.decisions.count)
+        driver.model.retire(1, joinedBy: 0)
+        #expect(driver.pending(0) == .join(1))
+        driver.model.resumeRetiringLane()
+        #expect(driver.model.exitRetiringLane(2) == nil)
+        #expect(driver.model.exitRetiringLane(1) == 0)
+        guard case .running = driver.model.threads[0].state else {
+            Issue.record("the joiner does not run again once the lane has exited")
+            return
+        }
+        #expect(driver.model.threads[1].isFinished)
+        #expect(driver.model.stepCount == steps && driver.model.decisions.count == decisions)
+        // Joined: a second join is the misuse it always is.
+        #expect(try driver.take(0, .join(1)) == .fails)
     }
 
     @Test("spawning a thread of the task executor is performed at once, without a step; a scenario's thread is not")

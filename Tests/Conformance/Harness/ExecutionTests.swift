@@ -55,7 +55,7 @@ struct ExecutionTests {
                 count += 1
                 return count
             }
-            Harness.check(execution < 3, "the third execution fails")
+            Harness.check(execution < 2, "the second execution fails")
         }
         let failure = try #require(report.failure)
         #expect(failure.preemptions == 0)

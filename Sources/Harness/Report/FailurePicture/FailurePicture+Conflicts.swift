@@ -27,7 +27,7 @@ extension FailurePicture {
                 .wait, .signal, .broadcast:
                 self = .write
             case .start, .spawn, .join, .cancel, .cancellationPoint, .yield, .sleep, .resume, .exit,
-                .spuriousWake, .advanceClock, .chooseJob, .enqueueJob, .takeJob, .handoff, .quiesce:
+                .spuriousWake, .advanceClock, .chooseJob, .enqueueJob, .takeJob, .handoff, .quiesce, .awaitTasks:
                 return nil
             }
         }
