@@ -568,10 +568,7 @@ struct ExecutionModelTests {
     @Test("an idle interchangeable lane about to take the same operation as another is a symmetric copy")
     func idleLanesAreSymmetric() throws {
         var driver = try ModelDriver(threads: 1)
-        driver.model.roleOfSpawnedThreads = .interchangeableLane
-        try driver.take(0, .spawn)
-        try driver.take(0, .spawn)
-        driver.model.roleOfSpawnedThreads = .scenario
+        try driver.spawnExecutorThreads([.interchangeableLane, .interchangeableLane])
         driver.model.noteExecutor(queuedJobs: 1, isQuiet: false, isClosed: false)
         for lane in [1, 2] {
             try driver.run(lane)
@@ -586,11 +583,7 @@ struct ExecutionModelTests {
     @Test("an idle lane goes on from its start or its last job only once a job is queued or the executor is done")
     func idleLaneWaitsForWork() throws {
         var driver = try ModelDriver(threads: 1)
-        driver.model.roleOfSpawnedThreads = .interchangeableLane
-        try driver.take(0, .spawn)
-        driver.model.roleOfSpawnedThreads = .executor
-        try driver.take(0, .spawn)
-        driver.model.roleOfSpawnedThreads = .scenario
+        try driver.spawnExecutorThreads([.interchangeableLane, .executor])
         driver.arrive(0, .yield)
         // The lane (T1) has not started; the main lane (T2), not interchangeable, may.
         #expect(driver.candidates(running: nil).map(\.choice) == [.thread(0), .thread(2)])
@@ -632,10 +625,7 @@ struct ExecutionModelTests {
     @Test("a lane of a closed, quiet executor joined between jobs runs to its end with no decision and no step")
     func retiringLane() throws {
         var driver = try ModelDriver(threads: 1)
-        driver.model.roleOfSpawnedThreads = .interchangeableLane
-        try driver.take(0, .spawn)
-        try driver.take(0, .spawn)
-        driver.model.roleOfSpawnedThreads = .scenario
+        try driver.spawnExecutorThreads([.interchangeableLane, .interchangeableLane])
         driver.model.noteExecutor(queuedJobs: 1, isQuiet: false, isClosed: false)
         try driver.run(1)
         driver.arrive(1, .takeJob)
@@ -875,6 +865,15 @@ private struct ModelDriver {
             throw ModelDriverError(description: "T\(thread) did not run: \(decision)")
         }
         return try perform(thread)
+    }
+
+    /// T0 spawns a thread of the task executor for each of `roles`, in order.
+    mutating func spawnExecutorThreads(_ roles: [ThreadRecord.Role]) throws {
+        for role in roles {
+            model.roleOfSpawnedThreads = role
+            try take(0, .spawn)
+        }
+        model.roleOfSpawnedThreads = .scenario
     }
 
     /// `thread` arrives at `operation`, which it performs at once or when a decision runs it.
