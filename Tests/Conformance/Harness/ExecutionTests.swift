@@ -40,6 +40,35 @@ struct ExecutionTests {
         #expect(lingered.load() == 0, "\(lingered.load()) of \(schedules) executions began with the cell before alive")
     }
 
+    /// Its threads start, wait for jobs and exit, and `joinAll()` waits for the tasks, in the scheduler.
+    @Test("the task executor's bookkeeping takes no step but a lane's start and the end of joinAll()'s wait")
+    func executorBookkeepingTakesNoStep() throws {
+        for lanes in [1, 2] {
+            // Exhaustive search without preemptions: one schedule, as nothing else can choose.
+            let options = ExplorationOptions(
+                strategy: .exhaustive(preemptionBound: 0), schedules: 10, executorLanes: lanes)
+            let report = try Harness.run("one empty task", options: options) { scenario in
+                scenario.task {}
+                scenario.joinAll()
+            }
+            #expect(report.failure == nil && report.exhausted && report.schedulesRun == 1, "\(lanes) lane(s)")
+            // T0's start, its job queued, the lane's start, the end of T0's wait, T0's exit:
+            // no spawn, no wait of a lane, no lane's exit and no join of one.
+            #expect(report.coverage.maxSteps == 5, "\(lanes) lane(s)")
+            let failed = try Harness.run("one empty task, then a failed check", options: options) { scenario in
+                scenario.task {}
+                scenario.joinAll()
+                Harness.check(false, "the failure carries the trace")
+            }
+            let trace = try #require(failed.failure).trace
+            #expect(
+                trace.map { "T\($0.thread ?? -1) \($0.kind)" } == [
+                    "T0 start", "T0 schedules", "T1 start", "T0 await-tasks"
+                ],
+                "\(lanes) lane(s)")
+        }
+    }
+
     @Test("an execution numbers its tasks from 1 and names them, whatever executions ran before it")
     func tasksNumberedAfresh() throws {
         let executions = AtomicBox(0)
