@@ -795,7 +795,8 @@ struct ExecutionModel {
     /// running state, when it needs nothing but the threads' pending operations: no waiting
     /// thread may wake spuriously, none sleeps or is in a non-preemptible region, and
     /// `thread` arrives at an operation that is not the harness's own and neither yields nor
-    /// waits. A lane's steps take it too: the executor's threads wait on its own conditions.
+    /// waits. A lane's steps take it too: the lanes wait for jobs here, in the model, and the
+    /// executor's other threads on its own conditions, which never wake spuriously.
     /// The candidates are those ``arrive(_:at:location:cancellable:)`` and then
     /// ``decide(running:earlyTimeoutWithin:)`` offer, in the same order; the decision is
     /// taken with ``take(_:running:arriving:at:location:)``. `nil`, with nothing changed,
