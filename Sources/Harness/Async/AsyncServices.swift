@@ -65,12 +65,10 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     @exclusivity(unchecked) private var timers: [Timer] = []
     @exclusivity(unchecked) private var timersAdded = 0
     @exclusivity(unchecked) private var outstandingTasks = 0
-    /// When a lane last started a job, by the monotonic clock; 0 before one did: a sleep that
-    /// reads the real clock where it sleeps (`Task.sleep(for:)`) read it no earlier
-    /// (``SleepDeadline``). One for all the lanes, as they run one at a time: a job that
-    /// another lane started while the sleeper's job waited at a scheduling point started
-    /// before the sleeper's went on.
-    @exclusivity(unchecked) private var jobStarted: UInt64 = 0
+    /// When each lane's job began, and how long each task has run, and waited for a lane
+    /// after queuing itself, since it last suspended: a sleep that reads the real clock
+    /// (`Task.sleep(for:)`) read it in that time (``SleepDeadline``).
+    @exclusivity(unchecked) private var runTimes = TaskRunTimes()
     /// Whether the lanes read each task's whole async stack as a job begins and ends
     /// (``TaskJobPoints/stacks``); set as they start.
     @exclusivity(unchecked) private var readsAsyncStacks = false
@@ -136,6 +134,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         fileprivate var heldTasks: [(runtimeID: UInt64, task: RuntimeTask)] = []
         fileprivate var threads: [SeamThread] = []
         fileprivate var laneStorage: [LaneStorage] = []
+        fileprivate var runTimes = TaskRunTimes()
     }
 
     /// The executor of the execution `scheduler`, with the synchronization and the storage it
@@ -149,6 +148,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         swap(&heldTasks, &leftovers.heldTasks)
         swap(&threads, &leftovers.threads)
         swap(&laneStorage, &leftovers.laneStorage)
+        swap(&runTimes, &leftovers.runTimes)
         jobs.reserveCapacity(Self.expectedTasks)
         jobIdentities.reserveCapacity(Self.expectedTasks)
     }
@@ -175,6 +175,8 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         // Each lane's storage is kept whole, its lists as the lane left them: a lane empties
         // each before it uses it.
         swap(&leftovers.laneStorage, &laneStorage)
+        runTimes.removeAll()
+        swap(&leftovers.runTimes, &runTimes)
     }
 
     /// The tasks an execution's executor is given room for at its start, in each array that
@@ -300,6 +302,8 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// scenario started whose first job `job` is, if it is one.
     func enqueue(_ job: UnownedJob, onMainActor: Bool, startedAs name: TaskName? = nil) {
         guard isCalledByExecution(job) else { return }
+        runTimes.jobQueued(
+            task: jobTaskID(job), by: Seam.currentThread, current: currentTaskRuntimeID, at: cshim_monotonic_now_ns)
         let queued = withState {
             let named = identity(of: job)
             hold(job, startedAs: name)
@@ -328,12 +332,15 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
 
     /// Queues `job`, a sleep's, once the virtual clock has moved on by the duration the
     /// sleep asked for, recovered from its deadline: `remaining` is the time to it by the
-    /// real clock (``SleepDeadline``).
-    func enqueue(_ job: UnownedJob, deadlineIn remaining: Duration) {
+    /// real clock, read after `arrival`, the monotonic clock's reading as the job arrived
+    /// (``SleepDeadline``); the sleeping task is the calling thread's.
+    func enqueue(_ job: UnownedJob, deadlineIn remaining: Duration, arrivedAt arrival: UInt64) {
         guard isCalledByExecution(job) else { return }
-        let ran = cshim_monotonic_now_ns() - jobStarted
-        let slack = jobStarted == 0 ? Duration.zero : .nanoseconds(Int64(clamping: ran))
-        queue(job, after: SleepDeadline(remaining: remaining, slack: slack).delay)
+        let spent = runTimes.spent(by: currentTaskRuntimeID(), on: Seam.currentThread, at: arrival)
+        let deadline = SleepDeadline(
+            remaining: remaining, slack: .nanoseconds(spent.ran),
+            previous: spent.previous.map { .init(ran: .nanoseconds($0.ran), waited: .nanoseconds($0.waited)) })
+        queue(job, after: deadline.delay)
     }
 
     private func queue(_ job: UnownedJob, after delay: Duration) {
@@ -548,6 +555,7 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         // lock needs it (see ``withState(_:)``). Given back as the lane returns; a lane that
         // exits as its execution fails does not return, and the next lanes make new storage.
         var storage = laneStorage.popLast() ?? LaneStorage()
+        let lane = Seam.currentThread
         defer { laneStorage.append(storage) }
         storage.unended.reserveCapacity(Self.expectedTasks)
         storage.ran.reserveCapacity(Self.expectedTasks)
@@ -586,12 +594,13 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
                 return job
             }
             guard let job = taken else { return }
-            jobStarted = cshim_monotonic_now_ns()
+            if let lane { runTimes.jobStarted(task: jobTaskID(job), on: lane, at: cshim_monotonic_now_ns()) }
             if let executor {
                 job.runSynchronously(on: executor)
             } else {
                 job.runSynchronously(on: asUnownedTaskExecutor())
             }
+            if let lane { runTimes.jobEnded(on: lane) }
             // Read before `settle` may release the tasks.
             storage.ran.empty()
             for (index, (runtimeID, task, state)) in storage.unended.enumerated() {
@@ -683,10 +692,13 @@ extension AsyncServices: SchedulingExecutor {
         if let instant = instant as? SeamInstant {
             return enqueue(job, after: Seam.now().duration(to: instant))
         }
+        // Before the clock's reading: the time the task spent until it arrived is then no
+        // more than the time the deadline lost meanwhile (``SleepDeadline``).
+        let arrival = cshim_monotonic_now_ns()
         guard let remaining = clock.now.duration(to: instant) as? Duration else {
             return rejectDelayedJob(job, on: clock)
         }
-        enqueue(job, deadlineIn: remaining)
+        enqueue(job, deadlineIn: remaining, arrivedAt: arrival)
     }
 }
 

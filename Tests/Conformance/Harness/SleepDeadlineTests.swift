@@ -33,6 +33,36 @@ struct SleepDeadlineTests {
         #expect(Self.delay(remaining: 372, slack: 500) == .milliseconds(400))
     }
 
+    /// The duration recovered for a sleep whose task ran `previousRan` ms in its previous
+    /// job, then waited `waited` ms for a lane, before the job that slept, which ran
+    /// `slack` ms.
+    private static func delay(remaining: Double, slack: Double, previousRan: Double, waited: Double) -> Duration {
+        func duration(_ milliseconds: Double) -> Duration { .microseconds(milliseconds * 1000) }
+        return SleepDeadline(
+            remaining: duration(remaining), slack: duration(slack),
+            previous: .init(ran: duration(previousRan), waited: duration(waited))
+        ).delay
+    }
+
+    @Test("a task that changed executor after reading the clock has the time it waited for a lane added back")
+    func readBeforeChangingExecutor() {
+        // 100 ms asked for, read 2 µs before the task queued itself; it waited 30 ms for a
+        // lane, as other jobs ran, and its next job slept 5 µs in.
+        #expect(Self.delay(remaining: 69.993, slack: 0.005, previousRan: 0.002, waited: 30) == .milliseconds(100))
+        #expect(Self.delay(remaining: 99.983, slack: 0.005, previousRan: 0.002, waited: 0.01) == .milliseconds(100))
+        // Not round: the previous job's range is still the one a read there falls in.
+        #expect(Self.delay(remaining: 291.993, slack: 0.005, previousRan: 0.002, waited: 7) == .milliseconds(299))
+        // A deadline the real clock passed while the task waited.
+        #expect(Self.delay(remaining: -3.007, slack: 0.005, previousRan: 0.002, waited: 4) == .milliseconds(1))
+    }
+
+    @Test("a task that read the clock after queuing itself (a yield) keeps the duration its own job reads")
+    func readAfterYielding() {
+        #expect(Self.delay(remaining: 99.999, slack: 0.005, previousRan: 0.002, waited: 30) == .milliseconds(100))
+        #expect(Self.delay(remaining: 120.0, slack: 0.004, previousRan: 0.003, waited: 35) == .milliseconds(120))
+        #expect(Self.delay(remaining: -0.001, slack: 0.002, previousRan: 0.002, waited: 3) == .zero)
+    }
+
     @Test("no whole millisecond in reach: the time left, rounded up")
     func noWholeMillisecond() {
         #expect(Self.delay(remaining: 298.4, slack: 0.1) == .milliseconds(299))

@@ -99,6 +99,15 @@ struct HarnessUnstructuredAsyncTests {
             UnstructuredAsyncScenarios.replyRacingTimeout(claimsAtomically: true))
     }
 
+    @Test("a Task {} held up between reading the clock and sleeping 100 ms (a busy job ran) sleeps 100 virtual ms")
+    func sleepHeldUpByBusyJob() throws {
+        let report = try Harness.run(
+            "sleep beside a busy task", options: Self.isolated(.random, schedules: 40),
+            UnstructuredAsyncScenarios.sleepBesideBusyTask())
+        #expect(report.failure == nil, "\(String(describing: report.failure?.reason))")
+        #expect(report.schedulesRun == 40)
+    }
+
     @Test(
         "a MainActor count updated in two hops by detached background tasks is found losing an update, and replayed",
         arguments: strategies)

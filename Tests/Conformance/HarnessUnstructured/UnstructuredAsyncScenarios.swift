@@ -101,6 +101,32 @@ enum UnstructuredAsyncScenarios {
         }
     }
 
+    // MARK: A sleep held up on its way
+
+    /// A `Task {}` sleeps 100 ms with `Task.sleep(for:)` while another's job keeps a lane
+    /// busy for 30 ms of real time. The sleeper changes executor inside the runtime's sleep,
+    /// after reading the clock: when the busy job runs in between, the sleep arrives with 70
+    /// ms left by the real clock, and must still sleep 100 ms of virtual time.
+    static func sleepBesideBusyTask() -> @Sendable (Scenario) -> Void {
+        { scenario in
+            scenario.task {
+                let sleeper = Task {
+                    let start = Seam.now()
+                    try? await Task.sleep(for: .milliseconds(100))
+                    return start.duration(to: Seam.now())
+                }
+                let busy = Task {
+                    let until = ContinuousClock.now + .milliseconds(30)
+                    while ContinuousClock.now < until {}
+                }
+                let slept = await sleeper.value
+                await busy.value
+                Harness.check(slept == .milliseconds(100), "the sleeper slept \(slept) of virtual time")
+            }
+            scenario.joinAll()
+        }
+    }
+
     // MARK: MainActor state and a background task
 
     /// A screen's model on the main actor, counting the items background work delivered.
