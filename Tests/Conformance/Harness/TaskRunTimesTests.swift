@@ -8,18 +8,32 @@ struct TaskRunTimesTests {
     private let otherLane = SeamThreadID(rawValue: 2)
     private let task: UInt64 = 7
 
-    @Test("a task's own job: the time since it began, and no previous job")
-    func ownJob() {
+    /// The task's own job begun on `lane` at 1,000, which queued the task again at 1,002
+    /// when `queuesItself`.
+    private func running(queuesItself: Bool = false) -> TaskRunTimes {
         var times = TaskRunTimes()
         times.jobStarted(task: task, on: lane, at: 1_000)
-        #expect(times.spent(by: task, on: lane, at: 1_400) == .init(ran: 400, previous: nil))
+        if queuesItself { times.jobQueued(task: task, by: lane, current: { nil }, at: { 1_002 }) }
+        return times
+    }
+
+    /// What the task spent `ran` into its next job, begun on `lane` at `start` once the job
+    /// `lane` ran ended.
+    private func spentInNextJob(_ times: TaskRunTimes, at start: UInt64, ran: UInt64) -> TaskRunTimes.Spent {
+        var times = times
+        times.jobEnded(on: lane)
+        times.jobStarted(task: task, on: lane, at: start)
+        return times.spent(by: task, on: lane, at: start + ran)
+    }
+
+    @Test("a task's own job: the time since it began, and no previous job")
+    func ownJob() {
+        #expect(running().spent(by: task, on: lane, at: 1_400) == .init(ran: 400, previous: nil))
     }
 
     @Test("a task that queued itself goes on with its run: the job before, and the wait for a lane")
     func requeued() {
-        var times = TaskRunTimes()
-        times.jobStarted(task: task, on: lane, at: 1_000)
-        times.jobQueued(task: task, by: lane, current: { nil }, at: { 1_002 })
+        var times = running(queuesItself: true)
         times.jobEnded(on: lane)
         times.jobStarted(task: 9, on: otherLane, at: 1_010)
         times.jobEnded(on: otherLane)
@@ -31,9 +45,7 @@ struct TaskRunTimesTests {
 
     @Test("the next job may begin on another lane before the one that queued the task returns")
     func nextJobBeganFirst() {
-        var times = TaskRunTimes()
-        times.jobStarted(task: task, on: lane, at: 1_000)
-        times.jobQueued(task: task, by: lane, current: { nil }, at: { 1_002 })
+        var times = running(queuesItself: true)
         times.jobStarted(task: task, on: otherLane, at: 1_050)
         times.jobEnded(on: lane)
         #expect(
@@ -42,24 +54,18 @@ struct TaskRunTimesTests {
 
     @Test("a task that suspended to wait for something begins a new run")
     func suspended() {
-        var times = TaskRunTimes()
-        times.jobStarted(task: task, on: lane, at: 1_000)
-        times.jobEnded(on: lane)
-        times.jobStarted(task: task, on: lane, at: 5_000)
-        #expect(times.spent(by: task, on: lane, at: 5_001) == .init(ran: 1, previous: nil))
+        #expect(spentInNextJob(running(), at: 5_000, ran: 1) == .init(ran: 1, previous: nil))
     }
 
     @Test("a job queued for the task by another task, or by another lane, is not the task queuing itself")
     func queuedByOthers() {
-        var times = TaskRunTimes()
-        times.jobStarted(task: task, on: lane, at: 1_000)
-        times.jobStarted(task: 9, on: otherLane, at: 1_100)
-        times.jobQueued(task: task, by: otherLane, current: { 9 }, at: { 1_200 })
-        times.jobStarted(task: 0, on: otherLane, at: 1_300)
-        times.jobQueued(task: task, by: otherLane, current: { 9 }, at: { 1_400 })
-        times.jobEnded(on: lane)
-        times.jobStarted(task: task, on: lane, at: 2_000)
-        #expect(times.spent(by: task, on: lane, at: 2_003) == .init(ran: 3, previous: nil))
+        var times = running()
+        // Task 9 resumes the task, from a job of its own and from an actor's.
+        for (job, start): (UInt64, UInt64) in [(9, 1_100), (0, 1_300)] {
+            times.jobStarted(task: job, on: otherLane, at: start)
+            times.jobQueued(task: task, by: otherLane, current: { 9 }, at: { start + 100 })
+        }
+        #expect(spentInNextJob(times, at: 2_000, ran: 3) == .init(ran: 3, previous: nil))
     }
 
     @Test("a task run inside a job of no task (an actor draining its queue) that changes executor goes on")
@@ -68,9 +74,7 @@ struct TaskRunTimesTests {
         times.jobStarted(task: 0, on: lane, at: 1_000)
         #expect(times.spent(by: task, on: lane, at: 1_030) == .init(ran: 30, previous: nil))
         times.jobQueued(task: task, by: lane, current: { nil }, at: { 1_040 })
-        times.jobEnded(on: lane)
-        times.jobStarted(task: task, on: lane, at: 9_040)
-        #expect(times.spent(by: task, on: lane, at: 9_041) == .init(ran: 1, previous: .init(ran: 40, waited: 8_000)))
+        #expect(spentInNextJob(times, at: 9_040, ran: 1) == .init(ran: 1, previous: .init(ran: 40, waited: 8_000)))
     }
 
     @Test("a thread that runs no job spent nothing")
