@@ -302,11 +302,12 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// scenario started whose first job `job` is, if it is one.
     func enqueue(_ job: UnownedJob, onMainActor: Bool, startedAs name: TaskName? = nil) {
         guard isCalledByExecution(job) else { return }
+        let runtimeID = jobTaskID(job)
         runTimes.jobQueued(
-            task: jobTaskID(job), by: Seam.currentThread, current: currentTaskRuntimeID, at: cshim_monotonic_now_ns)
+            task: runtimeID, by: Seam.currentThread, current: currentTaskRuntimeID, at: cshim_monotonic_now_ns)
         let queued = withState {
-            let named = identity(of: job)
-            hold(job, startedAs: name)
+            let named = identity(ofTask: runtimeID)
+            hold(job, of: runtimeID, startedAs: name)
             if onMainActor {
                 mainJobs.append((job, named))
             } else {
@@ -372,20 +373,19 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
         return false
     }
 
-    /// Names a job for the strategy: its task, numbered in the order this execution first
-    /// saw it, and its place in the enqueue order. Called in ``withState(_:)``.
-    private func identity(of job: UnownedJob) -> JobIdentity {
-        let taskID = jobTaskID(job)
+    /// Names a job of the task the runtime knows by `taskID` (0 for none) for the strategy:
+    /// its task, numbered in the order this execution first saw it, and its place in the
+    /// enqueue order. Called in ``withState(_:)``.
+    private func identity(ofTask taskID: UInt64) -> JobIdentity {
         guard taskID != 0 else { return JobIdentity(task: nil, enqueueOrder: jobsEnqueued) }
         return JobIdentity(task: scheduling { $0.taskNumber(runtimeID: taskID) }, enqueueOrder: jobsEnqueued)
     }
 
-    /// Names the task `job` runs `name` when the scenario is starting it under that name, and
-    /// holds it the first time one of its jobs comes; a task the scenario did not start is
-    /// named by where it was created, whose stack is captured here. Called in
+    /// Names the task `job` runs, `runtimeID`, `name` when the scenario is starting it under
+    /// that name, and holds it the first time one of its jobs comes; a task the scenario did
+    /// not start is named by where it was created, whose stack is captured here. Called in
     /// ``withState(_:)``.
-    private func hold(_ job: UnownedJob, startedAs name: TaskName?) {
-        let runtimeID = jobTaskID(job)
+    private func hold(_ job: UnownedJob, of runtimeID: UInt64, startedAs name: TaskName?) {
         guard runtimeID != 0 else { return }
         // Named whether or not it can be held (``RuntimeTask/retaining(_:)``).
         if let name { scheduling { $0.nameTask(runtimeID: runtimeID, name) } }
