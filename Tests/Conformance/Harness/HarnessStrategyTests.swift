@@ -235,7 +235,7 @@ struct HarnessTaskReportTests {
 
     @Test(
         "a task that suspends in a call outside the user's code waits at the await of its innermost frame in it",
-        .timeLimit(.minutes(1))
+        .timeLimit(.minutes(10))
     )
     func suspensionInsideACallee() throws {
         let options = ExplorationOptions(schedules: 200, seed: 1)
