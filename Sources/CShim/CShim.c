@@ -330,6 +330,22 @@ long cshim_process_thread_count(void) {
 #endif
 }
 
+#if !defined(__has_attribute)
+#define __has_attribute(attribute) 0
+#endif
+#if __has_attribute(swiftcall)
+#define CSHIM_SWIFT_CALL __attribute__((swiftcall))
+#else
+#define CSHIM_SWIFT_CALL
+#endif
+
+// Exported by the concurrency runtime (libswift_Concurrency), which every Swift module links.
+CSHIM_SWIFT_CALL extern void *swift_task_getCurrent(void);
+
+void *cshim_current_task(void) {
+    return swift_task_getCurrent();
+}
+
 uint64_t cshim_monotonic_now_ns(void) {
 #if defined(__APPLE__)
     return clock_gettime_nsec_np(CLOCK_UPTIME_RAW);

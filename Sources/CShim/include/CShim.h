@@ -105,6 +105,13 @@ int cshim_allowed_cpus(int *cpus, int capacity);
 /// The number of threads in this process, or -1 where it cannot be read.
 long cshim_process_thread_count(void);
 
+// MARK: The running task
+
+/// The task running on the calling thread (the concurrency runtime's
+/// `swift_task_getCurrent`), or NULL: what `withUnsafeCurrentTask` reads, without its
+/// generic closure.
+void *cshim_current_task(void);
+
 // MARK: Monotonic time
 
 /// Nanoseconds on the monotonic clock that `cshim_cond_timedwait_monotonic` and

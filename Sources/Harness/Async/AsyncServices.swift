@@ -337,10 +337,8 @@ final class AsyncServices<Scheduler: TaskScheduling>: TaskExecutor, @unchecked S
     /// (``SleepDeadline``); the sleeping task is the calling thread's.
     func enqueue(_ job: UnownedJob, deadlineIn remaining: Duration, arrivedAt arrival: UInt64) {
         guard isCalledByExecution(job) else { return }
-        let spent = runTimes.spent(by: currentTaskRuntimeID(), on: Seam.currentThread, at: arrival)
-        let deadline = SleepDeadline(
-            remaining: remaining, slack: .nanoseconds(spent.ran),
-            previous: spent.previous.map { .init(ran: .nanoseconds($0.ran), waited: .nanoseconds($0.waited)) })
+        let deadline = runTimes.sleepDeadline(
+            in: remaining, by: currentTaskRuntimeID(), on: Seam.currentThread, at: arrival)
         queue(job, after: deadline.delay)
     }
 
@@ -709,9 +707,7 @@ extension AsyncServices: SchedulingExecutor {
 func jobTaskID(_ job: UnownedJob) -> UInt64
 
 /// The runtime's ID of the task running on the calling thread, if any. A task is a job to
-/// the runtime, and `UnsafeCurrentTask` and `UnownedJob` both hold just its reference.
+/// the runtime, and `UnownedJob` holds just its reference.
 func currentTaskRuntimeID() -> UInt64? {
-    withUnsafeCurrentTask { task in
-        task.map { jobTaskID(unsafeBitCast($0, to: UnownedJob.self)) }
-    }
+    cshim_current_task().map { jobTaskID(unsafeBitCast($0, to: UnownedJob.self)) }
 }

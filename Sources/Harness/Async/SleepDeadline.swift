@@ -36,7 +36,7 @@
 /// A deadline read before the task last suspended to wait for something (`sleep(until:)`
 /// with an instant kept across an `await` that waits) waits what is left of it by the real
 /// clock, rounded up to a whole millisecond.
-struct SleepDeadline {
+struct SleepDeadline: Equatable {
     /// The job of the sleeping task's run before the one that slept: how long it ran until
     /// the task queued itself, and how long the task then waited for a lane.
     struct PreviousJob: Equatable {

@@ -18,18 +18,11 @@ struct TaskRunTimes {
     private enum Run {
         /// The task runs a job of its own, begun at `job`, after the run's `previous` job,
         /// if it has one.
-        case running(job: UInt64, previous: PreviousJob?)
+        case running(job: UInt64, previous: SleepDeadline.PreviousJob?)
         /// The task queued itself at `at`, in a job that had run `ran`.
         case requeued(at: UInt64, ran: UInt64)
         /// The task suspended to wait for something, or ended: its next job begins a run.
         case suspended
-    }
-
-    /// The job of a run before the one running now: how long it ran until the task queued
-    /// itself, and how long the task then waited for a lane, in nanoseconds.
-    struct PreviousJob: Equatable {
-        let ran: UInt64
-        let waited: UInt64
     }
 
     /// The job each lane runs, or ran last: when it began, and its task's runtime ID (0 for
@@ -37,28 +30,28 @@ struct TaskRunTimes {
     private var lanes = SmallMap<SeamThreadID, (started: UInt64, task: UInt64)>()
     private var runs = SmallMap<UInt64, Run>()
 
-    /// What a task has spent in its run: how long its current job has run, and the job
-    /// before, if the run has one.
-    struct Spent: Equatable {
-        let ran: UInt64
-        let previous: PreviousJob?
-    }
-
     /// `lane` begins at `now` a job of `task` (0 for none of its own): the task goes on with
     /// the run it queued itself in, if it did, or begins one.
     mutating func jobStarted(task: UInt64, on lane: SeamThreadID, at now: UInt64) {
         lanes.set(lane, to: (now, task))
         guard task != 0 else { return }
-        var previous: PreviousJob?
-        if case .requeued(let at, let ran)? = runs[task] { previous = PreviousJob(ran: ran, waited: now &- at) }
-        runs.set(task, to: .running(job: now, previous: previous))
+        let known: Void? = runs.modify(task) { run in
+            var previous: SleepDeadline.PreviousJob?
+            if case .requeued(let at, let ran) = run {
+                previous = .init(ran: .nanoseconds(ran), waited: .nanoseconds(now &- at))
+            }
+            run = .running(job: now, previous: previous)
+        }
+        if known == nil { runs.set(task, to: .running(job: now, previous: nil)) }
     }
 
     /// `lane`'s job ended: its task's run ends too, unless the task queued itself meanwhile
     /// (its next job, on another lane, may even have begun).
     mutating func jobEnded(on lane: SeamThreadID) {
-        guard let job = lanes[lane], job.task != 0, isRunning(job.task, since: job.started) else { return }
-        runs.set(job.task, to: .suspended)
+        guard let job = lanes[lane], job.task != 0 else { return }
+        runs.modify(job.task) { run in
+            if case .running(job.started, _) = run { run = .suspended }
+        }
     }
 
     /// `thread` queued a job of `task` at `now()`, with `current` the task the runtime says
@@ -75,14 +68,16 @@ struct TaskRunTimes {
         runs.set(task, to: .requeued(at: time, ran: time &- job.started))
     }
 
-    /// What `task`, running on `lane` at `now`, has spent in its run: with no task, or one
-    /// running in a job not its own, the time since the lane's job began; nothing when
-    /// `lane` runs no job.
-    func spent(by task: UInt64?, on lane: SeamThreadID?, at now: UInt64) -> Spent {
-        guard let lane, let job = lanes[lane] else { return Spent(ran: 0, previous: nil) }
-        var previous: PreviousJob?
+    /// The sleep `task`, running on `lane`, asks for at `now`, its deadline `remaining` away:
+    /// its slack is the time since the lane's job began (with no task, or one running in a
+    /// job not its own, too), none when `lane` runs no job; its previous job is the run's.
+    func sleepDeadline(in remaining: Duration, by task: UInt64?, on lane: SeamThreadID?, at now: UInt64)
+        -> SleepDeadline
+    {
+        guard let lane, let job = lanes[lane] else { return SleepDeadline(remaining: remaining, slack: .zero) }
+        var previous: SleepDeadline.PreviousJob?
         if let task, job.task == task, case .running(job.started, let before)? = runs[task] { previous = before }
-        return Spent(ran: now &- job.started, previous: previous)
+        return SleepDeadline(remaining: remaining, slack: .nanoseconds(now &- job.started), previous: previous)
     }
 
     private func isRunning(_ task: UInt64, since start: UInt64) -> Bool {

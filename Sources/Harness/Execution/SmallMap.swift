@@ -84,6 +84,8 @@ struct SmallMap<Key: Hashable, Value> {
 
     /// Removes every key, keeping the storage for the keys to come.
     mutating func removeAll() {
+        // Most maps an execution keeps are empty at its end: nothing to write back then.
+        guard !entries.isEmpty || positions != nil else { return }
         entries.empty()
         positions = nil
     }

@@ -17,18 +17,30 @@ struct TaskRunTimesTests {
         return times
     }
 
+    /// What `times` gives a sleep the task asks for on `lane` at `now`: its slack and previous job.
+    private func spent(_ times: TaskRunTimes, on lane: SeamThreadID, at now: UInt64) -> SleepDeadline {
+        times.sleepDeadline(in: .zero, by: task, on: lane, at: now)
+    }
+
+    /// A sleep's slack of `ran` nanoseconds, after a previous job, if `previous`.
+    private func spent(ran: Int64, previous: (ran: Int64, waited: Int64)? = nil) -> SleepDeadline {
+        SleepDeadline(
+            remaining: .zero, slack: .nanoseconds(ran),
+            previous: previous.map { .init(ran: .nanoseconds($0.ran), waited: .nanoseconds($0.waited)) })
+    }
+
     /// What the task spent `ran` into its next job, begun on `lane` at `start` once the job
     /// `lane` ran ended.
-    private func spentInNextJob(_ times: TaskRunTimes, at start: UInt64, ran: UInt64) -> TaskRunTimes.Spent {
+    private func spentInNextJob(_ times: TaskRunTimes, at start: UInt64, ran: UInt64) -> SleepDeadline {
         var times = times
         times.jobEnded(on: lane)
         times.jobStarted(task: task, on: lane, at: start)
-        return times.spent(by: task, on: lane, at: start + ran)
+        return spent(times, on: lane, at: start + ran)
     }
 
     @Test("a task's own job: the time since it began, and no previous job")
     func ownJob() {
-        #expect(running().spent(by: task, on: lane, at: 1_400) == .init(ran: 400, previous: nil))
+        #expect(spent(running(), on: lane, at: 1_400) == spent(ran: 400))
     }
 
     @Test("a task that queued itself goes on with its run: the job before, and the wait for a lane")
@@ -39,8 +51,8 @@ struct TaskRunTimesTests {
         times.jobEnded(on: otherLane)
         times.jobStarted(task: task, on: otherLane, at: 31_002)
         #expect(
-            times.spent(by: task, on: otherLane, at: 31_007)
-                == .init(ran: 5, previous: .init(ran: 2, waited: 30_000)))
+            spent(times, on: otherLane, at: 31_007)
+                == spent(ran: 5, previous: (2, 30_000)))
     }
 
     @Test("the next job may begin on another lane before the one that queued the task returns")
@@ -49,12 +61,12 @@ struct TaskRunTimesTests {
         times.jobStarted(task: task, on: otherLane, at: 1_050)
         times.jobEnded(on: lane)
         #expect(
-            times.spent(by: task, on: otherLane, at: 1_060) == .init(ran: 10, previous: .init(ran: 2, waited: 48)))
+            spent(times, on: otherLane, at: 1_060) == spent(ran: 10, previous: (2, 48)))
     }
 
     @Test("a task that suspended to wait for something begins a new run")
     func suspended() {
-        #expect(spentInNextJob(running(), at: 5_000, ran: 1) == .init(ran: 1, previous: nil))
+        #expect(spentInNextJob(running(), at: 5_000, ran: 1) == spent(ran: 1))
     }
 
     @Test("a job queued for the task by another task, or by another lane, is not the task queuing itself")
@@ -65,22 +77,22 @@ struct TaskRunTimesTests {
             times.jobStarted(task: job, on: otherLane, at: start)
             times.jobQueued(task: task, by: otherLane, current: { 9 }, at: { start + 100 })
         }
-        #expect(spentInNextJob(times, at: 2_000, ran: 3) == .init(ran: 3, previous: nil))
+        #expect(spentInNextJob(times, at: 2_000, ran: 3) == spent(ran: 3))
     }
 
     @Test("a task run inside a job of no task (an actor draining its queue) that changes executor goes on")
     func inActorDrain() {
         var times = TaskRunTimes()
         times.jobStarted(task: 0, on: lane, at: 1_000)
-        #expect(times.spent(by: task, on: lane, at: 1_030) == .init(ran: 30, previous: nil))
+        #expect(spent(times, on: lane, at: 1_030) == spent(ran: 30))
         times.jobQueued(task: task, by: lane, current: { nil }, at: { 1_040 })
-        #expect(spentInNextJob(times, at: 9_040, ran: 1) == .init(ran: 1, previous: .init(ran: 40, waited: 8_000)))
+        #expect(spentInNextJob(times, at: 9_040, ran: 1) == spent(ran: 1, previous: (40, 8_000)))
     }
 
     @Test("a thread that runs no job spent nothing")
     func noJob() {
         let times = TaskRunTimes()
-        #expect(times.spent(by: task, on: lane, at: 5) == .init(ran: 0, previous: nil))
-        #expect(times.spent(by: nil, on: nil, at: 5) == .init(ran: 0, previous: nil))
+        #expect(spent(times, on: lane, at: 5) == spent(ran: 0))
+        #expect(times.sleepDeadline(in: .zero, by: nil, on: nil, at: 5) == spent(ran: 0))
     }
 }
