@@ -114,15 +114,15 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         (replay, followsRecordedSchedule) = Self.follower(of: plan)
         threadPool = setting.threadPool
         storage = setting.storage
-        var (steps, decisions) = setting.storage.take()
-        model = ExecutionModel(limits: plan.limits, decisionStorage: &decisions, reusing: &leftovers.model)
+        var arrays = setting.storage.take()
+        model = ExecutionModel(limits: plan.limits, decisionStorage: &arrays.decisions, reusing: &leftovers.model)
         precondition(
             setting.record.stepCapacity >= Self.stepByteCapacity(plan.limits),
             "the schedule record is too small for the limits")
-        // The steps' storage moved in, never copied: a copy left here would make the trace's
-        // room for its steps a new allocation.
+        // The storage moved in, never copied: a copy left here would make the trace's room for
+        // its steps a new allocation.
         trace = TraceRecorder(
-            record: setting.record, activity: setting.activity, storage: consume steps, reusing: &leftovers.trace)
+            record: setting.record, activity: setting.activity, storage: consume arrays, reusing: &leftovers.trace)
         crashReport = Self.crashReport(of: setting)
         watch = leftovers.watch.take() ?? ExecutionWatch()
         // Swapped out, not copied: the arrays must be unique for appending to reuse them.
@@ -163,9 +163,9 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
         done.store(false, ordering: .relaxed)
         needsOSThreads = nil
         (replay, followsRecordedSchedule) = Self.follower(of: plan)
-        var (steps, decisions) = storage.take()
-        model.restart(decisionStorage: &decisions)
-        trace.restart(storage: consume steps)
+        var arrays = storage.take()
+        model.restart(decisionStorage: &arrays.decisions)
+        trace.restart(storage: consume arrays)
         crashReport = Self.crashReport(of: setting)
         plan.reusedHandoff?.reset()
     }
@@ -335,7 +335,10 @@ final class Execution: SeamController, SeamThreadHosting, @unchecked Sendable {
             replayDivergence: follower?.divergence,
             needsOSThreads: needsOSThreads
         )
-        storage.giveBack(steps: trace.steps.steps, decisions: model.decisions)
+        storage.giveBack(
+            RecordStorage.Arrays(
+                steps: trace.steps.steps, decisions: model.decisions, taskNames: trace.taskNames,
+                jobPoints: trace.jobPoints))
         return record
     }
 

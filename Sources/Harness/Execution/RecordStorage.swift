@@ -1,8 +1,9 @@
 import Primitives
 
-/// The storage of an execution's steps and decisions, handed from one execution of a worker
-/// to a later one, so that an execution that takes no more steps than those before it
-/// allocates none for them: a decision allocates nothing.
+/// The storage of an execution's steps and decisions, and of its tasks' names and job points,
+/// handed from one execution of a worker to a later one, so that an execution that takes no
+/// more steps and runs no more tasks than those before it allocates none for them: a decision
+/// allocates nothing.
 ///
 /// An execution takes arrays when it begins and gives its own back when it hands its record
 /// on. The record shares them while it lives, and the exploration keeps the last record until
@@ -18,9 +19,20 @@ import Primitives
 /// grew. At most ``spareLimit`` are kept (hosts beyond them start with empty arrays); each
 /// holds the steps and decisions of at most two executions.
 final class RecordStorage: Sendable {
-    private struct Arrays {
+    /// What an execution records into, and its record shares.
+    struct Arrays {
         var steps: [CompactTrace.Step] = []
         var decisions: [ScheduleDecision] = []
+        var taskNames: [TaskName?] = []
+        var jobPoints: [TaskJobRun] = []
+
+        /// Empties every array, keeping its capacity.
+        fileprivate mutating func empty() {
+            steps.empty()
+            decisions.empty()
+            taskNames.empty()
+            jobPoints.empty()
+        }
     }
 
     /// The arrays given back last, and those given back the time before.
@@ -50,20 +62,19 @@ final class RecordStorage: Sendable {
 
     /// The arrays given back the time before last, emptied keeping their capacity; empty
     /// arrays until two were given back.
-    func take() -> (steps: [CompactTrace.Step], decisions: [ScheduleDecision]) {
+    func take() -> Arrays {
         // Moved out, not copied and then let go: the copy retained each array, and letting go
         // released it.
         var arrays = given.withLock { given in given.beforeLast.take() ?? Arrays() }
-        arrays.steps.empty()
-        arrays.decisions.empty()
-        return (arrays.steps, arrays.decisions)
+        arrays.empty()
+        return arrays
     }
 
-    /// Keeps `steps` and `decisions` for the execution after next to take.
-    func giveBack(steps: [CompactTrace.Step], decisions: [ScheduleDecision]) {
+    /// Keeps `arrays` for the execution after next to take.
+    func giveBack(_ arrays: consuming Arrays) {
         given.withLock { given in
             given.beforeLast = given.last.take()
-            given.last = Arrays(steps: steps, decisions: decisions)
+            given.last = arrays
         }
     }
 }

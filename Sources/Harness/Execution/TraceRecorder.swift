@@ -9,8 +9,8 @@ import Primitives
 /// Touched only by the execution's running thread (or by the thread that declares a stall
 /// once the running one left the harness), as the rest of the execution's state.
 struct TraceRecorder {
-    /// The steps taken so far.
-    private(set) var steps: CompactTrace
+    /// The steps taken so far, recorded into the storage an execution takes (``adopt(_:)``).
+    private(set) var steps = CompactTrace(capacity: 0)
     /// The names of the tasks that took steps, by their number from 0 (``TraceStep/task``
     /// less one); `nil` for a task with none. Grown to the highest task named.
     private(set) var taskNames: [TaskName?] = []
@@ -35,8 +35,8 @@ struct TraceRecorder {
 
     /// The storage of the task numbering and the finished jobs a trace grew, emptied with its
     /// capacity kept, for the next execution's trace on the same runner (``leave(in:)``); the
-    /// task names and job points go on with the record instead. Only ``leave(in:)`` gives one
-    /// storage, so what it holds is always empty.
+    /// task names and job points go on with the record, and come back through
+    /// ``RecordStorage``. Only ``leave(in:)`` gives one storage, so what it holds is always empty.
     struct Leftovers {
         fileprivate var taskNumbers = SmallMap<UInt64, Int>()
         fileprivate var tasksAsked: [Bool] = []
@@ -47,7 +47,7 @@ struct TraceRecorder {
     /// counts them on `activity`, with its bookkeeping in the storage it takes from
     /// `leftovers`.
     init(
-        record: ScheduleRecord, activity: ActivityCounter, storage: [CompactTrace.Step],
+        record: ScheduleRecord, activity: ActivityCounter, storage: consuming RecordStorage.Arrays,
         reusing leftovers: inout Leftovers
     ) {
         self.record = record
@@ -59,22 +59,33 @@ struct TraceRecorder {
         // Room for a small scenario's steps from the start: one allocation, where growing by
         // appending reallocated the trace at every doubling, seven times for 64 steps; none
         // when an earlier execution's storage has the room.
-        steps = CompactTrace(storage: storage, capacity: Self.expectedSteps)
+        adopt(storage)
     }
 
     /// Readies the trace, whose execution's record was made, for the next run of the same
     /// execution: every field as the initializer sets it, the bookkeeping emptied keeping its
-    /// capacity, the steps recorded into `storage` (as the initializer's). The task names and
-    /// the job points went on with the record, so the trace starts new (still empty) ones.
-    mutating func restart(storage: consuming [CompactTrace.Step]) {
-        steps = CompactTrace(storage: storage, capacity: Self.expectedSteps)
-        taskNames = []
+    /// capacity, the steps, the task names and the job points recorded into `storage` (as the
+    /// initializer's).
+    mutating func restart(storage: consuming RecordStorage.Arrays) {
+        adopt(storage)
         byteCount = 0
         taskNumbers.removeAll()
         tasksAsked.empty()
         finishedJobs.empty()
-        jobPoints = []
         openCalls = [:]
+    }
+
+    /// Records the steps, the task names and the job points into `storage`'s arrays, which
+    /// must be empty (an earlier execution's, given back): the record shares them.
+    private mutating func adopt(_ storage: consuming RecordStorage.Arrays) {
+        precondition(storage.taskNames.isEmpty && storage.jobPoints.isEmpty, "a trace begins with no tasks")
+        // Swapped in, not copied: the arrays must be unique for appending to reuse them.
+        swap(&taskNames, &storage.taskNames)
+        swap(&jobPoints, &storage.jobPoints)
+        var stepStorage: [CompactTrace.Step] = []
+        swap(&stepStorage, &storage.steps)
+        // Moved in: a copy left here would make the trace's room for its steps a new allocation.
+        steps = CompactTrace(storage: consume stepStorage, capacity: Self.expectedSteps)
     }
 
     /// Empties the trace's bookkeeping into `leftovers`, keeping its capacity, for the next

@@ -10,7 +10,8 @@ struct TraceRecorderTests {
         let record = try ScheduleRecord(stepCapacity: Execution.stepByteCapacity(limits), sharedFile: nil)
         let activity = ActivityCounter()
         var nothingLeft = TraceRecorder.Leftovers()
-        var trace = TraceRecorder(record: record, activity: activity, storage: [], reusing: &nothingLeft)
+        var trace = TraceRecorder(
+            record: record, activity: activity, storage: RecordStorage.Arrays(), reusing: &nothingLeft)
         // Lane 1 finishes a job of a named task and takes the next; lane 2 finishes one and the
         // execution ends before it takes another; T0 is inside a queue's `sync`.
         trace.nameTask(runtimeID: 41, .given("worker"))
@@ -24,9 +25,9 @@ struct TraceRecorderTests {
 
         var storage = trace.steps.steps
         storage.removeAll(keepingCapacity: true)
-        trace.restart(storage: storage)
+        trace.restart(storage: RecordStorage.Arrays(steps: storage))
         var noneLeft = TraceRecorder.Leftovers()
-        let new = TraceRecorder(record: record, activity: activity, storage: [], reusing: &noneLeft)
+        let new = TraceRecorder(record: record, activity: activity, storage: RecordStorage.Arrays(), reusing: &noneLeft)
         expectSameStoredProperties(trace, as: new)
     }
 
