@@ -35,14 +35,16 @@ struct TaskRunTimes {
     mutating func jobStarted(task: UInt64, on lane: SeamThreadID, at now: UInt64) {
         lanes.set(lane, to: (now, task))
         guard task != 0 else { return }
-        let known: Void? = runs.modify(task) { run in
-            var previous: SleepDeadline.PreviousJob?
-            if case .requeued(let at, let ran) = run {
-                previous = .init(ran: .nanoseconds(ran), waited: .nanoseconds(now &- at))
-            }
-            run = .running(job: now, previous: previous)
+        Self.begin(&runs[task, default: .suspended], at: now)
+    }
+
+    /// `run`'s next job begins at `now`: the run goes on if its task queued itself, or begins.
+    private static func begin(_ run: inout Run, at now: UInt64) {
+        var previous: SleepDeadline.PreviousJob?
+        if case .requeued(let at, let ran) = run {
+            previous = .init(ran: .nanoseconds(ran), waited: .nanoseconds(now &- at))
         }
-        if known == nil { runs.set(task, to: .running(job: now, previous: nil)) }
+        run = .running(job: now, previous: previous)
     }
 
     /// `lane`'s job ended: its task's run ends too, unless the task queued itself meanwhile
