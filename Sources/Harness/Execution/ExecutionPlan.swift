@@ -32,8 +32,8 @@ final class ExecutionSetting {
     /// The counter of the worker: counts the executions' steps, for stall detection and an
     /// isolated child's heartbeat.
     let activity: ActivityCounter
-    /// The storage of the steps and decisions of the worker's executions, handed from one to
-    /// the next.
+    /// The storage of the steps, decisions, task names and job points of the worker's
+    /// executions, handed from one to the next.
     let storage: RecordStorage
     /// Where the steps' bytes go, for the crash report and an isolated child's parent; it
     /// must hold ``Execution/stepByteCapacity(_:)`` bytes of steps for the limits.

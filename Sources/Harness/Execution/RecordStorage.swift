@@ -17,7 +17,7 @@ import Primitives
 /// ``keepForReuse()``): an exploration's first executions, and each of the explorations a
 /// campaign or a benchmark runs one after another, record into arrays that earlier executions
 /// grew. At most ``spareLimit`` are kept (hosts beyond them start with empty arrays); each
-/// holds the steps and decisions of at most two executions.
+/// holds the arrays of at most two executions.
 final class RecordStorage: Sendable {
     /// What an execution records into, and its record shares.
     struct Arrays {

@@ -1,7 +1,7 @@
 @testable import Harness
 import Testing
 
-@Suite("Harness: the storage an execution hands its steps and decisions on in")
+@Suite("Harness: the storage an execution hands its steps, decisions, task names and job points on in")
 struct RecordStorageTests {
     @Test("an execution takes the arrays given back the time before last, in place when unheld")
     func recordStorageIsHandedOn() {
