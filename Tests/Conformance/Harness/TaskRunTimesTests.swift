@@ -22,8 +22,9 @@ struct TaskRunTimesTests {
         times.sleepDeadline(in: .zero, by: task, on: lane, at: now)
     }
 
-    /// A sleep's slack of `ran` nanoseconds, after a previous job, if `previous`.
-    private func spent(ran: Int64, previous: (ran: Int64, waited: Int64)? = nil) -> SleepDeadline {
+    /// The deadline expected of a sleep whose slack is `ran` nanoseconds, after a previous job,
+    /// if `previous`.
+    private func expected(ran: Int64, previous: (ran: Int64, waited: Int64)? = nil) -> SleepDeadline {
         SleepDeadline(
             remaining: .zero, slack: .nanoseconds(ran),
             previous: previous.map { .init(ran: .nanoseconds($0.ran), waited: .nanoseconds($0.waited)) })
@@ -40,7 +41,7 @@ struct TaskRunTimesTests {
 
     @Test("a task's own job: the time since it began, and no previous job")
     func ownJob() {
-        #expect(spent(running(), on: lane, at: 1_400) == spent(ran: 400))
+        #expect(spent(running(), on: lane, at: 1_400) == expected(ran: 400))
     }
 
     @Test("a task that queued itself goes on with its run: the job before, and the wait for a lane")
@@ -52,7 +53,7 @@ struct TaskRunTimesTests {
         times.jobStarted(task: task, on: otherLane, at: 31_002)
         #expect(
             spent(times, on: otherLane, at: 31_007)
-                == spent(ran: 5, previous: (2, 30_000)))
+                == expected(ran: 5, previous: (2, 30_000)))
     }
 
     @Test("the next job may begin on another lane before the one that queued the task returns")
@@ -61,12 +62,12 @@ struct TaskRunTimesTests {
         times.jobStarted(task: task, on: otherLane, at: 1_050)
         times.jobEnded(on: lane)
         #expect(
-            spent(times, on: otherLane, at: 1_060) == spent(ran: 10, previous: (2, 48)))
+            spent(times, on: otherLane, at: 1_060) == expected(ran: 10, previous: (2, 48)))
     }
 
     @Test("a task that suspended to wait for something begins a new run")
     func suspended() {
-        #expect(spentInNextJob(running(), at: 5_000, ran: 1) == spent(ran: 1))
+        #expect(spentInNextJob(running(), at: 5_000, ran: 1) == expected(ran: 1))
     }
 
     @Test("a job queued for the task by another task, or by another lane, is not the task queuing itself")
@@ -77,22 +78,22 @@ struct TaskRunTimesTests {
             times.jobStarted(task: job, on: otherLane, at: start)
             times.jobQueued(task: task, by: otherLane, current: { 9 }, at: { start + 100 })
         }
-        #expect(spentInNextJob(times, at: 2_000, ran: 3) == spent(ran: 3))
+        #expect(spentInNextJob(times, at: 2_000, ran: 3) == expected(ran: 3))
     }
 
     @Test("a task run inside a job of no task (an actor draining its queue) that changes executor goes on")
     func inActorDrain() {
         var times = TaskRunTimes()
         times.jobStarted(task: 0, on: lane, at: 1_000)
-        #expect(spent(times, on: lane, at: 1_030) == spent(ran: 30))
+        #expect(spent(times, on: lane, at: 1_030) == expected(ran: 30))
         times.jobQueued(task: task, by: lane, current: { nil }, at: { 1_040 })
-        #expect(spentInNextJob(times, at: 9_040, ran: 1) == spent(ran: 1, previous: (40, 8_000)))
+        #expect(spentInNextJob(times, at: 9_040, ran: 1) == expected(ran: 1, previous: (40, 8_000)))
     }
 
     @Test("a thread that runs no job spent nothing")
     func noJob() {
         let times = TaskRunTimes()
-        #expect(spent(times, on: lane, at: 5) == spent(ran: 0))
-        #expect(times.sleepDeadline(in: .zero, by: nil, on: nil, at: 5) == spent(ran: 0))
+        #expect(spent(times, on: lane, at: 5) == expected(ran: 0))
+        #expect(times.sleepDeadline(in: .zero, by: nil, on: nil, at: 5) == expected(ran: 0))
     }
 }
