@@ -32,6 +32,9 @@ _Thread_local void *cshim_seam_thread_controller = NULL;
 #if !defined(__has_feature)
 #define __has_feature(feature) 0
 #endif
+#if !defined(__has_attribute)
+#define __has_attribute(attribute) 0
+#endif
 
 #if __has_feature(thread_sanitizer) || defined(__SANITIZE_THREAD__)
 #define CSHIM_THREAD_SANITIZER 1
@@ -330,9 +333,6 @@ long cshim_process_thread_count(void) {
 #endif
 }
 
-#if !defined(__has_attribute)
-#define __has_attribute(attribute) 0
-#endif
 #if __has_attribute(swiftcall)
 #define CSHIM_SWIFT_CALL __attribute__((swiftcall))
 #else
