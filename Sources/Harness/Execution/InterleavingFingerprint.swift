@@ -1,7 +1,8 @@
 /// A fingerprint of one execution's interleaving, after Fray's timeline coverage: for each
-/// shared object, the order in which threads and tasks took it. Two executions that hand
-/// every object from lane to lane in the same order get the same fingerprint, whatever
-/// else differs. O(1) per access: one lookup of the object among those taken so far.
+/// shared object, the order in which threads and tasks took it (the task executor is one,
+/// whose lanes take the tasks' jobs). Two executions that hand every object from lane to
+/// lane in the same order get the same fingerprint, whatever else differs. O(1) per access:
+/// one lookup of the object among those taken so far.
 struct InterleavingFingerprint {
     /// The hash of the lanes that took each object so far, the objects in order of first
     /// access: an object's place there is its number (object addresses differ from one

@@ -38,6 +38,33 @@ struct HarnessAsyncTests {
         }
     }
 
+    @Test("tasks that meet only on an actor count an interleaving for each order their jobs ran in")
+    func actorOnlyInterleavingsAreCounted() throws {
+        actor Tally {
+            var count = 0
+            func add() { count += 1 }
+        }
+        func calls(tasks: Int) -> @Sendable (Scenario) -> Void {
+            { scenario in
+                let tally = Tally()
+                for _ in 0..<tasks {
+                    scenario.task { for _ in 0..<2 { await tally.add() } }
+                }
+                scenario.joinAll()
+            }
+        }
+        // No seam object is touched: the jobs' order on the executor is all that differs.
+        let three = try Harness.run(
+            "three tasks", options: ExplorationOptions(schedules: 200, seed: 4), calls(tasks: 3))
+        #expect(three.coverage.distinctInterleavings > 10)
+        let again = try Harness.run(
+            "three tasks", options: ExplorationOptions(schedules: 200, seed: 4), calls(tasks: 3))
+        #expect(again.coverage == three.coverage)
+        // A task alone runs its jobs in one order.
+        let one = try Harness.run("one task", options: ExplorationOptions(schedules: 50, seed: 4), calls(tasks: 1))
+        #expect(one.coverage.distinctInterleavings == 1)
+    }
+
     @Test("child tasks, async let, actors and continuations all run under the harness")
     func structuredConcurrencyStaysControlled() throws {
         actor Tally {
