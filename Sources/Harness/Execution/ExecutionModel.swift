@@ -431,21 +431,17 @@ struct ExecutionModel {
         fingerprint.noteAccess(to: object, by: threads[thread].job?.task.map { limits.maxThreads + $0 } ?? thread)
     }
 
-    /// Notes in the fingerprint that a lane took `job`: the task executor is an object its
-    /// lanes take the tasks' jobs from, one at a time, so the order they run in is part of the
-    /// interleaving, as the order threads take a mutex in is. Tasks that meet only on actors
-    /// touch no seam object: without it, every execution of such a scenario had the same
-    /// fingerprint, one distinct interleaving however the jobs were ordered. A job of no task
-    /// (a default actor draining its queue) is left out: it runs the tasks queued on the
-    /// actor, in the order their own jobs queued them, and where it falls among the tasks'
-    /// jobs is the runtime's bookkeeping (one task calling an actor alone ran in two orders).
+    /// Notes in the fingerprint that a lane took `job`: the order the tasks' jobs run in is
+    /// part of the interleaving, as the order threads take a mutex in is. Tasks that meet
+    /// only on actors touch no seam object: without it, every execution of such a scenario
+    /// had the same fingerprint, one distinct interleaving however the jobs were ordered. A
+    /// job of no task (a default actor draining its queue) is left out: it runs the tasks
+    /// queued on the actor, in the order their own jobs queued them, and where it falls among
+    /// the tasks' jobs is the runtime's bookkeeping (one task calling an actor alone ran in
+    /// two orders).
     private mutating func noteTaken(_ job: JobIdentity) {
-        guard let task = job.task else { return }
-        fingerprint.noteAccess(to: Self.taskExecutor, by: limits.maxThreads + task)
+        if let task = job.task { fingerprint.noteJob(of: task) }
     }
-
-    /// What stands for the task executor among the objects of the fingerprint.
-    private static var taskExecutor: ObjectIdentifier { ObjectIdentifier(JobIdentity.self) }
 
     /// Applies `operation`, which `thread`, now running, performs at `location`, to the state.
     private mutating func apply(_ operation: PendingOperation, of thread: Int, at location: SeamLocation?) -> (

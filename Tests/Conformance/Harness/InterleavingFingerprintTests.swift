@@ -43,11 +43,27 @@ struct InterleavingFingerprintTests {
         #expect(Self.value(of: [(1, 1), (0, 1), (0, 2)], on: objects) != base)
     }
 
+    @Test("the order the tasks' jobs ran in is part of the fingerprint, beside the objects' timelines")
+    func jobOrderIsPartOfTheFingerprint() {
+        let objects = [Object()]
+        func value(jobs: [Int], accesses: [(object: Int, lane: Int)] = [(0, 1)]) -> UInt64 {
+            var fingerprint = InterleavingFingerprint()
+            for task in jobs { fingerprint.noteJob(of: task) }
+            return Self.value(of: accesses, on: objects, into: &fingerprint)
+        }
+        #expect(value(jobs: [0, 1, 0]) == value(jobs: [0, 1, 0]))
+        #expect(value(jobs: [0, 1, 0]) != value(jobs: [1, 0, 0]))
+        #expect(value(jobs: [0, 1, 0]) != value(jobs: [0, 1]))
+        #expect(value(jobs: [0]) != value(jobs: []))
+        #expect(value(jobs: [0, 1], accesses: [(0, 1), (0, 2)]) != value(jobs: [0, 1], accesses: [(0, 2), (0, 1)]))
+    }
+
     @Test("a fingerprint emptied for the next execution is what a new one would be")
     func emptiedFingerprintStartsAgain() {
         let objects = (0..<20).map { _ in Object() }
         let accesses = (0..<60).map { (object: $0 % objects.count, lane: $0 % 3) }
         var reused = InterleavingFingerprint()
+        reused.noteJob(of: 1)
         _ = Self.value(of: [(5, 1), (7, 2), (5, 2)], on: objects, into: &reused)
         reused.removeAll()
         #expect(Self.value(of: accesses, on: objects, into: &reused) == Self.value(of: accesses, on: objects))
