@@ -7,6 +7,12 @@ import Testing
 
 @Suite("Harness: tasks")
 struct HarnessAsyncTests {
+    /// A count the scenarios' tasks add to, on an actor.
+    private actor Tally {
+        var count = 0
+        func add() { count += 1 }
+    }
+
     /// Two tasks read, suspend, then write back: an interleaving at the suspension point
     /// loses an update.
     @Sendable static func suspendedUpdate(_ scenario: Scenario) {
@@ -40,10 +46,6 @@ struct HarnessAsyncTests {
 
     @Test("tasks that meet only on an actor count an interleaving for each order their jobs ran in")
     func actorOnlyInterleavingsAreCounted() throws {
-        actor Tally {
-            var count = 0
-            func add() { count += 1 }
-        }
         func calls(tasks: Int) -> @Sendable (Scenario) -> Void {
             { scenario in
                 let tally = Tally()
@@ -67,10 +69,6 @@ struct HarnessAsyncTests {
 
     @Test("child tasks, async let, actors and continuations all run under the harness")
     func structuredConcurrencyStaysControlled() throws {
-        actor Tally {
-            var count = 0
-            func add() { count += 1 }
-        }
         let report = try Harness.run("structured", options: ExplorationOptions(schedules: 100, seed: 8)) { scenario in
             let total = SeamAtomic(0)
             scenario.task {
